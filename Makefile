@@ -1,0 +1,79 @@
+# Skatclub: every recipe works on a fresh Debian 12 as root with nothing but python3.
+#   make run    install, migrate, serve on http://127.0.0.1:8000/
+#   make test   install, ruff, mypy (engine, strict), Django checks, the whole pytest suite
+#   make bench  run every bench/*.py
+
+VENV ?= .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+# Built from the .po by compilemessages; not committed.
+MO := scoring/locale/de/LC_MESSAGES/django.mo
+PO := $(MO:.mo=.po)
+
+# The pip stamp lives in the venv, so a new venv always gets its packages.
+STAMP := $(VENV)/.requirements-installed
+
+export DEBIAN_FRONTEND := noninteractive
+
+.PHONY: install run migrate demo test lint check pytest bench messages clean
+
+install: $(STAMP) $(MO)
+	$(PY) manage.py collectstatic --noinput --verbosity 0
+
+# Debian's python3 lacks ensurepip until python3-venv is installed; a failed attempt leaves
+# a half-made venv behind, so it is removed before the retry.
+$(PY):
+	python3 -m venv $(VENV) || { rm -rf $(VENV) && apt-get update \
+		&& apt-get install -y python3-venv && python3 -m venv $(VENV); }
+
+$(STAMP): requirements.txt | $(PY)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	touch $@
+
+# compilemessages needs GNU gettext's msgfmt. It is told to skip the venv, or it would
+# compile the catalogues of every installed package as well.
+$(MO): $(PO) | $(STAMP)
+	command -v msgfmt >/dev/null || { apt-get update && apt-get install -y gettext; }
+	$(PY) manage.py compilemessages --ignore '.venv*' --ignore staticfiles --verbosity 0
+
+run: install migrate demo
+	@echo "Skatclub runs at http://$(HOST):$(PORT)/  (Ctrl-C stops it)"
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+migrate: install
+	$(PY) manage.py migrate --noinput --verbosity 0
+
+# Placeholder, harmless on purpose: demo clubs and evenings arrive with the club-evening feature.
+demo:
+	@echo "demo: no demo data yet; it arrives with the club-evening feature."
+
+test: install lint check pytest
+
+lint: install
+	$(PY) -m ruff check .
+	$(PY) -m mypy
+
+check: install
+	$(PY) manage.py check
+
+pytest: install
+	$(PY) -m pytest
+
+# Each benchmark is a standalone script; bench/ may be empty or missing.
+bench: install
+	@for script in bench/*.py; do \
+		[ -e "$$script" ] || { echo "bench: no bench/*.py yet"; break; }; \
+		echo "== $$script"; $(PY) "$$script" || exit 1; \
+	done
+
+# Refresh the German catalogue after changing translatable strings, then translate.
+messages: install
+	$(PY) manage.py makemessages --locale de --no-obsolete \
+		--ignore '.venv*' --ignore staticfiles --ignore static --ignore tests --ignore .pytest-tmp
+
+clean:
+	rm -rf staticfiles .pytest-tmp .hypothesis .mypy_cache .ruff_cache $(MO)
+	find . \( -path './.venv*' -o -path ./.git \) -prune -o -name __pycache__ -type d -prune \
+		-exec rm -rf {} +

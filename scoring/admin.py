@@ -1,0 +1,3 @@
+"""Admin registrations arrive together with the models."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""Club, player, evening and deal models arrive with their features."""
+
+from __future__ import annotations

@@ -1,0 +1,148 @@
+"""Settings for Skatclub: one file, every deployment knob read from the environment."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from django.utils.translation import gettext_lazy as _
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def envbool(name: str, default: str) -> bool:
+    return os.getenv(name, default).strip().lower() in {"1", "true", "yes", "on"}
+
+
+def envint(name: str, default: str) -> int:
+    return int(os.getenv(name, default))
+
+
+def database_from_url(url: str) -> dict[str, Any]:
+    """Turn postgres://user:pass@host:port/name[?host=/socket/dir] into a DATABASES entry."""
+    parts = urlsplit(url)
+    if parts.scheme not in {"postgres", "postgresql"}:
+        raise ValueError(f"DATABASE_URL: unsupported scheme {parts.scheme!r}")
+    query = parse_qs(parts.query)
+    # ?host= wins over the netloc so that a unix-socket directory can be given,
+    # which has no place in the netloc ("postgres://user@/db?host=/run/pg").
+    host = query.get("host", [parts.hostname or ""])[0]
+    return {
+        "ENGINE": "django.db.backends.postgresql",
+        "NAME": unquote(parts.path.lstrip("/")),
+        "USER": unquote(parts.username or ""),
+        "PASSWORD": unquote(parts.password or ""),
+        "HOST": host,
+        "PORT": str(parts.port or ""),
+        "CONN_MAX_AGE": envint("DB_CONN_MAX_AGE", "0"),
+    }
+
+
+DEBUG = envbool("DEBUG", "1")
+
+if os.getenv("SECRET_KEY"):
+    SECRET_KEY = os.environ["SECRET_KEY"]
+elif DEBUG:
+    SECRET_KEY = "django-insecure-dev-only-never-use-in-production"
+else:
+    # Failing loudly beats running a production site with a key from the repository.
+    raise RuntimeError("SECRET_KEY must be set when DEBUG is off")
+
+ALLOWED_HOSTS = [h for h in os.getenv("ALLOWED_HOSTS", "").split(",") if h]
+if DEBUG:
+    ALLOWED_HOSTS += ["localhost", "127.0.0.1", "[::1]", "testserver"]
+CSRF_TRUSTED_ORIGINS = [o for o in os.getenv("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "django_htmx",
+    "django_tables2",
+    "scoring",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "skatclub.urls"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+WSGI_APPLICATION = "skatclub.wsgi.application"
+
+if os.getenv("DATABASE_URL"):
+    DATABASES = {"default": database_from_url(os.environ["DATABASE_URL"])}
+else:
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": os.getenv("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
+        }
+    }
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+# German first: the clubs keep their lists in German; English is the second language.
+LANGUAGE_CODE = "de"
+LANGUAGES = [("de", _("German")), ("en", _("English"))]
+LOCALE_PATHS = [BASE_DIR / "scoring" / "locale"]
+TIME_ZONE = os.getenv("TIME_ZONE", "Europe/Berlin")
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        # Hashed names need a collectstatic manifest; dev and tests run without one.
+        "BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+
+DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
+
+if not DEBUG:
+    SESSION_COOKIE_SECURE = envbool("SECURE_COOKIES", "1")
+    CSRF_COOKIE_SECURE = envbool("SECURE_COOKIES", "1")

@@ -1,0 +1,11 @@
+from __future__ import annotations
+
+from django.contrib import admin
+from django.urls import include, path
+
+urlpatterns = [
+    # Django's set_language view: the language switch in base.html posts here.
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("admin/", admin.site.urls),
+    path("", include("scoring.urls")),
+]
