@@ -1,0 +1,718 @@
+"""Scoring one record of a table: a game, a passed-in deal, a penalty or a misdeal.
+
+Ramsch is in ramsch.py. The functions here validate as they read, so a record that is scored
+is a record that is valid; every refusal is a SkatError naming the field.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from . import explain
+from .cards import matadors as matadors_of
+from .cards import parse_cards
+from .errors import SkatError
+from .explain import WORDS, signed
+from .fields import Record, flag, optional_whole, seat, whole
+from .games import HISTORIC_GAMES, ISKO_GAMES, ISKO_NULL_VALUES, Game
+from .options import Options
+
+KINDS = ("game", "passed", "ramsch", "penalty", "misdeal")
+RECORD_FIELDS = frozenset({
+    "kind", "declarer", "game", "hand", "ouvert", "schneider_announced", "schwarz_announced",
+    "matadors", "cards", "bid", "declarer_points", "declarer_tricks", "kontra", "kontra_by",
+    "spitze", "spitze_made", "passt_mir_nicht", "rum", "passed_18", "dealer", "concession",
+    "bock", "ramsch", "penalty", "number", "note",
+})
+LONE_FIELDS = RECORD_FIELDS | {"rules", "options", "players"}
+# Fields that belong to a game; on any other record they must be absent, null or false.
+GAME_FIELDS = (
+    "declarer", "game", "hand", "ouvert", "schneider_announced", "schwarz_announced",
+    "matadors", "cards", "bid", "declarer_points", "declarer_tricks", "kontra_by", "spitze",
+    "spitze_made", "passt_mir_nicht", "rum", "passed_18", "concession",
+)
+# Fields most deals leave out: one set test skips all of their checks.
+_RARE_FIELDS = frozenset({
+    "passt_mir_nicht", "kontra", "kontra_by", "passed_18", "concession", "spitze",
+    "spitze_made", "rum",
+})
+_GAME_FIELD_SET = frozenset(GAME_FIELDS) | {"kontra"}
+CONCESSIONS = (None, "declarer", "schenken", "schenken_schneider", "schenken_schwarz")
+KONTRA_FACTOR = {"none": 1, "kontra": 2, "re": 4}
+SYSTEM_NAMES = {
+    "isko": "the International Skat Order",
+    "american1898": "American Skat (1898)",
+    "hoyle": "Hoyle's Skat",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What every record of one table (or one lone deal) is scored against."""
+
+    system: str
+    options: Options
+    players: int
+    names: tuple[str, ...] | None
+    legal_bids: frozenset[int]
+
+
+class Scored:
+    """One scored record, before Bock. ``entries`` maps seat -> points.
+
+    Defaults live on the class, so a record sets only what applies to it (this object is
+    made once per deal on the hot path)."""
+
+    won: bool | None = None
+    value: int | None = None
+    charged: int | None = None
+    overbid: bool | None = None
+    base: int | None = None
+    multiplier: int | None = None
+    declarer: int | None = None
+    game: Game | None = None
+    hand = False
+    ouvert = False
+    points: int | None = None
+    tricks: int | None = None
+    kontra = "none"
+    kontra_factor = 1  # what Kontra/Re did to the declarer's entry
+    played = False  # the cards were played (no concession, no Schenken accepted)
+    schneider_played = False
+    schwarz_played = False
+    # (kind, *data) read by explanation(), rendered per language only when asked for
+    explain_parts: tuple[Any, ...] = ()
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self.entries: dict[int, int] = {}
+
+
+# ---------------------------------------------------------------- legal bids
+
+def legal_bids(system: str, o: Options) -> frozenset[int]:
+    """Every bid that can be said: the values a game of the system can reach."""
+    if system == "isko":
+        extra = (4 if o.spitze else 0) + (1 if o.rum else 0)
+        bids = set(ISKO_NULL_VALUES.values())
+        for base, top in ((9, 18), (10, 18), (11, 18), (12, 18), (o.grand_base, 11)):
+            bids.update(base * k for k in range(2, top + extra + 1))
+        return frozenset(bids)
+    bids = set()
+    for game in HISTORIC_GAMES[system].values():
+        if not game_enabled(system, game, o):
+            continue
+        if not game.multiplied:
+            bids.add(game.base)
+            if game.ouvert_value:
+                bids.add(game.ouvert_value)
+            continue
+        top_matadors = 4 if game.grand else 11
+        if game.all_levels:
+            low, high = 6, top_matadors + 5
+        else:
+            low, high = 2, top_matadors + (5 if game.announce else 3)
+        bids.update(game.base * k for k in range(low, high + 1))
+    return frozenset(bids)
+
+
+def game_enabled(system: str, game: Game, o: Options) -> bool:
+    option = game.option
+    if option is None:
+        return True
+    if option in ("frage", "revolution", "uno_duo"):
+        return bool(getattr(o, option))
+    return option in o.exceptional
+
+
+# ---------------------------------------------------------------- shared readers
+
+def _declarer(d: Record, ctx: Context, active: tuple[int, ...] | None) -> int:
+    declarer = seat(d.get("declarer"), "declarer", ctx.players, "The declarer")
+    if active is not None and declarer not in active:
+        raise SkatError("declarer", f"Seat {declarer} sits out this deal and cannot declare.")
+    return declarer
+
+
+def _bid(d: Record, ctx: Context, optional: bool) -> int:
+    bid = d.get("bid")
+    if bid is None and optional:
+        return 0
+    if type(bid) is not int:
+        problem = "The bid is missing." if bid is None else "The bid must be a number."
+        raise SkatError("bid", problem)
+    if bid not in ctx.legal_bids:
+        lower = max((b for b in ctx.legal_bids if b < bid), default=None)
+        higher = min((b for b in ctx.legal_bids if b > bid), default=None)
+        near = " or ".join(str(b) for b in (lower, higher) if b is not None)
+        raise SkatError("bid", f"{bid} cannot be bid under {SYSTEM_NAMES[ctx.system]}; "
+                        f"the nearest bids are {near}.")
+    return bid
+
+
+def _play(d: Record, zero_trick_points: int) -> tuple[int, int | None]:
+    points, tricks = d.get("declarer_points"), d.get("declarer_tricks")
+    if type(points) is not int or not 0 <= points <= 120:
+        points = whole(d, "declarer_points", 0, 120, "The declarer's card points")
+    if tricks is not None and (type(tricks) is not int or not 0 <= tricks <= 10):
+        tricks = optional_whole(d, "declarer_tricks", 0, 10, "The declarer's tricks")
+    if tricks is None:
+        if points <= 22 or points == 120:
+            raise SkatError("declarer_tricks", f"With {points} card points say how many tricks "
+                            "the declarer took: it decides Schwarz.")
+    elif tricks == 10 and points != 120:
+        raise SkatError("declarer_points", "All ten tricks make 120 card points.")
+    elif tricks == 0 and points > zero_trick_points:
+        raise SkatError("declarer_points", "Without a trick the declarer can have at most "
+                        f"{zero_trick_points} card points, not {points}.")
+    return points, tricks
+
+
+def _no_play(d: Record, why: str) -> None:
+    """Nothing was played: points and tricks are absent or 0 (a form sends 0)."""
+    for key in ("declarer_points", "declarer_tricks"):
+        value = d.get(key)
+        if value is not None and not (type(value) is int and value == 0):
+            raise SkatError(key, f"{why}: no card points or tricks are recorded.")
+
+
+def _matadors(d: Record, game: Game, system_name: str) -> int:
+    raw = d.get("matadors")
+    limit = 4 if game.grand else 11
+    if type(raw) is int and raw and -limit <= raw <= limit and "cards" not in d:
+        return raw
+    if d.get("cards") is not None:
+        cards = parse_cards(d["cards"])
+        if len(cards) != 12:
+            raise SkatError("cards", "Give the declarer's ten cards and the two of the skat: "
+                            f"12 cards, not {len(cards)}.")
+        derived = matadors_of(cards, game.trump)
+        if raw is not None and raw != derived:
+            raise SkatError("matadors", f"The cards give {_with(derived)}, not {_with(raw)}.")
+        return derived
+    if raw is None:
+        raise SkatError("matadors", "Say with or without how many (matadors), or give the cards.")
+    if type(raw) is not int or raw == 0 or not -limit <= raw <= limit:
+        raise SkatError("matadors", f"In {game.name_en} the matadors are with or without 1 to "
+                        f"{limit} (+n with, −n without), not {raw!r}.")
+    return raw
+
+
+def _with(n: object) -> str:
+    if type(n) is int and n:
+        return f"with {n}" if n > 0 else f"without {-n}"
+    return repr(n)
+
+
+def _spitze(d: Record, o: Options, game: Game) -> int:
+    spitze = optional_whole(d, "spitze", 0, 4, "The number of Spitze") or 0
+    made = d.get("spitze_made")
+    if spitze:
+        if not o.spitze:
+            raise SkatError("spitze", "Spitze is not played under these rules (option spitze).")
+        if game.null or not game.multiplied:
+            raise SkatError("spitze", "Spitze cannot be played in a Null game.")
+        if not isinstance(made, bool):
+            raise SkatError("spitze_made", "Say whether the declarer made the Spitze.")
+    elif made is not None and made is not False:
+        raise SkatError("spitze_made", "No Spitze was announced.")
+    return spitze
+
+
+def _kontra(d: Record, ctx: Context, declarer: int, active: tuple[int, ...] | None,
+            allowed: bool, by_required: bool) -> tuple[str, int | None]:
+    kontra = d.get("kontra", "none")
+    if kontra is None:
+        kontra = "none"
+    if type(kontra) is not str or kontra not in KONTRA_FACTOR:
+        raise SkatError("kontra", "Kontra must be \"none\", \"kontra\" or \"re\".")
+    by = d.get("kontra_by")
+    if kontra == "none":
+        if by is not None:
+            raise SkatError("kontra_by", "Nobody said Kontra, so no seat can have said it.")
+        return kontra, None
+    if not allowed:
+        raise SkatError("kontra", "Kontra and Re are not played under these rules "
+                        "(option kontra or contra).")
+    if by is None:
+        if by_required:
+            raise SkatError("kontra_by", "Say which opponent said Kontra.")
+        return kontra, None
+    by = seat(by, "kontra_by", ctx.players, "The Kontra seat")
+    if by == declarer:
+        raise SkatError("kontra_by", "The declarer cannot say Kontra against himself.")
+    if active is not None and by not in active:
+        raise SkatError("kontra_by", f"Seat {by} sits out this deal and cannot say Kontra.")
+    return kontra, by
+
+
+def _concession(d: Record, system: str, o: Options, game: Game) -> str | None:
+    concession = d.get("concession")
+    if concession not in CONCESSIONS:
+        raise SkatError("concession", "Concession must be null, \"declarer\", \"schenken\", "
+                        "\"schenken_schneider\" or \"schenken_schwarz\".")
+    if concession is None or concession == "declarer":
+        if concession and not game.abandon:
+            raise SkatError("concession", f"A {game.name_en} cannot be abandoned.")
+        return concession
+    if system != "isko" or not o.schenken:
+        raise SkatError("concession", "Schenken is not played under these rules (option schenken).")
+    if game.null:
+        raise SkatError("concession", "Schenken does not apply to Null.")
+    return str(concession)
+
+
+# ---------------------------------------------------------------- games
+
+def score_game(d: Record, ctx: Context, active: tuple[int, ...] | None,
+               ramsch_round: bool) -> Scored:
+    if ctx.system == "isko":
+        return _isko_game(d, ctx, active, ramsch_round)
+    return _historic_game(d, ctx, active, ramsch_round)
+
+
+def _isko_game(d: Record, ctx: Context, active: tuple[int, ...] | None,
+               ramsch_round: bool) -> Scored:
+    o = ctx.options
+    get = d.get
+    key = get("game")
+    game = ISKO_GAMES[o.grand_base].get(key) if type(key) is str else None
+    if game is None:
+        raise SkatError("game", f"{key!r} is not a game of the International Skat Order: "
+                        "use diamonds, hearts, spades, clubs, grand or null.")
+    declarer = get("declarer")
+    if type(declarer) is not int or not 0 <= declarer < ctx.players or (
+            active is not None and declarer not in active):
+        declarer = _declarer(d, ctx, active)  # raises the right message
+    # The four declarations are read on every deal: plain booleans take the fast path.
+    hand, ouvert = get("hand", False), get("ouvert", False)
+    s_ann, w_ann = get("schneider_announced", False), get("schwarz_announced", False)
+    if not (type(hand) is bool and type(ouvert) is bool and type(s_ann) is bool
+            and type(w_ann) is bool):
+        hand, ouvert = flag(d, "hand"), flag(d, "ouvert")
+        s_ann, w_ann = flag(d, "schneider_announced"), flag(d, "schwarz_announced")
+    if ramsch_round and not (game.key == "grand" and hand):
+        raise SkatError("kind", "In a Ramsch round only Ramsch or a Grand Hand can be played.")
+    kontra, kontra_by, concession, spitze, rum = "none", None, None, 0, False
+    if not _RARE_FIELDS.isdisjoint(d):
+        if flag(d, "passt_mir_nicht"):
+            raise SkatError("passt_mir_nicht", "Passt mir nicht belongs to Hoyle's Tourné.")
+        kontra, kontra_by = _kontra(d, ctx, declarer, active, o.kontra, o.kontra_requires_18)
+        if kontra_by is not None and o.kontra_requires_18:
+            _check_passed_18(d, ctx, kontra_by)
+        elif get("passed_18") is not None:
+            _passed_18(d, ctx)
+        concession = _concession(d, "isko", o, game)
+        spitze = _spitze(d, o, game)
+        rum = flag(d, "rum")
+        if rum and not o.rum:
+            raise SkatError("rum", "Rum is not played under these rules (option rum).")
+    bid = get("bid")
+    if type(bid) is not int or bid not in ctx.legal_bids:
+        bid = _bid(d, ctx, optional=ramsch_round)
+    s = Scored("game")
+    s.declarer, s.game, s.hand, s.ouvert, s.kontra = declarer, game, hand, ouvert, kontra
+
+    if game.null:
+        return _isko_null(d, s, o, bid, concession, s_ann or w_ann, rum)
+
+    if (s_ann or w_ann) and not hand:
+        raise SkatError("schneider_announced" if s_ann else "schwarz_announced",
+                        "Schneider and Schwarz can only be announced in a Hand game.")
+    if ouvert and not hand:
+        raise SkatError("ouvert", f"{game.name_en} ouvert must be played Hand.")
+    matadors = _matadors(d, game, "isko")
+    if ouvert:
+        s_ann = w_ann = True
+    if w_ann:
+        s_ann = True
+    if concession == "schenken_schneider":
+        s_ann = True
+    elif concession == "schenken_schwarz":
+        s_ann = w_ann = True
+    played = concession not in ("declarer", "schenken")
+    points: int | None = None
+    tricks: int | None = None
+    if played:
+        points, tricks = _play(d, 22)
+        s.schneider_played = points >= 90 or points <= 30
+        s.schwarz_played = tricks == 0 or tricks == 10
+    else:
+        _no_play(d, "The game was given up" if concession == "declarer" else "Schenken accepted")
+    key_levels = (hand, s.schneider_played or s_ann, s_ann, s.schwarz_played or w_ann, w_ann,
+                  ouvert, spitze, rum)
+    levels = _LEVELS.get(key_levels) or _isko_levels(key_levels)
+    multiplier = abs(matadors) + len(levels)
+    value = game.base * multiplier
+
+    reason: tuple[Any, ...]
+    if concession == "declarer":
+        made, reason = False, ("conceded",)
+    elif concession == "schenken":
+        made, reason = True, ("schenken",)
+    else:
+        assert points is not None
+        if w_ann:
+            made, reason = tricks == 10, ("schwarz_missed",)
+        elif s_ann:
+            made, reason = points >= 90, ("schneider_missed",)
+        else:
+            made, reason = points >= 61, ("points", points)
+        if made and spitze and not d.get("spitze_made"):
+            made, reason = False, ("spitze_missed",)
+    overbid = value < bid
+    won = made and not overbid
+    charged = value if not overbid else -(-bid // game.base) * game.base
+    factor = 1 if (o.lost_hand_single and hand) else 2
+    entry = value if won else -factor * charged
+    s.points, s.tricks, s.played = points, tricks, played
+    s.won, s.value, s.charged, s.overbid = won, value, charged, overbid
+    s.base, s.multiplier = game.base, multiplier
+    s.kontra_factor = KONTRA_FACTOR[kontra]
+    s.entries = {declarer: entry * s.kontra_factor}
+    s.explain_parts = ("game", matadors, levels, game, value, bid, won, overbid,
+                       charged, factor, reason, kontra)
+    return s
+
+
+_LEVELS: dict[tuple[Any, ...], tuple[str, ...]] = {}
+
+
+def _isko_levels(key: tuple[Any, ...]) -> tuple[str, ...]:
+    """The levels that count, in the order a scorer says them ("game, hand, schneider …")."""
+    hand, schneider, s_ann, schwarz, w_ann, ouvert, spitze, rum = key
+    levels = ["game"]
+    for on, name in ((hand, "hand"), (schneider, "schneider"), (s_ann, "schneider_announced"),
+                     (schwarz, "schwarz"), (w_ann, "schwarz_announced"), (ouvert, "ouvert")):
+        if on:
+            levels.append(name)
+    levels += ["spitze"] * spitze + ["rum"] * rum
+    _LEVELS[key] = result = tuple(levels)
+    return result
+
+
+def _isko_null(d: Record, s: Scored, o: Options, bid: int, concession: str | None,
+               announced: bool, rum: bool) -> Scored:
+    hand, ouvert, kontra, declarer = s.hand, s.ouvert, s.kontra, s.declarer
+    assert declarer is not None
+    if announced:
+        field = "schneider_announced" if d.get("schneider_announced") else "schwarz_announced"
+        raise SkatError(field, "Null has no announcements.")
+    if d.get("matadors") is not None:
+        raise SkatError("matadors", "Null has no matadors.")
+    if rum:
+        raise SkatError("rum", "Rum does not apply to Null.")
+    value = ISKO_NULL_VALUES[hand, ouvert]
+    reason: tuple[Any, ...]
+    if bid > value:
+        raise SkatError("bid", _null_refusal(game_label_null(hand, ouvert), value, bid))
+    if concession:
+        _no_play(d, "The declarer gave up")
+        won, reason = False, ("conceded",)
+    else:
+        tricks = whole(d, "declarer_tricks", 0, 10, "The Null player's tricks")
+        if d.get("declarer_points") is not None:
+            s.points, _ = _play(d, 22)
+        s.tricks, s.played = tricks, True
+        won, reason = tricks == 0, ("tricks", tricks)
+    s.value = s.charged = s.base = value
+    s.overbid = False
+    factor = 1 if (o.lost_hand_single and hand) else 2
+    entry = value if won else -factor * value
+    s.won = won
+    s.kontra_factor = KONTRA_FACTOR[kontra]
+    s.entries = {declarer: entry * s.kontra_factor}
+    s.explain_parts = ("null", game_label_null(hand, ouvert), value, won, reason, factor,
+                       kontra)
+    return s
+
+
+def game_label_null(hand: bool, ouvert: bool) -> str:
+    return "Null" + (" Ouvert" if ouvert else "") + (" Hand" if hand else "")
+
+
+def _null_refusal(label: str, value: int, bid: int) -> str:
+    can = [game_label_null(h, ov) + f" ({v})" for (h, ov), v in
+           sorted(ISKO_NULL_VALUES.items(), key=lambda kv: kv[1]) if v >= bid]
+    tail = f"; {can[0]} can" if can else ""
+    return f"{label} ({value}) cannot be declared after a bid of {bid}{tail}."
+
+
+def _passed_18(d: Record, ctx: Context) -> frozenset[int]:
+    raw = d.get("passed_18")
+    if raw is None:
+        return frozenset()
+    if not isinstance(raw, list):
+        raise SkatError("passed_18", "passed_18 must be a list of seats.")
+    return frozenset(seat(v, "passed_18", ctx.players, "A seat in passed_18") for v in raw)
+
+
+def _check_passed_18(d: Record, ctx: Context, kontra_by: int) -> None:
+    if d.get("passed_18") is None:
+        raise SkatError("passed_18", "With Kontra only after 18, say which seats passed at 18 "
+                        "(passed_18, may be empty).")
+    if kontra_by in _passed_18(d, ctx):
+        raise SkatError("kontra_by", f"Seat {kontra_by} passed when he could have said or held "
+                        "18, so he may not say Kontra.")
+
+
+def _historic_game(d: Record, ctx: Context, active: tuple[int, ...] | None,
+                   ramsch_round: bool) -> Scored:
+    o, system = ctx.options, ctx.system
+    games = HISTORIC_GAMES[system]
+    key = d.get("game")
+    game = games.get(key) if type(key) is str else None
+    if game is None:
+        raise SkatError("game", f"{key!r} is not a game of {SYSTEM_NAMES[system]}: use "
+                        + ", ".join(k for k, g in games.items() if game_enabled(system, g, o))
+                        + ".")
+    if not game_enabled(system, game, o):
+        option = game.option if game.option in ("frage", "revolution", "uno_duo") else "exceptional"
+        raise SkatError("game", f"{game.name_en} is not played under these rules "
+                        f"(option {option}).")
+    if ramsch_round and game.key != "grand_solo":
+        raise SkatError("kind", "In a forced Ramsch round only Ramsch or a Grand Solo can be "
+                        "played.")
+    declarer = _declarer(d, ctx, active)
+    if flag(d, "hand"):
+        raise SkatError("hand", "In the historical systems Hand is part of the game (Solo, "
+                        "Gucki …): leave hand false.")
+    ouvert = flag(d, "ouvert")
+    if ouvert and game.ouvert_value is None:
+        raise SkatError("ouvert", "Only Uno and Duo are declared ouvert here; Nullo Ouvert and "
+                        "Grand Ouvert are games of their own.")
+    s_ann = flag(d, "schneider_announced")
+    w_ann = flag(d, "schwarz_announced")
+    if (s_ann or w_ann) and not (game.announce or game.all_levels):
+        raise SkatError("schneider_announced" if s_ann else "schwarz_announced",
+                        "Schneider and Schwarz can only be announced in a Solo or Grand Solo.")
+    for key in ("spitze", "rum"):
+        if d.get(key):
+            raise SkatError(key, f"{key} is an option of the International Skat Order only.")
+    if d.get("spitze_made") is not None:
+        raise SkatError("spitze_made", "Spitze is an option of the International Skat Order only.")
+    pmn = flag(d, "passt_mir_nicht")
+    if pmn and not (system == "hoyle" and game.tourne):
+        raise SkatError("passt_mir_nicht", "Passt mir nicht applies only to a Hoyle Tourné.")
+    if d.get("passed_18") is not None:
+        _passed_18(d, ctx)
+    contra_on = system == "american1898" and o.contra
+    kontra, kontra_by = _kontra(d, ctx, declarer, active, contra_on, True)
+    concession = _concession(d, system, o, game)
+    bid = _bid(d, ctx, optional=False)
+    s = Scored("game")
+    s.declarer, s.game, s.ouvert, s.kontra = declarer, game, ouvert, kontra
+    double = game.double_loss or pmn
+    factor = 2 if double else 1
+
+    if not game.multiplied:
+        return _historic_fixed(d, s, game, bid, concession, kontra_by, factor)
+
+    matadors = _matadors(d, game, system)
+    if game.all_levels:
+        s_ann = w_ann = True
+    if w_ann:
+        s_ann = True
+    played = concession is None
+    points: int | None = None
+    tricks: int | None = None
+    if played:
+        points, tricks = _play(d, 0)
+        s.schneider_played = points >= 91 or points <= 30
+        s.schwarz_played = tricks == 0 or tricks == 10
+    else:
+        _no_play(d, "The declarer gave up")
+    # The 1898 contingencies and Hoyle's classes (game 1, schneider 2, announced or schwarz 3,
+    # schwarz after announcing 4, schwarz announced 5) give the same count.
+    levels = ["game"]
+    if s.schneider_played or s_ann or s.schwarz_played:
+        levels.append("schneider")
+    if s_ann:
+        levels.append("schneider_announced")
+    if s.schwarz_played or w_ann:
+        levels.append("schwarz")
+    if w_ann:
+        levels.append("schwarz_announced")
+    multiplier = abs(matadors) + len(levels)
+    value = game.base * multiplier
+    reason: tuple[Any, ...]
+    if not played:
+        made, reason = False, ("conceded",)
+    else:
+        assert points is not None
+        if w_ann:
+            made, reason = tricks == 10, ("schwarz_missed",)
+        elif s_ann:
+            made, reason = points >= 91, ("schneider_missed",)
+        else:
+            made, reason = points >= 61, ("points", points)
+    overbid = value < bid
+    won = made and not overbid
+    if not overbid:
+        charged = value
+    elif o.overbid_charge == "bid":
+        charged = bid
+    else:
+        charged = -(-bid // game.base) * game.base
+    entry = value if won else -factor * charged
+    s.points, s.tricks, s.played = points, tricks, played
+    s.won, s.value, s.charged, s.overbid = won, value, charged, overbid
+    s.base, s.multiplier = game.base, multiplier
+    s.entries = _contra_entries(declarer, entry, kontra, kontra_by)
+    s.kontra_factor = abs(s.entries[declarer] // entry)
+    s.explain_parts = ("game", matadors, tuple(levels), game, value, bid, won, overbid,
+                       charged, factor, reason, kontra)
+    return s
+
+
+def _historic_fixed(d: Record, s: Scored, game: Game, bid: int, concession: str | None,
+                    kontra_by: int | None, factor: int) -> Scored:
+    """Nullo, Revolution, Uno, Duo, Gucki Nullo …: one value, no multipliers."""
+    ouvert, kontra, declarer = s.ouvert, s.kontra, s.declarer
+    assert declarer is not None
+    if d.get("matadors") is not None:
+        raise SkatError("matadors", f"{game.name_en} has no matadors.")
+    value = game.ouvert_value if ouvert and game.ouvert_value else game.base
+    name = game.name_en + (" Ouvert" if ouvert else "")
+    if bid > value:
+        better = sorted(v for v in (game.base, game.ouvert_value) if v and v >= bid)
+        tail = f"; {game.name_en} Ouvert ({better[0]}) can" if better else ""
+        raise SkatError("bid", f"{name} ({value}) cannot be declared after a bid of {bid}"
+                        f"{tail}.")
+    charged = value
+    reason: tuple[Any, ...]
+    if concession:
+        _no_play(d, "The declarer gave up")
+        won, reason = False, ("conceded",)
+    else:
+        tricks = whole(d, "declarer_tricks", 0, 10, f"The {game.name_en} player's tricks")
+        if d.get("declarer_points") is not None:
+            s.points, _ = _play(d, 0)
+        s.tricks, s.played = tricks, True
+        won, reason = tricks == game.win_tricks, ("tricks", tricks)
+        if game.nullo_tricks and not won:
+            charged = game.base + 10 * (tricks - 1)
+            reason = ("nullo_tricks", tricks)
+    entry = value if won else -factor * charged
+    s.won, s.value, s.charged, s.overbid, s.base = won, value, charged, False, value
+    s.explain_parts = ("fixed", name, value, won, reason, factor, charged)
+    s.entries = _contra_entries(declarer, entry, kontra, kontra_by)
+    s.kontra_factor = abs(s.entries[declarer] // entry)
+    return s
+
+
+def _contra_entries(declarer: int, entry: int, kontra: str, by: int | None) -> dict[int, int]:
+    """1898 Contra and Re-contra (DECISIONS.md §3, §7 R-08/R-09): V = the single entry."""
+    if kontra == "none":
+        return {declarer: entry}
+    assert by is not None
+    v = abs(entry)
+    if kontra == "kontra":
+        return {declarer: v} if entry > 0 else {declarer: -2 * v, by: v}
+    return {declarer: 3 * v, by: -2 * v} if entry > 0 else {declarer: -3 * v, by: 2 * v}
+
+
+# ---------------------------------------------------------------- other records
+
+def check_not_a_game(d: Record, kind: str) -> None:
+    if _GAME_FIELD_SET.isdisjoint(d):
+        return
+    for key in GAME_FIELDS:
+        value = d.get(key)
+        if value is not None and value is not False and value != []:
+            raise SkatError(key, f"{key} does not apply to a {kind} record.")
+    if d.get("kontra") not in (None, "none"):
+        raise SkatError("kontra", f"Kontra does not apply to a {kind} record.")
+
+
+def score_penalty(d: Record, ctx: Context) -> Scored:
+    p = d.get("penalty")
+    if not isinstance(p, dict):
+        raise SkatError("penalty", "A penalty needs {\"seat\": …, \"points\": …, \"reason\": …}.")
+    unknown = set(p) - {"seat", "points", "reason"}
+    if unknown:
+        raise SkatError(f"penalty.{sorted(unknown)[0]}", "Unknown penalty field.")
+    offender = seat(p.get("seat"), "penalty.seat", ctx.players, "The penalised seat")
+    points = p.get("points", ctx.options.penalty_points)
+    if points is None:
+        points = ctx.options.penalty_points
+    if type(points) is not int or not 0 < points <= 10_000:
+        raise SkatError("penalty.points", "Penalty points must be a whole number above 0.")
+    reason = p.get("reason")
+    if reason is not None and not isinstance(reason, str):
+        raise SkatError("penalty.reason", "The reason must be text.")
+    s = Scored("penalty")
+    s.entries = {offender: -points}
+    s.explain_parts = ("penalty", offender, points, reason)
+    return s
+
+
+def score_passed(kind: str) -> Scored:
+    s = Scored(kind)
+    s.explain_parts = (kind,)
+    return s
+
+
+# ---------------------------------------------------------------- explanation
+
+def explanation(s: Scored, lang: str, bock: int, names: tuple[str, ...] | None) -> str:
+    """ "with 1, game 2, hand 3 × Clubs 12 = 36 < bid 46 → overbid: 48 × 2 = −96" """
+    w = WORDS[lang]
+    parts = s.explain_parts
+    head = parts[0]
+    if head == "ramsch":
+        return str(parts[1](lang, bock, names))
+    if head == "penalty":
+        _, offender, points, _reason_text = parts
+        return w["penalty"].format(seat=explain.seat_name(lang, offender, names),
+                                   points=signed(-points))
+    if head in ("passed", "misdeal"):
+        return w[head]
+    if head == "game":
+        _, matadors, levels, game, value, bid, won, overbid, charged, factor, reason, _ = parts
+        text = explain.prefix(lang, matadors, levels, game.key, game.name_de if lang == "de"
+                              else game.name_en, game.base)
+        if overbid:
+            text += f" < {w['bid']} {bid} → {w['overbid']}: "
+        else:
+            text += " → " if won else f" → {w['lost']}{_reason(w, reason)}: "
+    else:  # "null" / "fixed": a single value
+        label, value, won, reason, factor, charged = (
+            (parts[1], parts[2], parts[3], parts[4], parts[5], parts[2]) if head == "null"
+            else parts[1:7])
+        text = f"{label} {value} → " if won else (
+            f"{label} {value} → {w['lost']}{_reason(w, reason)}: ")
+    amount = value if won else charged
+    factors = ""
+    if not won and factor > 1:
+        factors += f" × {factor}"
+    if s.kontra_factor != 1:
+        factors += f" × {w[s.kontra]} {s.kontra_factor}"
+    if bock:
+        factors += f" × {w['bock']} {2 ** bock}"
+    declarer = s.declarer if s.declarer is not None else -1
+    entry = s.entries.get(declarer, 0) * 2 ** bock
+    if factors:
+        text += f"{amount}{factors} = {signed(entry)}"
+    else:
+        text += signed(entry)
+    if len(s.entries) > 1:  # 1898 Contra: the Contra-sayer's entry too
+        text += "; " + ", ".join(
+            f"{explain.seat_name(lang, k, names)} {signed(v * 2 ** bock)}"
+            for k, v in s.entries.items() if k != declarer)
+    return text
+
+
+def _reason(w: dict[str, str], reason: tuple[Any, ...]) -> str:
+    key = reason[0]
+    if key == "points":
+        return f" ({w['points'].format(n=reason[1])})"
+    if key == "tricks" and reason[1] == 1:
+        return f" ({w['trick']})"
+    if key in ("tricks", "nullo_tricks"):
+        return f" ({w[key].format(n=reason[1])})"
+    return f" ({w[key]})"
+
+
+__all__ = ["KINDS", "Context", "Scored", "score_game", "explanation", "legal_bids"]

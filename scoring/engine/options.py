@@ -1,0 +1,247 @@
+"""Options of each rule system (deal-record.md "Options"): parsed once, then read as attributes.
+
+Unknown keys or values are an error naming ``options.<key>``; absent keys take the default.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import SkatError
+
+SYSTEMS = ("isko", "american1898", "hoyle")
+
+BOCK_TRIGGERS = (
+    "sixty_sixty", "kontra_lost", "re", "grand_hand", "null_ouvert_hand", "schneider",
+    "schwarz", "all_passed", "value_at_least", "loss_at_least", "rounds_without_bock",
+)
+AM98_EXCEPTIONAL = ("nullo_purchase", "nullo_tourne", "uno", "duo", "nullo_tricks")
+
+
+@dataclass(frozen=True)
+class BockOptions:
+    triggers: frozenset[str] = frozenset({"sixty_sixty", "kontra_lost", "re"})
+    value_at_least: int = 100
+    loss_at_least: int = 100
+    rounds_without_bock: int = 2
+    stacking: str = "queue"
+    includes_trigger: bool = False
+    one_per_deal: bool = True
+    ramsch_round_after: int = 0
+
+
+@dataclass(frozen=True)
+class Options:
+    """Every option of every system; a system reads only its own (others stay at default)."""
+
+    system: str
+    players: int
+    penalty_points: int = 10
+    # isko
+    grand_base: int = 24
+    lost_hand_single: bool = False
+    kontra: bool = False
+    kontra_requires_18: bool = False
+    spitze: bool = False
+    schenken: bool = False
+    rum: bool = False
+    ramsch: str = "off"
+    ramsch_scoring: str = "augen"
+    ramsch_skat: str = "last_trick"
+    ramsch_ties: str = "full"
+    ramsch_jungfrau: bool = True
+    ramsch_durchmarsch: str = "plus120"
+    schieberamsch: str = "off"
+    bock: BockOptions | None = None
+    # american1898 and hoyle
+    frage: bool = True
+    revolution: bool = True
+    exceptional: frozenset[str] = field(default_factory=frozenset)
+    contra: bool = False
+    overbid_charge: str = "next_multiple"
+    point_ramsch: bool = False
+    forced_ramsch_every: int = 0
+    beer_limit: int = 151
+    uno_duo: bool = True
+    ramsch_base: int = 20
+
+
+def _bool(key: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise SkatError(f"options.{key}", f"Option {key} must be true or false.")
+    return value
+
+
+def _int(key: str, value: object, low: int, high: int) -> int:
+    if type(value) is not int or not low <= value <= high:
+        raise SkatError(f"options.{key}",
+                        f"Option {key} must be a whole number from {low} to {high}.")
+    return value
+
+
+def _choice(key: str, value: object, allowed: tuple[Any, ...]) -> Any:
+    if value not in allowed or isinstance(value, bool):
+        shown = ", ".join(repr(a) for a in allowed)
+        raise SkatError(f"options.{key}", f"Option {key} must be one of {shown}.")
+    return value
+
+
+def _parse_bock(raw: object) -> BockOptions | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise SkatError("options.bock", "Option bock must be null (off) or an object.")
+    values: dict[str, Any] = {}
+    for key, value in raw.items():
+        if key == "triggers":
+            if not isinstance(value, list) or not all(
+                isinstance(t, str) and t in BOCK_TRIGGERS for t in value
+            ):
+                raise SkatError(
+                    "options.bock.triggers",
+                    "Bock triggers must be a list of: " + ", ".join(BOCK_TRIGGERS) + ".",
+                )
+            values[key] = frozenset(value)
+        elif key in ("value_at_least", "loss_at_least"):
+            values[key] = _int(f"bock.{key}", value, 1, 10_000)
+        elif key == "rounds_without_bock":
+            values[key] = _int("bock.rounds_without_bock", value, 1, 100)
+        elif key == "ramsch_round_after":
+            values[key] = _int("bock.ramsch_round_after", value, 0, 100)
+        elif key == "stacking":
+            values[key] = _choice("bock.stacking", value, ("queue", "parallel"))
+        elif key in ("includes_trigger", "one_per_deal"):
+            values[key] = _bool(f"bock.{key}", value)
+        else:
+            raise SkatError(f"options.bock.{key}", f"Unknown Bock option {key!r}.")
+    return BockOptions(**values)
+
+
+_COMMON = {"penalty_points": lambda k, v: _int(k, v, 0, 10_000)}
+
+_ISKO = {
+    "grand_base": lambda k, v: _choice(k, v, (24, 20)),
+    "lost_hand_single": _bool, "kontra": _bool, "kontra_requires_18": _bool,
+    "spitze": _bool, "schenken": _bool, "rum": _bool,
+    "ramsch": lambda k, v: _choice(k, v, ("off", "when_all_pass")),
+    "ramsch_scoring": lambda k, v: _choice(k, v, ("augen", "simple")),
+    "ramsch_skat": lambda k, v: _choice(k, v, ("last_trick", "loser", "nobody")),
+    "ramsch_ties": lambda k, v: _choice(k, v, ("full", "share")),
+    "ramsch_jungfrau": _bool,
+    "ramsch_durchmarsch": lambda k, v: _choice(k, v, ("plus120", "times4")),
+    "schieberamsch": lambda k, v: _choice(k, v, ("off", "optional_double", "mandatory")),
+    "bock": lambda k, v: _parse_bock(v),
+}
+
+
+def _exceptional(key: str, value: object) -> frozenset[str]:
+    if not isinstance(value, list) or not all(
+        isinstance(g, str) and g in AM98_EXCEPTIONAL for g in value
+    ):
+        raise SkatError(
+            "options.exceptional",
+            "Option exceptional must be a list of: " + ", ".join(AM98_EXCEPTIONAL) + ".",
+        )
+    return frozenset(value)
+
+
+_HISTORIC_COMMON = {
+    "frage": _bool, "revolution": _bool,
+    "overbid_charge": lambda k, v: _choice(k, v, ("next_multiple", "bid")),
+    "ramsch": lambda k, v: _choice(k, v, ("off", "when_all_pass")),
+}
+_AM98 = {
+    **_HISTORIC_COMMON,
+    "exceptional": _exceptional, "contra": _bool, "point_ramsch": _bool,
+    "forced_ramsch_every": lambda k, v: _int(k, v, 0, 100),
+    "beer_limit": lambda k, v: _int(k, v, 1, 100_000),
+}
+_HOYLE = {**_HISTORIC_COMMON, "uno_duo": _bool, "ramsch_base": lambda k, v: _int(k, v, 1, 1000)}
+
+_PARSERS: dict[str, dict[str, Any]] = {
+    "isko": {**_COMMON, **_ISKO},
+    "american1898": {**_COMMON, **_AM98},
+    "hoyle": {**_COMMON, **_HOYLE},
+}
+_SYSTEM_DEFAULTS: dict[str, dict[str, Any]] = {
+    "isko": {},
+    "american1898": {"ramsch": "when_all_pass"},
+    "hoyle": {"ramsch": "when_all_pass", "frage": False},
+}
+
+
+def parse_options(system: object, raw: object, players: int) -> Options:
+    """Parse the options object of a table or lone deal for a rule system."""
+    if system not in SYSTEMS:
+        raise SkatError("rules", "Unknown rule system: use one of " + ", ".join(SYSTEMS) + ".")
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, dict):
+        raise SkatError("options", "Options must be an object.")
+    assert isinstance(system, str)
+    parsers = _PARSERS[system]
+    values: dict[str, Any] = dict(_SYSTEM_DEFAULTS[system])
+    if system == "american1898":
+        values["beer_limit"] = 151 if players == 3 else 201
+    for key, value in raw.items():
+        parser = parsers.get(key)
+        if parser is None:
+            raise SkatError(f"options.{key}", f"Unknown option {key!r} for rule system {system}.")
+        values[key] = parser(key, value)
+    options = Options(system=system, players=players, **values)
+    _check_combinations(options)
+    return options
+
+
+def _check_combinations(o: Options) -> None:
+    bock = o.bock
+    if bock is not None and bock.ramsch_round_after:
+        if o.ramsch == "off":
+            raise SkatError(
+                "options.bock.ramsch_round_after", "Ramsch rounds after Bock need option ramsch on."
+            )
+        if bock.stacking != "queue":
+            raise SkatError(
+                "options.bock.ramsch_round_after",
+                "Ramsch rounds after Bock need Bock stacking \"queue\".",
+            )
+    if o.system == "american1898" and o.forced_ramsch_every and o.ramsch == "off":
+        raise SkatError("options.forced_ramsch_every", "Forced Ramsch needs option ramsch on.")
+
+
+class OptionsCache:
+    """Parsed options, so that a stream of deals sharing one options dict (or none) is parsed
+    once. The cache holds the raw object itself (its id cannot be reused while cached) and a
+    typed snapshot, so a dict changed in place (even True -> 1) is parsed again."""
+
+    def __init__(self) -> None:
+        self._defaults: dict[tuple[object, int], Options] = {}
+        self._entries: dict[tuple[object, int, int], tuple[object, object, Options]] = {}
+
+    def get(self, system: object, raw: object, players: int) -> Options:
+        if type(system) is not str or system not in SYSTEMS:
+            raise SkatError("rules", "Unknown rule system: use one of " + ", ".join(SYSTEMS) + ".")
+        if raw is None or (type(raw) is dict and not raw):
+            hit = self._defaults.get((system, players))
+            if hit is None:
+                hit = self._defaults[(system, players)] = parse_options(system, None, players)
+            return hit
+        key = (system, id(raw), players)
+        entry = self._entries.get(key)
+        if entry is not None and entry[0] is raw and entry[1] == _snapshot(raw):
+            return entry[2]
+        options = parse_options(system, raw, players)
+        if len(self._entries) > 256:
+            self._entries.clear()
+        self._entries[key] = (raw, _snapshot(raw), options)
+        return options
+
+
+def _snapshot(raw: object) -> object:
+    """A deep copy that keeps types apart (True is not 1) for the cache's equality check."""
+    if isinstance(raw, dict):
+        return tuple((k, _snapshot(v)) for k, v in raw.items())
+    if isinstance(raw, list):
+        return ("list", tuple(_snapshot(v) for v in raw))
+    return (type(raw).__name__, raw)

@@ -1,0 +1,390 @@
+"""evaluate() for one deal and evaluate_table() for an evening at one table."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from .deal import (
+    KINDS,
+    LONE_FIELDS,
+    RECORD_FIELDS,
+    Context,
+    Scored,
+    check_not_a_game,
+    explanation,
+    legal_bids,
+    score_game,
+    score_passed,
+    score_penalty,
+)
+from .errors import SkatError
+from .explain import LANGUAGES
+from .fields import Record, active_seats, seat
+from .options import Options, OptionsCache
+from .ramsch import score_ramsch
+from .settlement import SettlementError, parse_settlement_options, parse_stake, settle
+from .tracker import RoundTracker, bock_triggers
+
+TABLE_FIELDS = frozenset({
+    "rules", "options", "scoring", "players", "first_dealer", "stake", "currency",
+    "settlement", "deals", "name", "number", "table",
+})
+SCORINGS = ("classic", "seeger_fabian", "beer")
+
+_options_cache = OptionsCache()
+_contexts: dict[tuple[int, tuple[str, ...] | None], tuple[Options, Context]] = {}
+
+
+def _context(system: str, options: Options, players: int,
+             names: tuple[str, ...] | None) -> Context:
+    key = (id(options), names)
+    hit = _contexts.get(key)
+    if hit is not None and hit[0] is options:
+        return hit[1]
+    ctx = Context(system, options, players, names, legal_bids(system, options))
+    if len(_contexts) > 256:
+        _contexts.clear()
+    _contexts[key] = (options, ctx)
+    return ctx
+
+
+def _players(raw: object) -> tuple[int, tuple[str, ...] | None]:
+    if type(raw) is int:
+        if not 3 <= raw <= 6:
+            raise SkatError("players", "A table has 3 to 6 people.")
+        return raw, None
+    if not isinstance(raw, list) or not 3 <= len(raw) <= 6:
+        raise SkatError("players", "Players must be 3 to 6 names (or their number).")
+    names = []
+    for name in raw:
+        if not isinstance(name, str) or not name.strip() or len(name) > 100:
+            raise SkatError("players", "Every player needs a name (up to 100 characters).")
+        names.append(name.strip())
+    if len(set(names)) != len(names):
+        raise SkatError("players", "Two players have the same name.")
+    return len(names), tuple(names)
+
+
+def _lang(lang: str) -> str:
+    if lang not in LANGUAGES:
+        raise SkatError(None, f"Language must be one of {', '.join(LANGUAGES)}.")
+    return lang
+
+
+def _unknown(d: Record, allowed: frozenset[str]) -> None:
+    if not d.keys() <= allowed:
+        key = sorted(k for k in d if k not in allowed)[0]
+        raise SkatError(str(key), f"Unknown field {key!r}.")
+
+
+def _bock_field(d: Record) -> int | None:
+    raw = d.get("bock")
+    if raw is None:
+        return None
+    if type(raw) is not int or not 0 <= raw <= 8:
+        raise SkatError("bock", "Bock must be null or a level: 0, 1 (×2), 2 (×4) …")
+    return raw
+
+
+def score_record(d: Record, ctx: Context, active: tuple[int, ...] | None,
+                 ramsch_round: bool) -> Scored:
+    """Score one record of any kind; ``active`` is None when the dealer is unknown."""
+    kind = d.get("kind")
+    if kind == "game":
+        for key in ("ramsch", "penalty"):
+            if d.get(key) is not None:
+                raise SkatError(key, f"{key} does not apply to a game record.")
+        return score_game(d, ctx, active, ramsch_round)
+    if kind not in KINDS:
+        raise SkatError("kind", "kind must be one of " + ", ".join(KINDS) + ".")
+    assert isinstance(kind, str)
+    check_not_a_game(d, kind)
+    if kind != "ramsch" and d.get("ramsch") is not None:
+        raise SkatError("ramsch", f"ramsch does not apply to a {kind} record.")
+    if kind != "penalty" and d.get("penalty") is not None:
+        raise SkatError("penalty", f"penalty does not apply to a {kind} record.")
+    if kind == "penalty":
+        return score_penalty(d, ctx)
+    if ramsch_round and kind == "passed":
+        raise SkatError("kind", "In a Ramsch round every deal is played: Ramsch or a Grand Hand.")
+    if kind != "ramsch":
+        return score_passed(kind)
+    if not ramsch_round and ctx.options.ramsch == "off":
+        raise SkatError("kind", "Ramsch is not played under these rules (option ramsch).")
+    if active is None:
+        active = _ramsch_seats(d, ctx.players)
+    return score_ramsch(d, ctx, active)
+
+
+def _ramsch_seats(d: Record, players: int) -> tuple[int, ...]:
+    if players == 3:
+        return (0, 1, 2)
+    points = d.get("ramsch", {}).get("points") if isinstance(d.get("ramsch"), dict) else None
+    if isinstance(points, dict) and len(points) == 3:
+        try:
+            seats = tuple(sorted(int(k) for k in points))
+        except ValueError:
+            seats = ()
+        if len(set(seats)) == 3 and all(0 <= s < players for s in seats):
+            return seats
+    raise SkatError("dealer", "Say who dealt, so that the three players of the Ramsch are known.")
+
+
+SEAT_KEYS = tuple(str(p) for p in range(6))
+
+
+def _result(s: Scored, bock: int) -> dict[str, Any]:
+    factor = 1 << bock
+    return {
+        "kind": s.kind, "won": s.won, "value": s.value, "charged_value": s.charged,
+        "overbid": s.overbid, "base": s.base, "multiplier": s.multiplier,
+        "entries": {SEAT_KEYS[k]: v * factor for k, v in s.entries.items()},
+        "bock": bock,
+    }
+
+
+# ---------------------------------------------------------------- one deal
+
+# A lone deal with none of these fields is scored under the ISkO defaults at a 3-table.
+_PLAIN_DEAL_FIELDS = RECORD_FIELDS - {"dealer", "bock"}
+_DEFAULT_CONTEXT = _context("isko", _options_cache.get("isko", None, 3), 3, None)
+
+def evaluate(deal: object, lang: str = "en") -> dict[str, Any]:
+    """Score one deal record (deal-record.md "A deal"); see ``evaluate_table`` for a table."""
+    if type(deal) is not dict:
+        raise SkatError(None, "A deal must be a JSON object.")
+    if lang not in LANGUAGES:
+        _lang(lang)
+    if deal.keys() <= _PLAIN_DEAL_FIELDS:  # the common case: ISkO, 3 players, no options
+        scored = score_record(deal, _DEFAULT_CONTEXT, (0, 1, 2), ramsch_round=False)
+        result = _result(scored, 0)
+        result["explanation"] = explanation(scored, lang, 0, None)
+        return result
+    _unknown(deal, LONE_FIELDS)
+    system = deal.get("rules", "isko")
+    players, names = _players(deal.get("players", 3))
+    options = _options_cache.get(system, deal.get("options"), players)
+    ctx = _context(options.system, options, players, names)
+    dealer = deal.get("dealer")
+    if dealer is not None:
+        active: tuple[int, ...] | None = active_seats(
+            seat(dealer, "dealer", players, "The dealer"), players)
+    else:
+        active = (0, 1, 2) if players == 3 else None
+    bock = _bock_field(deal) or 0
+    if bock and ctx.system != "isko":
+        raise SkatError("bock", "Bock is played only under the International Skat Order.")
+    scored = score_record(deal, ctx, active, ramsch_round=False)
+    if bock and scored.kind in ("passed", "penalty", "misdeal"):
+        raise SkatError("bock", f"A {scored.kind} record is never doubled by Bock.")
+    result = _result(scored, bock)
+    result["explanation"] = explanation(scored, lang, bock, names)
+    return result
+
+
+# ---------------------------------------------------------------- a table
+
+def evaluate_table(table: object, lang: str = "en", explain: bool = False) -> dict[str, Any]:
+    """Score an evening at one table (deal-record.md "A table") with rounds, Bock, totals and
+    the settlement. ``explain`` adds each deal's explanation in ``lang`` (it costs about a
+    third of the time, so a sheet asks for it only where it shows it)."""
+    if type(table) is not dict:
+        raise SkatError(None, "A table must be a JSON object.")
+    _unknown(table, TABLE_FIELDS)
+    lang = _lang(lang)
+    system = table.get("rules", "isko")
+    players, names = _players(table.get("players"))
+    options = _options_cache.get(system, table.get("options"), players)
+    ctx = _context(options.system, options, players, names)
+    scoring = table.get("scoring", "classic")
+    if scoring not in SCORINGS:
+        raise SkatError("scoring", "scoring must be classic, seeger_fabian or beer.")
+    if scoring == "seeger_fabian" and (system != "isko" or players > 4):
+        raise SkatError("scoring", "Seeger-Fabian is scored under the International Skat Order "
+                        "at tables of 3 or 4.")
+    if scoring == "beer" and system != "american1898":
+        raise SkatError("scoring", "Beer Skat is scored under the 1898 American rules.")
+    first_dealer = seat(table.get("first_dealer", 0), "first_dealer", players, "The first dealer")
+    deals = table.get("deals")
+    if not isinstance(deals, list):
+        raise SkatError("deals", "deals must be a list of deal records.")
+    money = _money_settings(table, scoring)
+
+    explain_lang = lang if explain else None
+    tracker = RoundTracker(players, first_dealer, options)
+    bock_options = options.bock
+    seeger = scoring == "seeger_fabian"
+    beer = scoring == "beer"
+    seats = range(players)
+    totals = [0] * players
+    sf_totals = [0] * players
+    won = [0] * players
+    lost = [0] * players
+    passed = [0] * players
+    column_entries = [0] * players
+    beer_loser: tuple[int, int] | None = None  # (seat, deal number)
+    rows = []
+    keys = SEAT_KEYS[:players]
+    for number, d in enumerate(deals, 1):
+        if beer_loser is not None:
+            raise SkatError("kind", f"The Beer Skat sitting ended at deal {beer_loser[1]}: "
+                            f"{_name(names, beer_loser[0])} reached the limit.", number)
+        try:
+            s, row = _table_row(d, ctx, tracker, bock_options, explain_lang)
+            factor = 1 << row["bock"]
+            entries = {k: v * factor for k, v in s.entries.items()} if factor > 1 else s.entries
+            if beer:
+                entries = _beer_charges(s, entries, players)
+        except SkatError as err:
+            err.deal = number
+            raise
+        shown = {}
+        underline = []
+        for p, v in entries.items():
+            shown[keys[p]] = v
+            totals[p] += v
+            column_entries[p] += 1
+            if column_entries[p] % players == 0:
+                underline.append(p)
+        kind = s.kind
+        if kind == "game":
+            if s.won:
+                won[s.declarer] += 1  # type: ignore[index]
+            else:
+                lost[s.declarer] += 1  # type: ignore[index]
+        elif kind == "passed":
+            for p in row["active"]:
+                passed[p] += 1
+        row["number"] = number
+        row["entries"] = shown
+        row["totals"] = dict(zip(keys, totals, strict=True))
+        row["underline"] = sorted(underline) if len(underline) > 1 else underline
+        if seeger:
+            sf = _seeger_fabian(s, entries, players)
+            for p, v in sf.items():
+                sf_totals[p] += v
+            row["seeger_fabian"] = {keys[p]: v for p, v in sf.items()}
+        rows.append(row)
+        if beer and beer_loser is None:
+            over = [p for p in seats if totals[p] >= options.beer_limit]
+            if over:
+                beer_loser = (max(over, key=lambda p: (totals[p], -p)), number)
+
+    result: dict[str, Any] = {
+        "rules": ctx.system, "scoring": scoring, "players": list(names) if names else players,
+        "deals": rows,
+        "totals": {str(p): totals[p] for p in seats},
+        "games": {"won": {str(p): won[p] for p in seats}, "lost": {str(p): lost[p] for p in seats}},
+        "bock_pending": tracker.pending(),
+        "next": {"dealer": tracker.dealer, "active": list(tracker.active),
+                 "round": tracker.round, "bock": tracker.level(),
+                 "ramsch_round": tracker.in_ramsch_round()},
+    }
+    if seeger:
+        result["seeger_fabian_totals"] = {str(p): sf_totals[p] for p in seats}
+    if beer:
+        result["beer_loser"] = beer_loser[0] if beer_loser else None
+        result["settlement"] = None
+    else:
+        on = money["options"].on
+        basis = sf_totals if on == "seeger_fabian" else totals
+        if on == "seeger_fabian" and not seeger:
+            raise SkatError("settlement.on", "Settling on Seeger-Fabian points needs scoring "
+                            "\"seeger_fabian\".")
+        result["settlement"] = settle(
+            basis, stake=money["stake"], currency=money["currency"],
+            options=money["options"], lost_games=lost, passed_deals=passed)
+    return result
+
+
+def _name(names: tuple[str, ...] | None, p: int) -> str:
+    return names[p] if names else f"seat {p}"
+
+
+def _money_settings(table: Record, scoring: str) -> dict[str, Any]:
+    currency = table.get("currency", "EUR")
+    try:
+        stake = parse_stake(table.get("stake", "0"))
+        options = parse_settlement_options(table.get("settlement"))
+        if not isinstance(currency, str):
+            raise SettlementError("currency", "The currency must be a code such as EUR.")
+    except SettlementError as err:
+        raise SkatError(err.field, str(err)) from None
+    return {"stake": stake, "currency": currency, "options": options}
+
+
+def _table_row(d: object, ctx: Context, tracker: RoundTracker, bock_options: Any,
+               explain: str | None) -> tuple[Scored, dict[str, Any]]:
+    if type(d) is not dict:
+        raise SkatError(None, "A deal must be a JSON object.")
+    if not d.keys() <= RECORD_FIELDS:
+        _unknown(d, RECORD_FIELDS)
+    kind = d.get("kind")
+    counting = kind == "game" or kind == "ramsch" or kind == "passed"
+    dealer, active, round_number, ramsch_round, level = tracker.begin(counting)
+    said = d.get("dealer")
+    if said is not None and said != dealer:
+        raise SkatError("dealer", f"Seat {dealer} deals this deal, not {said!r}.")
+    if kind == "game" and "ramsch" not in d and "penalty" not in d:
+        s = score_game(d, ctx, active, ramsch_round)
+    else:
+        s = score_record(d, ctx, active, ramsch_round)
+    # A Grand Hand inside a Ramsch round does not count: the same dealer deals again.
+    counts = counting and not (ramsch_round and s.kind == "game")
+    if counting:
+        triggered = bock_triggers(s, bock_options, ramsch_round) if bock_options else 0
+        level = tracker.finish(triggered, level if counts else 0, counts)
+    if d.get("bock") is not None and _bock_field(d) != level:
+        raise SkatError("bock", f"This deal is played at Bock level {level}, not {d['bock']}.")
+    row = {
+        "number": 0, "kind": s.kind, "dealer": dealer, "active": list(active),
+        "round": round_number, "ramsch_round": ramsch_round, "counts": counts,
+        "round_end": counts and tracker.counted % tracker.players == 0,
+        "bock": level, "won": s.won, "value": s.value, "charged_value": s.charged,
+        "overbid": s.overbid, "base": s.base, "multiplier": s.multiplier,
+    }
+    if explain is not None:
+        row["explanation"] = explanation(s, explain, level, ctx.names)
+    return s, row
+
+
+def _beer_charges(s: Scored, entries: dict[int, int], players: int) -> dict[int, int]:
+    """Beer Skat counts upwards (DECISIONS.md §3, A-27): charges instead of entries."""
+    if s.kind == "game":
+        if s.kontra != "none":
+            raise SkatError("kontra", "Contra is not scored in Beer Skat.")
+        assert s.declarer is not None
+        entry = entries[s.declarer]
+        if entry < 0:
+            return {s.declarer: -entry * (players - 1)}
+        return {p: entry for p in range(players) if p != s.declarer}
+    if s.kind == "ramsch":
+        return {p: -v * (players - 1) for p, v in entries.items()}
+    return {p: -v for p, v in entries.items()}  # a penalty is charged upwards too
+
+
+def _seeger_fabian(s: Scored, entries: dict[int, int], players: int) -> dict[int, int]:
+    """Game points plus 50 per won game, minus 50 per lost one, and 40 (3-table) or 30
+    (4-table) to every other person for each lost game. Kontra and Bock are already in the
+    game points; they never multiply the bonuses."""
+    if s.kind != "game" or s.declarer is None:
+        return entries
+    declarer = s.declarer
+    entry = entries.get(declarer, 0)
+    if s.won:
+        return {declarer: entry + 50}
+    bonus = 40 if players == 3 else 30
+    sf = {p: bonus for p in range(players) if p != declarer}
+    sf[declarer] = entry - 50
+    return sf
+
+
+def evaluate_record(obj: object, lang: str = "en") -> dict[str, Any]:
+    """The `score` command's entry: a table when it has "deals", otherwise one deal."""
+    if isinstance(obj, dict) and "deals" in obj:
+        return evaluate_table(obj, lang)
+    return evaluate(obj, lang)
+
+
+__all__ = ["evaluate", "evaluate_table", "evaluate_record", "Decimal"]
