@@ -16,9 +16,10 @@ from __future__ import annotations
 from .bidding import auction, is_legal_bid
 from .cards import card_points, matadors
 from .errors import SkatError
-from .table import evaluate, evaluate_record, evaluate_table
+from .table import evaluate, evaluate_evening, evaluate_record, evaluate_table
 
 __all__ = [
-    "SkatError", "auction", "card_points", "evaluate", "evaluate_record", "evaluate_table",
+    "SkatError", "auction", "card_points", "evaluate", "evaluate_evening", "evaluate_record",
+    "evaluate_table",
     "is_legal_bid", "matadors",
 ]

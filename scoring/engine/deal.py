@@ -6,6 +6,7 @@ is a record that is valid; every refusal is a SkatError naming the field.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,6 +57,10 @@ class Context:
     players: int
     names: tuple[str, ...] | None
     legal_bids: frozenset[int]
+
+    @property
+    def score_game(self) -> Callable[[Record, Context, tuple[int, ...] | None, bool], Scored]:
+        return _isko_game if self.system == "isko" else _historic_game
 
 
 class Scored:

@@ -55,13 +55,15 @@ def score_ramsch(d: Record, ctx: Context, seats: tuple[int, ...]) -> Scored:
         raise SkatError(f"ramsch.{unknown}", "Unknown Ramsch field.")
     points = _per_seat(r, "points", seats, 120, "card points")
     tricks = _per_seat(r, "tricks", seats, 10, "tricks")
-    if sum(tricks.values()) != 10:
-        raise SkatError("ramsch.tricks", f"The tricks must add up to 10, not "
-                        f"{sum(tricks.values())}.")
+    trick_sum = point_sum = 0
     for p in seats:
-        if tricks[p] == 0 and points[p]:
-            raise SkatError("ramsch.points", f"Seat {p} took no trick but has {points[p]} card "
-                            "points.")
+        took, got = tricks[p], points[p]
+        if took == 0 and got:
+            raise SkatError("ramsch.points", f"Seat {p} took no trick but has {got} card points.")
+        trick_sum += took
+        point_sum += got
+    if trick_sum != 10:
+        raise SkatError("ramsch.tricks", f"The tricks must add up to 10, not {trick_sum}.")
     skat_to_nobody = system == "american1898" or (system == "isko" and o.ramsch_skat == "nobody")
     skat = r.get("skat_points")
     if skat_to_nobody:
@@ -73,12 +75,10 @@ def score_ramsch(d: Record, ctx: Context, seats: tuple[int, ...]) -> Scored:
                         "card points.")
     else:
         skat = 0
-    if sum(points.values()) != 120 - skat:
+    if point_sum != 120 - skat:
         raise SkatError("ramsch.points", f"The card points must add up to {120 - skat}, not "
-                        f"{sum(points.values())}.")
-    pushes = r.get("pushes", 0)
-    if pushes is None:
-        pushes = 0
+                        f"{point_sum}.")
+    pushes = r.get("pushes") or 0
     if type(pushes) is not int or not 0 <= pushes <= 3:
         raise SkatError("ramsch.pushes", "Pushes must be a whole number from 0 to 3.")
     if pushes and (system != "isko" or o.schieberamsch == "off"):

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from decimal import Decimal
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from .deal import (
@@ -185,10 +187,29 @@ def evaluate(deal: object, lang: str = "en") -> dict[str, Any]:
 
 # ---------------------------------------------------------------- a table
 
+@contextmanager
+def _cyclic_gc_paused() -> Iterator[None]:
+    """Building a table's result allocates a dict per deal, and the cyclic collector would
+    rescan the growing, acyclic result again and again (a quarter of the time at 100,000
+    deals). Reference counting still frees everything; the caller's setting is restored."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def evaluate_table(table: object, lang: str = "en", explain: bool = False) -> dict[str, Any]:
     """Score an evening at one table (deal-record.md "A table") with rounds, Bock, totals and
     the settlement. ``explain`` adds each deal's explanation in ``lang`` (it costs about a
     third of the time, so a sheet asks for it only where it shows it)."""
+    with _cyclic_gc_paused():
+        return _evaluate_table(table, lang, explain)
+
+
+def _evaluate_table(table: object, lang: str, explain: bool) -> dict[str, Any]:
     if type(table) is not dict:
         raise SkatError(None, "A table must be a JSON object.")
     _unknown(table, TABLE_FIELDS)
@@ -226,12 +247,13 @@ def evaluate_table(table: object, lang: str = "en", explain: bool = False) -> di
     beer_loser: tuple[int, int] | None = None  # (seat, deal number)
     rows = []
     keys = SEAT_KEYS[:players]
+    table_row, score_game_fn = _table_row, ctx.score_game  # bound once for the hot loop
     for number, d in enumerate(deals, 1):
         if beer_loser is not None:
             raise SkatError("kind", f"The Beer Skat sitting ended at deal {beer_loser[1]}: "
                             f"{_name(names, beer_loser[0])} reached the limit.", number)
         try:
-            s, row = _table_row(d, ctx, tracker, bock_options, explain_lang)
+            s, row = table_row(d, ctx, tracker, bock_options, explain_lang, score_game_fn)
             factor = 1 << row["bock"]
             entries = {k: v * factor for k, v in s.entries.items()} if factor > 1 else s.entries
             if beer:
@@ -240,13 +262,13 @@ def evaluate_table(table: object, lang: str = "en", explain: bool = False) -> di
             err.deal = number
             raise
         shown = {}
-        underline = []
+        underline: tuple[int, ...] = ()  # shared and immutable, like "active"
         for p, v in entries.items():
             shown[keys[p]] = v
             totals[p] += v
             column_entries[p] += 1
             if column_entries[p] % players == 0:
-                underline.append(p)
+                underline += (p,)
         kind = s.kind
         if kind == "game":
             if s.won:
@@ -258,8 +280,8 @@ def evaluate_table(table: object, lang: str = "en", explain: bool = False) -> di
                 passed[p] += 1
         row["number"] = number
         row["entries"] = shown
-        row["totals"] = dict(zip(keys, totals, strict=True))
-        row["underline"] = sorted(underline) if len(underline) > 1 else underline
+        row["totals"] = dict(zip(keys, totals))  # noqa: B905 (same length by construction)
+        row["underline"] = tuple(sorted(underline)) if len(underline) > 1 else underline
         if seeger:
             sf = _seeger_fabian(s, entries, players)
             for p, v in sf.items():
@@ -315,7 +337,7 @@ def _money_settings(table: Record, scoring: str) -> dict[str, Any]:
 
 
 def _table_row(d: object, ctx: Context, tracker: RoundTracker, bock_options: Any,
-               explain: str | None) -> tuple[Scored, dict[str, Any]]:
+               explain: str | None, score_game_fn: Any) -> tuple[Scored, dict[str, Any]]:
     if type(d) is not dict:
         raise SkatError(None, "A deal must be a JSON object.")
     if not d.keys() <= RECORD_FIELDS:
@@ -327,7 +349,7 @@ def _table_row(d: object, ctx: Context, tracker: RoundTracker, bock_options: Any
     if said is not None and said != dealer:
         raise SkatError("dealer", f"Seat {dealer} deals this deal, not {said!r}.")
     if kind == "game" and "ramsch" not in d and "penalty" not in d:
-        s = score_game(d, ctx, active, ramsch_round)
+        s = score_game_fn(d, ctx, active, ramsch_round)
     else:
         s = score_record(d, ctx, active, ramsch_round)
     # A Grand Hand inside a Ramsch round does not count: the same dealer deals again.
@@ -338,7 +360,7 @@ def _table_row(d: object, ctx: Context, tracker: RoundTracker, bock_options: Any
     if d.get("bock") is not None and _bock_field(d) != level:
         raise SkatError("bock", f"This deal is played at Bock level {level}, not {d['bock']}.")
     row = {
-        "number": 0, "kind": s.kind, "dealer": dealer, "active": list(active),
+        "number": 0, "kind": s.kind, "dealer": dealer, "active": active,
         "round": round_number, "ramsch_round": ramsch_round, "counts": counts,
         "round_end": counts and tracker.counted % tracker.players == 0,
         "bock": level, "won": s.won, "value": s.value, "charged_value": s.charged,
@@ -380,11 +402,35 @@ def _seeger_fabian(s: Scored, entries: dict[int, int], players: int) -> dict[int
     return sf
 
 
+EVENING_FIELDS = frozenset({"club", "date", "name", "tables"})
+
+
+def evaluate_evening(evening: object, lang: str = "en") -> dict[str, Any]:
+    """An evening (deal-record.md "An evening"): every table scored on its own."""
+    if type(evening) is not dict:
+        raise SkatError(None, "An evening must be a JSON object.")
+    _unknown(evening, EVENING_FIELDS)
+    tables = evening.get("tables")
+    if not isinstance(tables, list) or not tables:
+        raise SkatError("tables", "An evening needs a list of one or more tables.")
+    results = []
+    for number, table in enumerate(tables, 1):
+        try:
+            results.append(evaluate_table(table, lang))
+        except SkatError as err:
+            raise SkatError(err.field, f"Table {number}: {err.message}", err.deal) from None
+    head = {key: evening.get(key) for key in ("club", "date", "name")}
+    return {**head, "tables": results}
+
+
 def evaluate_record(obj: object, lang: str = "en") -> dict[str, Any]:
-    """The `score` command's entry: a table when it has "deals", otherwise one deal."""
+    """The `score` command's entry: an evening when it has "tables", a table when it has
+    "deals", otherwise one deal."""
+    if isinstance(obj, dict) and "tables" in obj:
+        return evaluate_evening(obj, lang)
     if isinstance(obj, dict) and "deals" in obj:
         return evaluate_table(obj, lang)
     return evaluate(obj, lang)
 
 
-__all__ = ["evaluate", "evaluate_table", "evaluate_record", "Decimal"]
+__all__ = ["evaluate", "evaluate_table", "evaluate_evening", "evaluate_record"]

@@ -46,13 +46,16 @@ class RoundTracker:
         """Before a record: (dealer, active seats, round, Ramsch round?, Bock level).
 
         Only a counted deal (game, passed, Ramsch) starts waiting rounds and is doubled."""
+        dealer = self.dealer
+        round_number = self.counted // self.players + 1
         if not counting:
-            return self.dealer, self._active[self.dealer], self.round, False, 0
-        if self.bock is not None:
-            self.start()
-        ramsch_round = self.in_ramsch_round()
-        return (self.dealer, self._active[self.dealer], self.counted // self.players + 1,
-                ramsch_round, self.level())
+            return dealer, self._active[dealer], round_number, False, 0
+        if self.bock is None:
+            every = self.forced_ramsch_every
+            forced = bool(every) and round_number % every == 0
+            return dealer, self._active[dealer], round_number, forced, 0
+        self.start()
+        return dealer, self._active[dealer], round_number, self.in_ramsch_round(), self.level()
 
     def start(self) -> None:
         """Begin the next counted deal: a waiting Ramsch or Bock round starts now."""

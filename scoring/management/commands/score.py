@@ -63,7 +63,7 @@ def parse_record(raw: bytes) -> dict[str, Any]:
     return obj
 
 
-def score(record: dict[str, Any]) -> tuple[dict[str, Any], int]:
+def score(record: dict[str, Any], lang: str = "en") -> tuple[dict[str, Any], int]:
     """Run the engine on a parsed record; return the payload to print and the exit status."""
     try:
         # Imported here, not at module level: an engine that fails to import must still end
@@ -72,7 +72,7 @@ def score(record: dict[str, Any]) -> tuple[dict[str, Any], int]:
     except Exception as exc:
         return error_payload(f"internal error: scoring engine unavailable: {exc}"), 1
     try:
-        result = evaluate_record(record)
+        result = evaluate_record(record, lang)
     except SkatError as exc:
         return {"error": exc.as_dict()}, 1
     except Exception as exc:
@@ -82,12 +82,12 @@ def score(record: dict[str, Any]) -> tuple[dict[str, Any], int]:
     return result, 0
 
 
-def run(source: str) -> tuple[dict[str, Any], int]:
+def run(source: str, lang: str = "en") -> tuple[dict[str, Any], int]:
     try:
         record = parse_record(read_bytes(source))
     except InputError as exc:
         return error_payload(str(exc)), 1
-    return score(record)
+    return score(record, lang)
 
 
 def to_json(payload: dict[str, Any]) -> str:
@@ -103,10 +103,13 @@ class Command(BaseCommand):
     requires_migrations_checks = False
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("file", help="path to a JSON deal or table, or - for standard input")
+        parser.add_argument(
+            "file", help="path to a JSON deal, table or evening, or - for standard input")
+        parser.add_argument("--lang", choices=["en", "de"], default="en",
+                            help="language of the explanations (default en)")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        payload, status = run(options["file"])
+        payload, status = run(options["file"], options["lang"])
         try:
             text = to_json(payload)
         except (TypeError, ValueError) as exc:
