@@ -21,7 +21,8 @@ from .options import Options
 
 KINDS = ("game", "passed", "ramsch", "penalty", "misdeal")
 RECORD_FIELDS = frozenset({
-    "kind", "declarer", "game", "hand", "ouvert", "schneider_announced", "schwarz_announced",
+    "result", "kind", "declarer", "game", "hand", "ouvert", "schneider_announced",
+    "schwarz_announced",
     "matadors", "cards", "bid", "declarer_points", "declarer_tricks", "kontra", "kontra_by",
     "spitze", "spitze_made", "passt_mir_nicht", "rum", "passed_18", "dealer", "concession",
     "bock", "ramsch", "penalty", "number", "note",
@@ -29,7 +30,7 @@ RECORD_FIELDS = frozenset({
 LONE_FIELDS = RECORD_FIELDS | {"rules", "options", "players"}
 # Fields that belong to a game; on any other record they must be absent, null or false.
 GAME_FIELDS = (
-    "declarer", "game", "hand", "ouvert", "schneider_announced", "schwarz_announced",
+    "result", "declarer", "game", "hand", "ouvert", "schneider_announced", "schwarz_announced",
     "matadors", "cards", "bid", "declarer_points", "declarer_tricks", "kontra_by", "spitze",
     "spitze_made", "passt_mir_nicht", "rum", "passed_18", "concession",
 )
@@ -156,7 +157,49 @@ def _bid(d: Record, ctx: Context, optional: bool) -> int:
     return bid
 
 
-def _play(d: Record, zero_trick_points: int) -> tuple[int, int | None]:
+# A quick result ("won", "lost schneider" …) stands for card points the scorer did not count.
+# Each is turned into a representative play that lies inside the result's range under every
+# system's thresholds (schneider from 90 or 91, schneidered at 30 or less); the record keeps
+# the quick result, never these numbers.
+QUICK_RESULTS: dict[str, tuple[int, int | None]] = {
+    "won": (75, None), "won_schneider": (100, None), "won_schwarz": (120, 10),
+    "lost": (45, None), "lost_schneider": (25, None), "lost_schwarz": (0, 0),
+    "sixty": (60, None),
+}
+
+
+def _quick_result(d: Record, s_ann: bool, w_ann: bool) -> tuple[int, int | None]:
+    result = d.get("result")
+    if type(result) is not str or result not in QUICK_RESULTS:
+        raise SkatError("result", "A quick result is one of " + ", ".join(QUICK_RESULTS) + ".")
+    for key in ("declarer_points", "declarer_tricks"):
+        if d.get(key) is not None:
+            raise SkatError("result", "Give the card points or a quick result, not both.")
+    if result == "won" and w_ann:
+        result = "won_schwarz"  # winning an announced Schwarz means taking every trick
+    elif result == "won" and s_ann:
+        result = "won_schneider"
+    return QUICK_RESULTS[result]
+
+
+def _fixed_tricks(d: Record, win_tricks: int, what: str) -> int:
+    """Tricks of a Null/Nullo/Uno/Duo player, from the count or a quick won/lost."""
+    result = d.get("result")
+    if result is None:
+        return whole(d, "declarer_tricks", 0, 10, what)
+    if result not in ("won", "lost"):
+        raise SkatError("result", "This game is won or lost: no Schneider or Schwarz.")
+    if d.get("declarer_tricks") is not None or d.get("declarer_points") is not None:
+        raise SkatError("result", "Give the tricks or a quick result, not both.")
+    if result == "won":
+        return win_tricks
+    return 1 if win_tricks == 0 else 0
+
+
+def _play(d: Record, zero_trick_points: int, s_ann: bool = False,
+          w_ann: bool = False) -> tuple[int, int | None]:
+    if "result" in d and d["result"] is not None:
+        return _quick_result(d, s_ann, w_ann)
     points, tricks = d.get("declarer_points"), d.get("declarer_tricks")
     if type(points) is not int or not 0 <= points <= 120:
         points = whole(d, "declarer_points", 0, 120, "The declarer's card points")
@@ -176,6 +219,8 @@ def _play(d: Record, zero_trick_points: int) -> tuple[int, int | None]:
 
 def _no_play(d: Record, why: str) -> None:
     """Nothing was played: points and tricks are absent or 0 (a form sends 0)."""
+    if d.get("result") is not None:
+        raise SkatError("result", f"{why}: there is no result to record.")
     for key in ("declarer_points", "declarer_tricks"):
         value = d.get(key)
         if value is not None and not (type(value) is int and value == 0):
@@ -340,7 +385,7 @@ def _isko_game(d: Record, ctx: Context, active: tuple[int, ...] | None,
     points: int | None = None
     tricks: int | None = None
     if played:
-        points, tricks = _play(d, 22)
+        points, tricks = _play(d, 22, s_ann, w_ann)
         s.schneider_played = points >= 90 or points <= 30
         s.schwarz_played = tricks == 0 or tricks == 10
     else:
@@ -364,6 +409,8 @@ def _isko_game(d: Record, ctx: Context, active: tuple[int, ...] | None,
             made, reason = points >= 90, ("schneider_missed",)
         else:
             made, reason = points >= 61, ("points", points)
+        if d.get("result") is not None:  # no counted points to show
+            reason = ("sixty",) if d["result"] == "sixty" else ("quick",)
         if made and spitze and not d.get("spitze_made"):
             made, reason = False, ("spitze_missed",)
     overbid = value < bid
@@ -416,11 +463,13 @@ def _isko_null(d: Record, s: Scored, o: Options, bid: int, concession: str | Non
         _no_play(d, "The declarer gave up")
         won, reason = False, ("conceded",)
     else:
-        tricks = whole(d, "declarer_tricks", 0, 10, "The Null player's tricks")
-        if d.get("declarer_points") is not None:
+        tricks = _fixed_tricks(d, 0, "The Null player's tricks")
+        if d.get("declarer_points") is not None and d.get("result") is None:
             s.points, _ = _play(d, 22)
         s.tricks, s.played = tricks, True
         won, reason = tricks == 0, ("tricks", tricks)
+        if d.get("result") is not None:  # no counted tricks to show
+            reason = ("quick",)
     s.value = s.charged = s.base = value
     s.overbid = False
     factor = 1 if (o.lost_hand_single and hand) else 2
@@ -523,7 +572,7 @@ def _historic_game(d: Record, ctx: Context, active: tuple[int, ...] | None,
     points: int | None = None
     tricks: int | None = None
     if played:
-        points, tricks = _play(d, 0)
+        points, tricks = _play(d, 0, s_ann, w_ann)
         s.schneider_played = points >= 91 or points <= 30
         s.schwarz_played = tricks == 0 or tricks == 10
     else:
@@ -552,6 +601,8 @@ def _historic_game(d: Record, ctx: Context, active: tuple[int, ...] | None,
             made, reason = points >= 91, ("schneider_missed",)
         else:
             made, reason = points >= 61, ("points", points)
+        if d.get("result") is not None:  # no counted points to show
+            reason = ("sixty",) if d["result"] == "sixty" else ("quick",)
     overbid = value < bid
     won = made and not overbid
     if not overbid:
@@ -591,11 +642,16 @@ def _historic_fixed(d: Record, s: Scored, game: Game, bid: int, concession: str 
         _no_play(d, "The declarer gave up")
         won, reason = False, ("conceded",)
     else:
-        tricks = whole(d, "declarer_tricks", 0, 10, f"The {game.name_en} player's tricks")
+        if game.nullo_tricks and d.get("result") == "lost":
+            raise SkatError("declarer_tricks", "Nullo with tricks is scored by the number of "
+                            "tricks: give declarer_tricks.")
+        tricks = _fixed_tricks(d, game.win_tricks or 0, f"The {game.name_en} player's tricks")
         if d.get("declarer_points") is not None:
             s.points, _ = _play(d, 0)
         s.tricks, s.played = tricks, True
         won, reason = tricks == game.win_tricks, ("tricks", tricks)
+        if d.get("result") is not None:  # no counted tricks to show
+            reason = ("quick",)
         if game.nullo_tricks and not won:
             charged = game.base + 10 * (tricks - 1)
             reason = ("nullo_tricks", tricks)
@@ -711,6 +767,8 @@ def explanation(s: Scored, lang: str, bock: int, names: tuple[str, ...] | None) 
 
 def _reason(w: dict[str, str], reason: tuple[Any, ...]) -> str:
     key = reason[0]
+    if key == "quick":
+        return ""
     if key == "points":
         return f" ({w['points'].format(n=reason[1])})"
     if key == "tricks" and reason[1] == 1:

@@ -24,7 +24,7 @@ WORDS: dict[str, dict[str, str]] = {
         "passed": "passed in: no score", "misdeal": "misdeal: the same dealer deals again",
         "penalty": "penalty {seat}: {points}", "ramsch": "Ramsch", "jungfrau": "Jungfrau",
         "push": "pushed", "durchmarsch": "Durchmarsch", "all_tied": "all tied: no score",
-        "seat": "seat {n}", "contra_by": "Contra by {seat}", "single": "single",
+        "seat": "seat {n}", "sixty": "60:60", "contra_by": "Contra by {seat}", "single": "single",
         "nullo_tricks": "{n} tricks: 20 + 10 per extra trick",
     },
     "de": {
@@ -40,7 +40,8 @@ WORDS: dict[str, dict[str, str]] = {
         "passed": "eingepasst: keine Wertung", "misdeal": "vergeben: derselbe Geber gibt neu",
         "penalty": "Strafe {seat}: {points}", "ramsch": "Ramsch", "jungfrau": "Jungfrau",
         "push": "geschoben", "durchmarsch": "Durchmarsch", "all_tied": "alle gleich: keine Wertung",
-        "seat": "Platz {n}", "contra_by": "Kontra von {seat}", "single": "einfach",
+        "seat": "Platz {n}", "sixty": "60:60", "contra_by": "Kontra von {seat}",
+        "single": "einfach",
         "nullo_tricks": "{n} Stiche: 20 + 10 je weiteren Stich",
     },
 }
