@@ -1,3 +1,275 @@
-"""Club, player, evening and deal models arrive with their features."""
+"""Clubs, their players and rule profiles, evenings with tables, and the deals scored at them.
+
+Scores are never stored: a deal keeps the record the scorer entered (deal-record.md), and
+every sheet, total and settlement is derived from the records by the engine on each read,
+so nothing can go stale. An evening keeps a frozen copy of its rules.
+"""
 
 from __future__ import annotations
+
+import secrets
+from datetime import datetime, time, timedelta
+from decimal import Decimal
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from scoring.engine import SkatError
+from scoring.engine.options import parse_options
+from scoring.engine.settlement import parse_settlement_options, parse_stake
+
+
+class RuleSystem(models.TextChoices):
+    ISKO = "isko", _("International Skat Order")
+    AMERICAN1898 = "american1898", _("American Skat (1898)")
+    HOYLE = "hoyle", _("Hoyle's Skat")
+
+
+class Scoring(models.TextChoices):
+    CLASSIC = "classic", _("classic points")
+    SEEGER_FABIAN = "seeger_fabian", _("Seeger-Fabian")
+    BEER = "beer", _("Beer Skat")
+
+
+class Club(models.Model):
+    name = models.CharField(_("name"), max_length=100)
+    slug = models.SlugField(_("short name"), unique=True)
+    language = models.CharField(
+        _("language"), max_length=8, choices=settings.LANGUAGES, default="de")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    class Role(models.TextChoices):
+        ADMIN = "admin", _("club admin")
+        SCORER = "scorer", _("scorer")
+        VIEWER = "viewer", _("viewer")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(_("role"), max_length=10, choices=Role.choices, default=Role.VIEWER)
+
+    class Meta:
+        verbose_name = _("membership")
+        verbose_name_plural = _("memberships")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "club"], name="one_membership_per_club"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} – {self.club} ({self.get_role_display()})"
+
+    @property
+    def can_score(self) -> bool:
+        return self.role in (self.Role.ADMIN, self.Role.SCORER)
+
+
+class Player(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(_("name"), max_length=100)
+    guest = models.BooleanField(_("guest"), default=False)
+
+    class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="player_name_unique_in_club"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class RulesMixin(models.Model):
+    """The rules a profile proposes and an evening freezes: checked by the engine."""
+
+    rules = models.CharField(
+        _("rule system"), max_length=20, choices=RuleSystem.choices, default=RuleSystem.ISKO)
+    options = models.JSONField(_("options"), default=dict, blank=True)
+    scoring = models.CharField(
+        _("scoring"), max_length=20, choices=Scoring.choices, default=Scoring.CLASSIC)
+    stake = models.DecimalField(
+        _("stake per point"), max_digits=10, decimal_places=4, default=Decimal("0"))
+    currency = models.CharField(_("currency"), max_length=3, default="EUR")
+    settlement = models.JSONField(_("club extras"), default=dict, blank=True)
+
+    class Meta:
+        abstract = True
+
+    def clean(self) -> None:
+        super().clean()
+        try:
+            parse_options(self.rules, self.options, 4)
+            parse_settlement_options(self.settlement or None)
+            parse_stake(str(self.stake))
+        except SkatError as err:
+            raise ValidationError({"options": err.message}) from None
+        if self.scoring == Scoring.BEER and self.rules != RuleSystem.AMERICAN1898:
+            raise ValidationError({"scoring": _("Beer Skat is scored under the 1898 rules.")})
+        if self.scoring == Scoring.SEEGER_FABIAN and self.rules != RuleSystem.ISKO:
+            raise ValidationError(
+                {"scoring": _("Seeger-Fabian is scored under the International Skat Order.")})
+
+    def rules_dict(self) -> dict[str, Any]:
+        return {"rules": self.rules, "options": self.options, "scoring": self.scoring,
+                "stake": str(self.stake), "currency": self.currency,
+                "settlement": self.settlement or None}
+
+
+class RuleProfile(RulesMixin):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="rule_profiles")
+    name = models.CharField(_("name"), max_length=100)
+
+    class Meta:
+        verbose_name = _("rule profile")
+        verbose_name_plural = _("rule profiles")
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="profile_name_unique_in_club"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Evening(RulesMixin):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="evenings")
+    date = models.DateField(_("date"))
+    name = models.CharField(_("name"), max_length=100, default="Clubabend")
+    profile_name = models.CharField(_("rule profile"), max_length=100, blank=True)
+    closed = models.BooleanField(_("closed"), default=False)
+
+    class Meta:
+        verbose_name = _("evening")
+        verbose_name_plural = _("evenings")
+        ordering = ["-date", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.date:%Y-%m-%d}"
+
+    def codes_valid_until(self) -> datetime:
+        """Table codes work on the evening's date and through the following night (until
+        6 in the morning), and never after the evening is closed."""
+        end = datetime.combine(self.date + timedelta(days=1), time(6, 0))
+        return timezone.make_aware(end) if settings.USE_TZ else end
+
+    def codes_valid(self, now: datetime | None = None) -> bool:
+        now = now or timezone.now()
+        start = datetime.combine(self.date, time(0, 0))
+        if settings.USE_TZ:
+            start = timezone.make_aware(start)
+        return not self.closed and start <= now < self.codes_valid_until()
+
+
+def new_access_code() -> str:
+    """Eight characters without look-alikes (no 0/O, 1/I/L), easy to type on a phone."""
+    alphabet = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+    return "".join(secrets.choice(alphabet) for _ in range(8))
+
+
+class Table(models.Model):
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField(_("table"))
+    first_dealer = models.PositiveSmallIntegerField(_("first dealer"), default=0)
+    access_code = models.CharField(
+        _("access code"), max_length=12, unique=True, default=new_access_code)
+    # Bumped by every change to the table's deals: a form carries the version it was shown,
+    # and a save against another version is refused as stale (two tablets, one table).
+    version = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        ordering = ["evening", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["evening", "number"], name="table_number_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.evening} – {_('Table')} {self.number}"
+
+
+class Seat(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField(_("seat"))
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+
+    class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="seat_position_unique"),
+            models.UniqueConstraint(fields=["table", "player"], name="player_once_per_table"),
+            models.CheckConstraint(condition=models.Q(position__lt=6), name="at_most_six_seats"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} #{self.position}: {self.player}"
+
+
+class Deal(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="deals")
+    position = models.PositiveIntegerField()  # order at the table; deleted deals keep theirs
+    record = models.JSONField()  # a deal record of deal-record.md
+    deleted = models.BooleanField(default=False)
+    # The submitting device's key for this save: a retried POST finds its deal again.
+    request_id = models.UUIDField(null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("deal")
+        verbose_name_plural = _("deals")
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="deal_position_unique"),
+            models.UniqueConstraint(fields=["table", "request_id"], name="deal_request_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} – {_('deal')} {self.position}"
+
+
+class AuditEntry(models.Model):
+    """Append-only: who changed which deal when, and what it was before and after."""
+
+    class Action(models.TextChoices):
+        CREATE = "create", _("recorded")
+        EDIT = "edit", _("corrected")
+        DELETE = "delete", _("deleted")
+        RESTORE = "restore", _("restored")
+
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="audit")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="audit")
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="audit")
+    action = models.CharField(_("action"), max_length=10, choices=Action.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    actor = models.CharField(_("by"), max_length=150)  # the user or "table code …"
+    at = models.DateTimeField(_("when"), auto_now_add=True)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    reason = models.TextField(_("reason"), blank=True)
+
+    class Meta:
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit log")
+        ordering = ["at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.actor}: {self.get_action_display()}"

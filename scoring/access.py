@@ -1,0 +1,93 @@
+"""Who may see and write what. Every view fetches its objects through these helpers.
+
+- Club isolation: an object of a club the user is not a member of does not exist (404).
+- Roles: viewers read; scorers and club admins write; admins manage the club.
+- Table codes: a device that entered a table's code may record at that one table while the
+  evening's codes are valid (its date and the night after, until it is closed). The grant
+  lives in the session and is checked against the table on every request.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+
+from scoring.models import Club, Deal, Evening, Membership, Table
+from scoring.services import Actor
+
+SESSION_KEY = "table_grants"
+
+
+def membership(request: HttpRequest, club: Club) -> Membership | None:
+    user = request.user
+    if not user.is_authenticated:
+        return None
+    return Membership.objects.filter(user=user, club=club).first()
+
+
+def club_for(request: HttpRequest, slug: str, *, write: bool = False,
+             admin: bool = False) -> tuple[Club, Membership]:
+    club = get_object_or_404(Club, slug=slug)
+    member = membership(request, club)
+    if member is None:
+        raise Http404
+    _require(member, write=write, admin=admin)
+    return club, member
+
+
+def evening_for(request: HttpRequest, pk: int, *, write: bool = False,
+                admin: bool = False) -> tuple[Evening, Membership]:
+    evening = get_object_or_404(Evening.objects.select_related("club"), pk=pk)
+    member = membership(request, evening.club)
+    if member is None:
+        raise Http404
+    _require(member, write=write, admin=admin)
+    return evening, member
+
+
+def table_for(request: HttpRequest, pk: int, *, write: bool = False) -> tuple[Table, Actor]:
+    """A table for a member of its club, or for a device holding its code."""
+    table = get_object_or_404(Table.objects.select_related("evening__club"), pk=pk)
+    member = membership(request, table.evening.club)
+    if member is not None and (not write or member.can_score):
+        return table, Actor(request.user, request.user.get_username())
+    if has_grant(request, table):
+        return table, Actor(None, _("table code, table %(number)d") % {"number": table.number})
+    if member is not None:
+        raise PermissionDenied
+    raise Http404
+
+
+def deal_for(request: HttpRequest, table: Table, pk: int) -> Deal:
+    return get_object_or_404(Deal, pk=pk, table=table)
+
+
+def _require(member: Membership, *, write: bool, admin: bool) -> None:
+    if admin and member.role != Membership.Role.ADMIN:
+        raise PermissionDenied
+    if write and not member.can_score:
+        raise PermissionDenied
+
+
+# ---------------------------------------------------------------- table codes
+
+def table_by_code(code: str) -> Table | None:
+    """The table whose code this is, if the code is valid now."""
+    code = code.strip().upper().replace(" ", "").replace("-", "")
+    table = Table.objects.select_related("evening__club").filter(access_code=code).first()
+    if table is None or not table.evening.codes_valid():
+        return None
+    return table
+
+
+def grant(request: HttpRequest, table: Table) -> None:
+    grants = dict(request.session.get(SESSION_KEY, {}))
+    grants[str(table.pk)] = table.access_code
+    request.session[SESSION_KEY] = grants
+
+
+def has_grant(request: HttpRequest, table: Table) -> bool:
+    code = request.session.get(SESSION_KEY, {}).get(str(table.pk))
+    return code is not None and code == table.access_code and table.evening.codes_valid()

@@ -1,0 +1,40 @@
+"""Small builders for web tests: a club with players, profiles and an evening."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from scoring.models import Club, Membership, Player, RuleProfile, Table
+from scoring.presets import PRESETS
+from scoring.services import evening_create, table_create
+
+NAMES = ["Anna", "Bernd", "Clara", "Dieter", "Erika", "Fritz"]
+
+
+def make_club(slug: str = "altenburg", name: str = "Skatfreunde Altenburg") -> Club:
+    club = Club.objects.create(slug=slug, name=name)
+    for preset in PRESETS.values():
+        RuleProfile.objects.create(club=club, name=preset["name"], rules=preset["rules"],
+                                   options=preset["options"], scoring=preset["scoring"],
+                                   stake="0.05")
+    for name in NAMES:
+        Player.objects.create(club=club, name=f"{name} {slug.title()}")
+    return club
+
+
+def make_user(club: Club, role: str = "scorer", username: str | None = None) -> Any:
+    user = get_user_model().objects.create_user(
+        username=username or f"{role}-{club.slug}", password="pw-for-tests-only")
+    Membership.objects.create(user=user, club=club, role=role)
+    return user
+
+
+def make_table(club: Club, players: int = 4, preset: str = "club_evening",
+               date: datetime.date | None = None) -> Table:
+    profile = RuleProfile.objects.get(club=club, name=PRESETS[preset]["name"])
+    evening = evening_create(club=club, date=date or timezone.localdate(), profile=profile)
+    return table_create(evening=evening, players=list(club.players.all()[:players]))

@@ -1,0 +1,103 @@
+"""The write services: atomic, checked, stale-safe, idempotent, and every change audited."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from scoring.engine import SkatError
+from scoring.models import AuditEntry, Deal
+from scoring.selectors import table_sheet, tables_with_everything
+from scoring.services import (
+    Actor,
+    StaleTable,
+    deal_delete,
+    deal_edit,
+    deal_record,
+    deal_restore,
+)
+
+from .factories import make_club, make_table
+
+pytestmark = pytest.mark.django_db
+ME = Actor(None, "test")
+
+
+def won(declarer: int, points: int = 70) -> dict[str, object]:
+    return {"kind": "game", "declarer": declarer, "game": "clubs", "matadors": 1, "bid": 18,
+            "declarer_points": points}
+
+
+def sheet(table):  # type: ignore[no-untyped-def]
+    return table_sheet(tables_with_everything(type(table).objects.filter(pk=table.pk)).get(), "en")
+
+
+def test_a_deal_is_saved_and_scored() -> None:
+    table = make_table(make_club())
+    deal_record(table=table, record=won(1), expected_version=0, actor=ME)
+    s = sheet(table)
+    assert [r.entries for r in s.rows] == [[None, 24, None, None]]
+    assert table.version == 1 and AuditEntry.objects.get().action == "create"
+
+
+def test_an_invalid_deal_saves_nothing() -> None:
+    table = make_table(make_club())
+    with pytest.raises(SkatError) as refused:
+        deal_record(table=table, record=won(0), expected_version=0, actor=ME)  # dealer sits out
+    assert refused.value.field == "declarer" and refused.value.deal == 1
+    table.refresh_from_db()
+    assert (Deal.objects.count(), AuditEntry.objects.count(), table.version) == (0, 0, 0)
+
+
+def test_a_stale_save_is_refused() -> None:
+    table = make_table(make_club())
+    deal_record(table=table, record=won(1), expected_version=0, actor=ME)
+    with pytest.raises(StaleTable):  # another tablet still shows version 0
+        deal_record(table=table, record=won(2), expected_version=0, actor=ME)
+    assert Deal.objects.count() == 1
+
+
+def test_a_retried_submit_does_not_duplicate() -> None:
+    table = make_table(make_club())
+    key = uuid.uuid4()
+    first = deal_record(table=table, record=won(1), expected_version=0, actor=ME, request_id=key)
+    again = deal_record(table=table, record=won(1), expected_version=0, actor=ME, request_id=key)
+    assert first.pk == again.pk and Deal.objects.count() == 1
+
+
+def test_corrections_recompute_and_keep_history() -> None:
+    table = make_table(make_club())
+    first = deal_record(table=table, record=won(1, 60), expected_version=0, actor=ME)  # 60:60
+    deal_record(table=table, record=won(2), expected_version=1, actor=ME)
+    assert [r.bock for r in sheet(table).rows] == [0, 1]
+    edited = deal_edit(deal=first, record=won(1, 70), reason="was 70", expected_version=2,
+                       actor=ME)
+    assert [r.bock for r in sheet(table).rows] == [0, 0]  # the Bock round moved away
+    deal_delete(deal=edited, reason="typo", expected_version=3, actor=ME)
+    s = sheet(table)
+    assert [r.number for r in s.rows] == [1]  # the second deal moves up
+    assert [d.pk for d in s.deleted] == [first.pk]
+    deal_restore(deal=Deal.objects.get(pk=first.pk), reason="was right", expected_version=4,
+                 actor=ME)
+    actions = list(AuditEntry.objects.filter(deal=first).values_list("action", "reason"))
+    assert actions == [("create", ""), ("edit", "was 70"), ("delete", "typo"),
+                       ("restore", "was right")]
+    assert AuditEntry.objects.get(deal=first, action="edit").before["declarer_points"] == 60
+
+
+def test_a_correction_that_breaks_a_later_deal_is_refused() -> None:
+    table = make_table(make_club())
+    first = deal_record(table=table, record=won(1), expected_version=0, actor=ME)
+    deal_record(table=table, record=won(0), expected_version=1, actor=ME)  # dealer 1: 2,3,0
+    with pytest.raises(SkatError) as refused:  # without deal 1, seat 0 would deal and sit out
+        deal_delete(deal=first, reason="x", expected_version=2, actor=ME)
+    assert refused.value.deal == 1
+    assert Deal.objects.filter(deleted=True).count() == 0
+
+
+def test_a_correction_needs_a_reason() -> None:
+    table = make_table(make_club())
+    deal = deal_record(table=table, record=won(1), expected_version=0, actor=ME)
+    with pytest.raises(SkatError):
+        deal_edit(deal=deal, record=won(1, 80), reason=" ", expected_version=1, actor=ME)
