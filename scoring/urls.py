@@ -1,11 +1,7 @@
 from __future__ import annotations
 
-from django.urls import path
-
-from scoring import views
+from scoring.views import club, entry, home, sheet
 
 app_name = "scoring"
 
-urlpatterns = [
-    path("", views.home, name="home"),
-]
+urlpatterns = [*home.urlpatterns, *club.urlpatterns, *entry.urlpatterns, *sheet.urlpatterns]

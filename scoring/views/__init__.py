@@ -1,0 +1,9 @@
+"""Views, one module per feature; each module exports its own ``urlpatterns``.
+
+URL names (namespace "scoring"), fixed so features can link to each other:
+- entry.py  (table screen): table, deal-save, deal-preview, deal-edit, deal-delete, deal-restore
+- sheet.py  (sheets, evening): sheet, sheet-fragment, evening, evening-live, evening-audit,
+            deal-history
+- club.py   (clubs, access): home, club, evening-create, table-create, player-create, members,
+            codes, code-entry, code
+"""
