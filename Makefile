@@ -45,9 +45,9 @@ run: install migrate demo
 migrate: install
 	$(PY) manage.py migrate --noinput --verbosity 0
 
-# Placeholder, harmless on purpose: demo clubs and evenings arrive with the club-evening feature.
-demo:
-	@echo "demo: no demo data yet; it arrives with the club-evening feature."
+# The demo club with a played evening; leaves an existing demo alone.
+demo: migrate
+	$(PY) manage.py demo
 
 test: install lint check pytest
 

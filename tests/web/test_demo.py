@@ -1,0 +1,34 @@
+"""`manage.py demo`: the club `make run` shows, with a played evening at two tables."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.core.management import call_command
+
+from scoring.models import AuditEntry, Club, Membership, Table
+from scoring.selectors import table_sheet, tables_with_everything
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_demo_has_a_played_evening_at_a_3_and_a_4_table() -> None:
+    out = io.StringIO()
+    call_command("demo", stdout=out)
+    club = Club.objects.get(slug="demo")
+    assert "log in as 'demo'" in out.getvalue()
+    assert Membership.objects.get(club=club, user__username="demo").role == "admin"
+    tables = tables_with_everything(Table.objects.filter(evening__club=club)).order_by("number")
+    sheets = [table_sheet(t, "de") for t in tables]
+    assert [len(s.players) for s in sheets] == [3, 4]
+    assert all(s.error is None and len(s.rows) > 30 for s in sheets)
+    assert any(r.bock for s in sheets for r in s.rows), "the club-evening rules play Bock"
+    assert AuditEntry.objects.filter(evening__club=club).count() == sum(len(s.rows) for s in sheets)
+
+
+def test_running_it_again_changes_nothing() -> None:
+    call_command("demo", stdout=io.StringIO())
+    count = AuditEntry.objects.count()
+    call_command("demo", stdout=io.StringIO())
+    assert AuditEntry.objects.count() == count and Club.objects.filter(slug="demo").count() == 1
