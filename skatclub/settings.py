@@ -120,6 +120,16 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+# Accounts are made by club admins (members page) or in the Django admin; nobody signs up.
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "scoring:home"
+LOGOUT_REDIRECT_URL = "scoring:home"
+
+# Table codes: wrong codes a session (and an address) may try before it must wait.
+TABLE_CODE_MAX_FAILURES = envint("TABLE_CODE_MAX_FAILURES", "10")
+TABLE_CODE_MAX_FAILURES_PER_ADDRESS = envint("TABLE_CODE_MAX_FAILURES_PER_ADDRESS", "60")
+TABLE_CODE_FAILURE_WINDOW = envint("TABLE_CODE_FAILURE_WINDOW", "600")  # seconds
+
 # German first: the clubs keep their lists in German; English is the second language.
 LANGUAGE_CODE = "de"
 LANGUAGES = [("de", _("German")), ("en", _("English"))]

@@ -6,6 +6,8 @@ from django.urls import include, path
 urlpatterns = [
     # Django's set_language view: the language switch in base.html posts here.
     path("i18n/", include("django.conf.urls.i18n")),
+    # Login, logout and password change; accounts are created by club admins.
+    path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
     path("", include("scoring.urls")),
 ]

@@ -1,5 +1,362 @@
+"""Club pages, evenings and tables, players, members, and the table codes.
+
+Every object is fetched through scoring.access: another club's objects answer 404, a
+viewer who tries to write gets 403. Table codes let a device record at one table without
+an account (anchors-mission.md §5.2: no Wi-Fi set-up, nobody signs up at the table)."""
+
 from __future__ import annotations
 
-from django.urls import URLPattern
+import time
+from typing import Any
 
-urlpatterns: list[URLPattern] = []
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import NoReverseMatch, URLPattern, path, reverse
+from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+
+from scoring import access, services
+from scoring.forms_club import (
+    MAX_TABLES,
+    CodeForm,
+    EveningForm,
+    MemberAddForm,
+    PlayerForm,
+    RoleForm,
+    TableForm,
+    normalize_code,
+    table_formset,
+)
+from scoring.models import Club, Evening, Membership, Player, Table
+from scoring.qr import qr_svg
+
+DEFAULT_TABLES = 1
+
+
+def _url(name: str, *args: Any, fallback: str) -> str:
+    """A URL of a page another feature module provides, or ``fallback`` while it is missing."""
+    try:
+        return reverse(name, args=args)
+    except NoReverseMatch:
+        return fallback
+
+
+def evening_url(evening: Evening) -> str:
+    return _url("scoring:evening", evening.pk,
+                fallback=reverse("scoring:club", args=[evening.club.slug]))
+
+
+def table_url(table: Table) -> str:
+    return _url("scoring:table", table.pk, fallback=reverse("scoring:home"))
+
+
+# ---------------------------------------------------------------- club page
+
+@login_required
+def club(request: HttpRequest, slug: str) -> HttpResponse:
+    the_club, member = access.club_for(request, slug)
+    evenings = the_club.evenings.prefetch_related("tables").order_by("-date", "-id")
+    players = the_club.players.all()
+    return render(request, "scoring/club/club.html", {
+        "club": the_club, "member": member, "evenings": evenings,
+        "members_players": [p for p in players if not p.guest],
+        "guests": [p for p in players if p.guest],
+        "profiles": the_club.rule_profiles.all(),
+        "can_score": member.can_score, "is_admin": member.role == Membership.Role.ADMIN,
+        "player_form": PlayerForm(club=the_club),
+    })
+
+
+@login_required
+def player_create(request: HttpRequest, slug: str) -> HttpResponse:
+    the_club, _member = access.club_for(request, slug, write=True)
+    if request.method != "POST":
+        return HttpResponseNotAllowed(["POST"])
+    form = PlayerForm(request.POST, club=the_club)
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, {request.get_host()},
+                                           require_https=request.is_secure()):
+        back = reverse("scoring:club", args=[the_club.slug])
+    if form.is_valid():
+        try:
+            with transaction.atomic():
+                player = Player.objects.create(club=the_club, name=form.cleaned_data["name"],
+                                               guest=form.cleaned_data["guest"])
+        except IntegrityError:  # created by someone else a moment ago
+            messages.error(request, _("%(club)s already has a player named “%(name)s”.")
+                           % {"club": the_club.name, "name": form.cleaned_data["name"]})
+        else:
+            messages.success(request, _("%(name)s was added.") % {"name": player.name})
+    else:
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, error)
+    return HttpResponseRedirect(back)
+
+
+# ---------------------------------------------------------------- evenings and tables
+
+def _seat_players(club: Club, entries: list[Player | str]) -> list[Player]:
+    """The players of a table, creating the guests typed in by name."""
+    players = []
+    for entry in entries:
+        if isinstance(entry, Player):
+            players.append(entry)
+        else:
+            player, _created = Player.objects.get_or_create(
+                club=club, name=entry, defaults={"guest": True})
+            players.append(player)
+    return players
+
+
+def _table_count(request: HttpRequest) -> int:
+    try:
+        count = int(request.GET.get("tables", DEFAULT_TABLES))
+    except ValueError:
+        count = DEFAULT_TABLES
+    return max(0, min(count, MAX_TABLES))
+
+
+@login_required
+def evening_create(request: HttpRequest, slug: str) -> HttpResponse:
+    the_club, _member = access.club_for(request, slug, write=True)
+    form_kwargs = {"club": the_club, "allow_empty": True}
+    if request.method == "POST":
+        form = EveningForm(request.POST, club=the_club)
+        tables = table_formset()(request.POST, prefix="tables", form_kwargs=form_kwargs)
+        if form.is_valid() and tables.is_valid():
+            data = form.cleaned_data
+            try:
+                with transaction.atomic():
+                    evening = services.evening_create(
+                        club=the_club, date=data["date"], profile=data["profile"],
+                        name=data["name"], stake=data["stake"],
+                        currency=data["currency"] or None)
+                    for table_form in tables.forms:
+                        entries = table_form.cleaned_data.get("entries")
+                        if entries:
+                            services.table_create(
+                                evening=evening, players=_seat_players(the_club, entries),
+                                first_dealer=table_form.cleaned_data["first_dealer"])
+            except ValidationError as err:
+                for message in err.messages:
+                    form.add_error(None, message)
+            else:
+                messages.success(request, _("The evening was created."))
+                return redirect(evening_url(evening))
+    else:
+        form = EveningForm(club=the_club)
+        tables = table_formset(_table_count(request))(prefix="tables", form_kwargs=form_kwargs)
+    count = tables.total_form_count()
+    return render(request, "scoring/club/evening_form.html", {
+        "club": the_club, "form": form, "tables": tables,
+        "more_tables_url": f"?tables={min(count + 1, MAX_TABLES)}",
+    })
+
+
+@login_required
+def table_create(request: HttpRequest, pk: int) -> HttpResponse:
+    evening, _member = access.evening_for(request, pk, write=True)
+    the_club = evening.club
+    if request.method == "POST":
+        form = TableForm(request.POST, club=the_club)
+        if evening.closed:
+            form.add_error(None, _("This evening is closed; no table can be added."))
+        if form.is_valid():
+            seated = {name.casefold() for name in Player.objects.filter(
+                seats__table__evening=evening).values_list("name", flat=True)}
+            clash = [e for e in form.cleaned_data["entries"]
+                     if (e.name if isinstance(e, Player) else e).casefold() in seated]
+            if clash:
+                first = clash[0]
+                form.add_error(None, _("%(name)s already sits at another table tonight.")
+                               % {"name": first.name if isinstance(first, Player) else first})
+            else:
+                try:
+                    with transaction.atomic():
+                        table = services.table_create(
+                            evening=evening,
+                            players=_seat_players(the_club, form.cleaned_data["entries"]),
+                            first_dealer=form.cleaned_data["first_dealer"])
+                except ValidationError as err:
+                    for message in err.messages:
+                        form.add_error(None, message)
+                else:
+                    messages.success(request, _("Table %(number)d was added.")
+                                     % {"number": table.number})
+                    return redirect(evening_url(evening))
+    else:
+        form = TableForm(club=the_club)
+    return render(request, "scoring/club/table_form.html", {
+        "club": the_club, "evening": evening, "form": form,
+        "evening_url": evening_url(evening),
+    })
+
+
+# ---------------------------------------------------------------- members
+
+@login_required
+def members(request: HttpRequest, slug: str) -> HttpResponse:
+    the_club, me = access.club_for(request, slug, admin=True)
+    add_form = MemberAddForm()
+    if request.method == "POST":
+        if request.POST.get("action") == "role":
+            role_form = RoleForm(request.POST)
+            if role_form.is_valid():
+                membership = get_object_or_404(
+                    Membership, pk=role_form.cleaned_data["membership"], club=the_club)
+                role = role_form.cleaned_data["role"]
+                admins = the_club.memberships.filter(role=Membership.Role.ADMIN)
+                if (membership.role == Membership.Role.ADMIN and role != Membership.Role.ADMIN
+                        and admins.count() == 1):
+                    messages.error(request, _("A club needs at least one club admin."))
+                else:
+                    membership.role = role
+                    membership.save(update_fields=["role"])
+                    messages.success(request, _("%(user)s is now: %(role)s.") % {
+                        "user": membership.user.get_username(),
+                        "role": membership.get_role_display()})
+                    return redirect("scoring:members", slug=the_club.slug)
+            else:
+                messages.error(request, _("Choose a role."))
+        else:
+            add_form = MemberAddForm(request.POST)
+            if add_form.is_valid():
+                data = add_form.cleaned_data
+                with transaction.atomic():
+                    user = get_user_model().objects.create_user(
+                        username=data["username"], password=data["password"])
+                    Membership.objects.create(user=user, club=the_club, role=data["role"])
+                messages.success(request, _("%(user)s can now sign in.")
+                                 % {"user": user.get_username()})
+                return redirect("scoring:members", slug=the_club.slug)
+    memberships = the_club.memberships.select_related("user").order_by("user__username")
+    return render(request, "scoring/club/members.html", {
+        "club": the_club, "me": me, "memberships": memberships, "add_form": add_form,
+        "roles": Membership.Role.choices,
+    })
+
+
+# ---------------------------------------------------------------- table codes
+
+def format_code(code: str) -> str:
+    """ABCDEFGH → ABCD-EFGH: easier to read out across a table."""
+    return f"{code[:4]}-{code[4:]}" if len(code) == 8 else code
+
+
+@login_required
+def codes(request: HttpRequest, pk: int) -> HttpResponse:
+    evening, _member = access.evening_for(request, pk, write=True)
+    now = timezone.now()
+    cards = []
+    for table in evening.tables.prefetch_related("seats__player"):
+        url = request.build_absolute_uri(reverse("scoring:code", args=[table.access_code]))
+        cards.append({
+            "table": table, "code": format_code(table.access_code), "url": url,
+            "players": [seat.player.name for seat in table.seats.all()],
+            "qr": qr_svg(url, title=_("QR code for table %(number)d") % {
+                "number": table.number}),
+        })
+    return render(request, "scoring/club/codes.html", {
+        "club": evening.club, "evening": evening, "cards": cards,
+        "valid_now": evening.codes_valid(now),
+        "not_yet": not evening.closed and now < evening.codes_valid_until()
+        and not evening.codes_valid(now),
+        "valid_until": evening.codes_valid_until(),
+        "evening_url": evening_url(evening),
+        "entry_url": request.build_absolute_uri(reverse("scoring:code-entry")),
+    })
+
+
+def _client_address(request: HttpRequest) -> str:
+    return request.META.get("REMOTE_ADDR", "") or "unknown"
+
+
+def _recent(stamps: list[float], now: float) -> list[float]:
+    window = settings.TABLE_CODE_FAILURE_WINDOW
+    return [t for t in stamps if now - t < window]
+
+
+def _blocked_for(request: HttpRequest) -> int:
+    """Seconds this device must wait before it may try a code again (0: it may now).
+
+    Wrong codes are counted per session and, against clearing cookies, per address."""
+    now = time.time()
+    window = settings.TABLE_CODE_FAILURE_WINDOW
+    waits = []
+    session = _recent(request.session.get("table_code_failures", []), now)
+    if len(session) >= settings.TABLE_CODE_MAX_FAILURES:
+        waits.append(session[-settings.TABLE_CODE_MAX_FAILURES] + window - now)
+    per_address = settings.TABLE_CODE_MAX_FAILURES_PER_ADDRESS
+    if per_address:
+        address = _recent(cache.get(_address_key(request), []), now)
+        if len(address) >= per_address:
+            waits.append(address[-per_address] + window - now)
+    return max([0, *[int(w) + 1 for w in waits]])
+
+
+def _address_key(request: HttpRequest) -> str:
+    return f"table-code-failures:{_client_address(request)}"
+
+
+def _note_failure(request: HttpRequest) -> None:
+    now = time.time()
+    request.session["table_code_failures"] = [
+        *_recent(request.session.get("table_code_failures", []), now), now]
+    if settings.TABLE_CODE_MAX_FAILURES_PER_ADDRESS:
+        key = _address_key(request)
+        cache.set(key, [*_recent(cache.get(key, []), now), now],
+                  settings.TABLE_CODE_FAILURE_WINDOW)
+
+
+def _use_code(request: HttpRequest, code: str, form: CodeForm | None = None) -> HttpResponse:
+    wait = _blocked_for(request)
+    if wait:
+        response = render(request, "scoring/club/code_entry.html", {
+            "form": form or CodeForm(), "blocked_minutes": max(1, (wait + 59) // 60)})
+        response.status_code = 429
+        response["Retry-After"] = str(wait)
+        return response
+    table = access.table_by_code(code)
+    if table is None:
+        _note_failure(request)
+        return render(request, "scoring/club/code_entry.html", {
+            "form": form or CodeForm(initial={"code": code}), "unknown": True}, status=404)
+    access.grant(request, table)
+    request.session.pop("table_code_failures", None)
+    return redirect(table_url(table))
+
+
+def code_entry(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST":
+        form = CodeForm(request.POST)
+        if form.is_valid():
+            return _use_code(request, form.cleaned_data["code"], form)
+    else:
+        form = CodeForm()
+    return render(request, "scoring/club/code_entry.html", {"form": form})
+
+
+def code(request: HttpRequest, code: str) -> HttpResponse:
+    """The address a table's QR code holds: opens the table's entry screen on this device."""
+    return _use_code(request, normalize_code(code))
+
+
+urlpatterns: list[URLPattern] = [
+    path("clubs/<slug:slug>/", club, name="club"),
+    path("clubs/<slug:slug>/evenings/new/", evening_create, name="evening-create"),
+    path("clubs/<slug:slug>/players/new/", player_create, name="player-create"),
+    path("clubs/<slug:slug>/members/", members, name="members"),
+    path("evenings/<int:pk>/tables/new/", table_create, name="table-create"),
+    path("evenings/<int:pk>/codes/", codes, name="codes"),
+    path("t/", code_entry, name="code-entry"),
+    path("t/<str:code>/", code, name="code"),
+]

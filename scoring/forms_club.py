@@ -1,0 +1,242 @@
+"""Forms of the club pages: evenings and their tables, players, members, table codes."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from scoring.models import Club, Membership, Player, RuleProfile
+
+MAX_SEATS = 6
+
+
+def normalize_code(raw: str) -> str:
+    """What a person typed as a table code: case, spaces and dashes do not matter."""
+    return "".join(ch for ch in raw.upper() if ch not in " -\t\n")
+
+
+def find_player(club: Club, name: str) -> Player | None:
+    return club.players.filter(name__iexact=name.strip()).first()
+
+
+# ---------------------------------------------------------------- players
+
+class PlayerForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=100)
+    guest = forms.BooleanField(label=_("Guest"), required=False,
+                               help_text=_("A guest plays tonight but is not a club member."))
+
+    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.club = club
+
+    def clean_name(self) -> str:
+        name = " ".join(self.cleaned_data["name"].split())
+        if not name:
+            raise ValidationError(_("Enter a name."))
+        if find_player(self.club, name) is not None:
+            raise ValidationError(
+                _("%(club)s already has a player named “%(name)s”. Add a surname or an initial "
+                  "to tell them apart.") % {"club": self.club.name, "name": name})
+        return name
+
+
+# ---------------------------------------------------------------- evenings and tables
+
+class EveningForm(forms.Form):
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(
+        format="%Y-%m-%d", attrs={"type": "date"}))
+    name = forms.CharField(label=_("Name"), max_length=100)
+    profile = forms.ModelChoiceField(label=_("Rule profile"), queryset=RuleProfile.objects.none(),
+                                     empty_label=None)
+    stake = forms.DecimalField(
+        label=_("Stake per point"), required=False, min_value=Decimal("0"), max_digits=10,
+        decimal_places=4,
+        help_text=_("Leave empty to use the rule profile's stake."))
+    currency = forms.CharField(
+        label=_("Currency"), required=False, max_length=3, min_length=3,
+        help_text=_("Three letters, such as EUR. Leave empty to use the rule profile's."))
+
+    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
+        kwargs.setdefault("initial", {})
+        kwargs["initial"].setdefault("date", timezone.localdate())
+        kwargs["initial"].setdefault("name", _("Club evening"))
+        super().__init__(*args, **kwargs)
+        profiles = club.rule_profiles.all()
+        field = self.fields["profile"]
+        assert isinstance(field, forms.ModelChoiceField)
+        field.queryset = profiles
+        if "profile" not in self.initial:
+            # The profile the club played last time, else the first one.
+            last = club.evenings.order_by("-date", "-id").values_list(
+                "profile_name", flat=True).first()
+            profile = profiles.filter(name=last).first() or profiles.first()
+            if profile is not None:
+                self.initial["profile"] = profile.pk
+
+    def clean_currency(self) -> str:
+        currency = self.cleaned_data["currency"].strip().upper()
+        if currency and not currency.isalpha():
+            raise ValidationError(_("A currency is three letters, such as EUR."))
+        return currency
+
+
+class SeatChoiceField(forms.ModelChoiceField):
+    def label_from_instance(self, obj: Any) -> str:
+        return f"{obj.name} ({_('guest')})" if obj.guest else obj.name
+
+
+class TableForm(forms.Form):
+    """One table: up to six seats in seat order, each a club player or a new guest's name."""
+
+    first_dealer = forms.TypedChoiceField(
+        label=_("First dealer"), coerce=int, initial=0,
+        choices=[(i, _("Seat %(number)d") % {"number": i + 1}) for i in range(MAX_SEATS)])
+
+    def __init__(self, *args: Any, club: Club, allow_empty: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.club = club
+        self.allow_empty = allow_empty
+        players = club.players.all()
+        for i in range(MAX_SEATS):
+            self.fields[f"seat_{i}"] = SeatChoiceField(
+                label=_("Seat %(number)d") % {"number": i + 1}, queryset=players,
+                required=False, empty_label="—")
+            self.fields[f"guest_{i}"] = forms.CharField(
+                label=_("or a new guest at seat %(number)d") % {"number": i + 1},
+                max_length=100, required=False,
+                widget=forms.TextInput(attrs={"placeholder": _("Guest's name")}))
+        # first_dealer last in the form
+        self.fields["first_dealer"] = self.fields.pop("first_dealer")
+
+    def seats(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
+        return [(self[f"seat_{i}"], self[f"guest_{i}"]) for i in range(MAX_SEATS)]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        entries: list[Player | str] = []  # a Player, or the name of a guest to create
+        seen: set[str] = set()
+        for i in range(MAX_SEATS):
+            player = data.get(f"seat_{i}")
+            guest = " ".join((data.get(f"guest_{i}") or "").split())
+            if player is not None and guest:
+                raise ValidationError(
+                    _("Seat %(number)d: choose a player or type a guest's name, not both.")
+                    % {"number": i + 1})
+            if guest:
+                existing = find_player(self.club, guest)
+                entry: Player | str = existing if existing is not None else guest
+            elif player is not None:
+                entry = player
+            else:
+                continue
+            key = entry.name.casefold() if isinstance(entry, Player) else entry.casefold()
+            if key in seen:
+                raise ValidationError(
+                    _("%(name)s is seated twice. A player can sit at a table only once.")
+                    % {"name": entry.name if isinstance(entry, Player) else entry})
+            seen.add(key)
+            entries.append(entry)
+        if not entries and self.allow_empty:
+            data["entries"] = []
+            return data
+        if not 3 <= len(entries) <= MAX_SEATS:
+            raise ValidationError(_("A table has 3 to 6 players; %(count)d are seated.")
+                                  % {"count": len(entries)})
+        dealer = data.get("first_dealer")
+        if dealer is not None and not 0 <= dealer < len(entries):
+            self.add_error("first_dealer", _(
+                "The first dealer must be one of the players: seat 1 to %(count)d.")
+                % {"count": len(entries)})
+        data["entries"] = entries
+        return data
+
+
+class BaseTableFormSet(forms.BaseFormSet):
+    """The tables of a new evening: blank tables are skipped, nobody sits at two tables."""
+
+    def clean(self) -> None:
+        if any(self.errors):
+            return
+        seen: dict[str, int] = {}
+        for number, form in enumerate(self.forms, start=1):
+            for entry in form.cleaned_data.get("entries", []):
+                name = entry.name if isinstance(entry, Player) else entry
+                key = name.casefold()
+                if key in seen and seen[key] != number:
+                    raise ValidationError(
+                        _("%(name)s is seated at two tables (%(first)d and %(second)d).")
+                        % {"name": name, "first": seen[key], "second": number})
+                seen[key] = number
+
+
+MAX_TABLES = 30
+
+
+def table_formset(extra: int = 1) -> type[BaseTableFormSet]:
+    """The formset class for ``extra`` blank tables (on POST the management form counts)."""
+    return forms.formset_factory(TableForm, formset=BaseTableFormSet, extra=extra,
+                                 max_num=MAX_TABLES, absolute_max=MAX_TABLES,
+                                 validate_max=True)
+
+
+# ---------------------------------------------------------------- members
+
+class MemberAddForm(forms.Form):
+    username = forms.CharField(label=_("Username"), max_length=150)
+    password = forms.CharField(
+        label=_("Initial password"), strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        help_text=_("Tell the new member; they can change it after signing in."))
+    role = forms.ChoiceField(label=_("Role"), choices=Membership.Role.choices,
+                             initial=Membership.Role.SCORER)
+
+    def clean_username(self) -> str:
+        username = self.cleaned_data["username"].strip()
+        user_model = get_user_model()
+        user_model.username_validator(username)  # type: ignore[attr-defined]
+        if user_model.objects.filter(username__iexact=username).exists():
+            raise ValidationError(_(
+                "This username is taken. To add an existing account to this club as well, "
+                "ask a site administrator."))
+        return username
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("password"):
+            user = get_user_model()(username=data.get("username", ""))
+            try:
+                validate_password(data["password"], user)
+            except ValidationError as err:
+                self.add_error("password", err)
+        return data
+
+
+class RoleForm(forms.Form):
+    membership = forms.IntegerField(widget=forms.HiddenInput)
+    role = forms.ChoiceField(label=_("Role"), choices=Membership.Role.choices)
+
+
+# ---------------------------------------------------------------- table codes
+
+class CodeForm(forms.Form):
+    code = forms.CharField(
+        label=_("Table code"), max_length=40,
+        widget=forms.TextInput(attrs={
+            "autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false",
+            "inputmode": "text", "class": "code-input"}),
+        help_text=_("The eight characters on the card at your table; case and dashes do not "
+                    "matter."))
+
+    def clean_code(self) -> str:
+        code = normalize_code(self.cleaned_data["code"])
+        if not code:
+            raise ValidationError(_("Enter the table code."))
+        return code

@@ -1,0 +1,148 @@
+"""Club isolation over every object URL of the site: another club's objects do not exist.
+
+The test walks the URL resolver at run time, so views added later are covered as soon as
+they are routed. For each pattern that takes an object id or slug it fills in club B's
+objects and requests the page as club A's scorer: every answer must be 404 (405 is accepted
+for a method the view does not take at all, since it is given before any object is looked
+up, but each URL must answer 404 to at least one of GET and POST).
+
+Integer parameters are filled with every candidate id of club B (evening, table, deal,
+player), because a parameter's name does not always say what it points to; none of these
+ids belongs to any object club A could see, so every combination must be 404.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.urls.converters import IntConverter, PathConverter, SlugConverter, StringConverter
+
+from scoring.models import Deal, Evening, Player, RuleProfile, Table
+from scoring.services import Actor, deal_record
+
+from .factories import make_club, make_table, make_user
+
+pytestmark = pytest.mark.django_db
+
+# The table code itself is the credential (anyone holding it may open that table), so the
+# code URL is tested on its own in test_access_codes.py.
+CREDENTIAL_PARAMETERS = {"code"}
+
+
+def scoring_patterns() -> Iterator[URLPattern]:
+    _prefix, resolver = get_resolver().namespace_dict["scoring"]
+
+    def walk(patterns: list[Any]) -> Iterator[URLPattern]:
+        for p in patterns:
+            if isinstance(p, URLResolver):
+                yield from walk(p.url_patterns)
+            else:
+                yield p
+
+    yield from walk(resolver.url_patterns)
+
+
+def object_patterns() -> list[URLPattern]:
+    return [p for p in scoring_patterns()
+            if p.name and getattr(p.pattern, "converters", None)
+            and not CREDENTIAL_PARAMETERS & set(p.pattern.converters)]
+
+
+@pytest.fixture
+def club_b_objects() -> dict[str, Any]:
+    # Club B first: its ids are the small ones, and club A (made afterwards, without
+    # evenings) has no evening, table or deal at all.
+    club_b = make_club("b", "Club B")
+    table = make_table(club_b)
+    deal = deal_record(
+        table=table, expected_version=0, actor=Actor(None, "test"),
+        record={"kind": "game", "declarer": 1, "game": "clubs", "matadors": 1, "bid": 18,
+                "declarer_points": 70})
+    club_a = make_club("a", "Club A")
+    ints = sorted({table.evening.pk, table.pk, deal.pk, club_b.players.first().pk})
+    # Sanity: none of the ids names an object of club A.
+    for model, field in ((Player, "club"), (RuleProfile, "club"), (Evening, "club"),
+                         (Table, "evening__club"), (Deal, "table__evening__club")):
+        assert not model.objects.filter(pk__in=ints, **{field: club_a}).exists()
+    return {"club_a": club_a, "club_b": club_b, "ints": ints}
+
+
+def urls_for(pattern: URLPattern, objects: dict[str, Any]) -> list[str]:
+    converters = pattern.pattern.converters
+    choices: list[list[tuple[str, Any]]] = []
+    for name, converter in converters.items():
+        if isinstance(converter, IntConverter):
+            choices.append([(name, value) for value in objects["ints"]])
+        elif isinstance(converter, SlugConverter | StringConverter | PathConverter) and (
+                name == "slug" or name.startswith("club")):
+            choices.append([(name, objects["club_b"].slug)])
+        else:  # pragma: no cover - a new kind of parameter: teach this test about it
+            pytest.fail(f"{pattern.name}: don't know what to fill in for <{name}>")
+    return [reverse(f"scoring:{pattern.name}", kwargs=dict(combo))
+            for combo in itertools.product(*choices)]
+
+
+def test_the_walk_finds_the_club_urls() -> None:
+    names = {p.name for p in object_patterns()}
+    assert {"club", "evening-create", "player-create", "members", "table-create",
+            "codes"} <= names
+
+
+def test_another_clubs_objects_are_404_for_a_scorer(club_b_objects: dict[str, Any]) -> None:
+    client = Client()
+    client.force_login(make_user(club_b_objects["club_a"], "scorer"))
+    problems = []
+    for pattern in object_patterns():
+        for url in urls_for(pattern, club_b_objects):
+            get = client.get(url).status_code
+            post = client.post(url, {}).status_code
+            if {get, post} - {404, 405} or 404 not in (get, post):
+                problems.append(f"{pattern.name} {url}: GET {get}, POST {post}")
+    assert not problems, "\n".join(problems)
+
+
+def test_an_admin_of_another_club_gets_404_too(club_b_objects: dict[str, Any]) -> None:
+    client = Client()
+    client.force_login(make_user(club_b_objects["club_a"], "admin"))
+    for pattern in object_patterns():
+        for url in urls_for(pattern, club_b_objects):
+            assert client.get(url).status_code in (404, 405), url
+            assert client.post(url, {}).status_code in (404, 405), url
+
+
+def test_anonymous_gets_404_or_the_login_page(club_b_objects: dict[str, Any]) -> None:
+    client = Client()
+    login = reverse("login")
+    problems = []
+    for pattern in object_patterns():
+        for url in urls_for(pattern, club_b_objects):
+            for method in (client.get, client.post):
+                response = method(url)
+                status = response.status_code
+                if status in (404, 405):
+                    continue
+                if status == 302 and response["Location"].startswith(login):
+                    continue
+                problems.append(f"{method.__name__.upper()} {url}: {status}")
+    assert not problems, "\n".join(problems)
+
+
+def test_control_the_same_urls_open_for_club_bs_own_admin(
+        club_b_objects: dict[str, Any]) -> None:
+    """The filled-in URLs are real: for club B's admin each GET page finds its objects (so
+    a 404 above means isolation, not a malformed URL)."""
+    client = Client(raise_request_exception=False)  # other features' bugs are not ours here
+    client.force_login(make_user(club_b_objects["club_b"], "admin"))
+    found = set()
+    for pattern in object_patterns():
+        for url in urls_for(pattern, club_b_objects):
+            if client.get(url).status_code not in (404, 405):
+                found.add(pattern.name)
+    assert {"club", "evening-create", "members", "table-create", "codes"} <= found
+    names = {p.name for p in object_patterns()}
+    assert {"evening", "table", "sheet", "deal-history"} & names <= found
