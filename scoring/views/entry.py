@@ -1,5 +1,452 @@
+"""The table screen: record a deal in a few taps, see it scored before saving, correct it later.
+
+Views are thin: access → form → service → redirect (Post/Redirect/Get). Every rule is the
+engine's; whatever it refuses is shown next to the field and nothing is saved.
+"""
+
 from __future__ import annotations
 
-from django.urls import URLPattern
+import uuid
+from typing import Any
 
-urlpatterns: list[URLPattern] = []
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import URLPattern, path, reverse
+from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from scoring import access
+from scoring.engine import SkatError
+from scoring.forms import (
+    CONCESSION_CHOICES,
+    KIND_CHOICES,
+    KONTRA_CHOICES,
+    MAX_MATADORS,
+    QUICK_CHOICES,
+    DealForm,
+    EditForm,
+    ReasonForm,
+    Rules,
+    game_symbol,
+    record_to_initial,
+)
+from scoring.models import Deal, Table
+from scoring.selectors import ScoreSheet, deal_preview, table_sheet, tables_with_everything
+from scoring.services import Actor, StaleTable, deal_delete, deal_edit, deal_record, deal_restore
+
+POSITIONS = [
+    ("forehand", gettext_lazy("Forehand")),
+    ("middlehand", gettext_lazy("Middlehand")),
+    ("rearhand", gettext_lazy("Rearhand")),
+]
+FAMILY_GROUPS = {
+    "frage": "Frage", "tourne": "Tourné", "solo": "Solo", "grand_solo": "Grand",
+    "grand_tourne": "Grand", "guckser": "Grand", "gucki": "Grand", "grand_ouvert": "Grand",
+    "fixed": "Nullo",
+}
+LAST_ROWS = 5
+UNDO_REASON = gettext_lazy("Undone right after saving")
+REASON_SUGGESTIONS = [gettext_lazy("Typo"), gettext_lazy("Wrong player"),
+                      gettext_lazy("Card points miscounted")]
+
+
+# ---------------------------------------------------------------- helpers
+
+def _lang() -> str:
+    lang = (get_language() or "de").split("-")[0]
+    return lang if lang in ("de", "en") else "en"
+
+
+def _full(table: Table) -> Table:
+    """The table with seats, players and deals prefetched (a constant number of queries)."""
+    return tables_with_everything(Table.objects.filter(pk=table.pk)).get()
+
+
+def _rules(table: Table) -> Rules:
+    evening = table.evening
+    return Rules.of(evening.rules, evening.options, len(table.seats.all()))
+
+
+def _writer(request: HttpRequest, pk: int) -> tuple[Table, Actor, bool]:
+    """The table, the actor and whether they may write (viewers read only)."""
+    try:
+        table, actor = access.table_for(request, pk, write=True)
+        return table, actor, True
+    except PermissionDenied:
+        table, actor = access.table_for(request, pk, write=False)
+        return table, actor, False
+
+
+def _value(form: DealForm, name: str) -> str:
+    value = form[name].value()
+    return "" if value is None else str(value)
+
+
+def _checked(form: DealForm, name: str) -> bool:
+    value = form[name].value()
+    return value is True or value in ("on", "true", "True", "1")
+
+
+def _choice(name: str, value: Any, label: Any, current: str, **extra: Any) -> dict[str, Any]:
+    return {"name": name, "value": str(value), "label": label,
+            "checked": str(value) == current, "id": f"{name}-{value}".replace(" ", ""),
+            **extra}
+
+
+def build_controls(form: DealForm, players: list[str], active: list[int]) -> dict[str, Any]:
+    """Everything the deal form shows, as plain data for the template."""
+    rules = form.rules
+    ui: dict[str, Any] = {"rules": rules}
+    kind = _value(form, "kind") or "game"
+    kinds = [k for k in KIND_CHOICES if k[0] != "ramsch" or rules.ramsch or kind == "ramsch"]
+    ui["kind"] = [_choice("kind", k, label, kind, tap=f"kind-{k}") for k, label in kinds]
+    ui["current_kind"] = kind
+
+    positions = dict(zip(active, POSITIONS, strict=False))
+    current = _value(form, "declarer")
+    ui["declarer"] = [
+        _choice("declarer", s, players[s], current, tap=f"declarer-{s}",
+                position=positions[s][0], hint=positions[s][1])
+        for s in active]
+
+    current = _value(form, "game")
+    groups: list[dict[str, Any]] = []
+    for game in rules.games:
+        heading = "" if rules.system == "isko" else FAMILY_GROUPS.get(game.family, "")
+        if not groups or groups[-1]["heading"] != heading:
+            groups.append({"heading": heading, "choices": []})
+        name = game.name_de if _lang() == "de" else game.name_en
+        symbol = game_symbol(game) if rules.system == "isko" else ""
+        groups[-1]["choices"].append(_choice(
+            "game", game.key, name, current, tap=f"game-{game.key}", symbol=symbol,
+            red=game.trump in ("H", "D"), suit=(game.trump or "").lower(),
+            fixed=not game.multiplied, grand=game.grand))
+    ui["games"] = groups
+
+    ui["toggles"] = [
+        {"name": key, "label": label, "checked": _checked(form, key), "id": f"toggle-{key}"}
+        for key, label, on in (
+            ("hand", "Hand", rules.hand),
+            ("schneider_announced", _("Schneider announced"), True),
+            ("schwarz_announced", _("Schwarz announced"), True),
+            ("ouvert", "Ouvert", rules.ouvert),
+            ("passt_mir_nicht", _("Passt mir nicht"), rules.passt_mir_nicht),
+        ) if on]
+
+    current = _value(form, "matadors")
+    def matador(n: int) -> dict[str, Any]:
+        label = (_("with %(n)d") if n > 0 else _("without %(n)d")) % {"n": abs(n)}
+        tap = f"matadors-{n}" if n > 0 else f"matadors-minus-{-n}"
+        return _choice("matadors", n, label, current, tap=tap, id=tap, number=abs(n),
+                       word=_("with") if n > 0 else _("without"))
+    ui["matadors_with"] = [matador(n) for n in range(1, 5)]
+    ui["matadors_without"] = [matador(-n) for n in range(1, 5)]
+    ui["matadors_more"] = [matador(n) for n in range(5, MAX_MATADORS + 1)] + [
+        matador(-n) for n in range(5, MAX_MATADORS + 1)]
+    ui["matadors_none"] = _choice("matadors", "", _("none (Null)"), current,
+                                  tap="matadors-none", id="matadors-none")
+    ui["matadors_more_open"] = current.lstrip("-").isdigit() and abs(int(current)) > 4
+
+    current = _value(form, "bid")
+    ui["bids"] = [_choice("bid", b, b, current, tap=f"bid-{b}") for b in rules.common_bids]
+    ui["bid_more"] = {"current": _value(form, "bid_more"), "all": rules.bids}
+
+    current = _value(form, "result")
+    ui["results"] = [
+        _choice("result", key, label, current, tap=f"result-{key}",
+                multiplied_only=key not in ("won", "lost"))
+        for key, label in QUICK_CHOICES]
+    ui["result_none"] = _choice("result", "", _("count card points"), current,
+                                tap="result-points", id="result-none")
+    ui["declarer_points"] = _value(form, "declarer_points")
+    ui["declarer_tricks"] = _value(form, "declarer_tricks")
+
+    current = _value(form, "kontra") or "none"
+    ui["kontra"] = [_choice("kontra", k, label, current, tap=f"kontra-{k}")
+                    for k, label in KONTRA_CHOICES]
+    current = _value(form, "kontra_by")
+    ui["kontra_by"] = [_choice("kontra_by", "", _("nobody"), current, tap="kontra-by-none",
+                               id="kontra_by-none")] + [
+        _choice("kontra_by", s, players[s], current, tap=f"kontra-by-{s}") for s in active]
+    ui["show_kontra"] = rules.kontra or _value(form, "kontra") not in ("", "none")
+
+    current = _value(form, "concession")
+    ui["concession"] = [
+        _choice("concession", k, label, current, tap=f"concession-{k or 'none'}",
+                id=f"concession-{k or 'none'}")
+        for k, label in CONCESSION_CHOICES if rules.schenken or not k.startswith("schenken")]
+    ui["concession_open"] = bool(current)
+
+    ui["spitze"] = {"current": _value(form, "spitze"), "made": _value(form, "spitze_made")}
+
+    ui["ramsch"] = [
+        {"seat": s, "name": players[s], "points_name": p, "tricks_name": t,
+         "points": _value(form, p), "tricks": _value(form, t)}
+        for s, p, t in form.ramsch_fields]
+    ui["pushes"] = _value(form, "pushes")
+    ui["skat_points"] = _value(form, "skat_points")
+
+    current = _value(form, "penalty_seat")
+    ui["penalty_seat"] = [_choice("penalty_seat", s, name, current, tap=f"penalty-seat-{s}")
+                          for s, name in enumerate(players)]
+    ui["penalty_points"] = _value(form, "penalty_points")
+    ui["penalty_reason"] = _value(form, "penalty_reason")
+    ui["messages"] = form.messages()
+    return ui
+
+
+def next_state(table: Table, sheet: ScoreSheet) -> tuple[int, bool]:
+    """(Bock level, Ramsch round?) of the next counted deal.
+
+    The engine's ``next`` does not yet start a Bock or Ramsch round that is waiting for the
+    next deal (it reports the state before ``RoundTracker.start()``), so right after a
+    trigger it says "no Bock". Until that is fixed, ask the engine how it would score a
+    passed-in deal appended now: that is exactly what the next deal gets."""
+    if not table.evening.options.get("bock"):  # without Bock the engine's answer is right
+        return sheet.next_bock, sheet.next_ramsch_round
+    probe = deal_preview(table, {"kind": "passed"}, "en")
+    if probe.row is not None:
+        return probe.row.bock, probe.row.ramsch_round
+    if probe.error is not None and probe.error.field == "kind" and "Ramsch round" in str(
+            probe.error.message):
+        return 0, True
+    return sheet.next_bock, sheet.next_ramsch_round
+
+
+def bock_badge(table: Table, sheet: ScoreSheet) -> dict[str, Any]:
+    """ "Bock 2 of 4", "+1 Bock round waiting", "Ramsch round" from the tracker's state."""
+    n = len(sheet.players)
+    pending = sheet.bock_pending
+    bock, ramsch_round = next_state(table, sheet)
+    badge: dict[str, Any] = {"bock": bock, "ramsch_round": ramsch_round,
+                             "position": 0, "length": n, "waiting": 0, "factor": 2 ** bock}
+    if pending > 0:
+        current = (pending - 1) % n + 1 if bock else 0
+        badge["position"] = n - current + 1 if current else 0
+        badge["waiting"] = -(-(pending - current) // n)
+    return badge
+
+
+def screen_context(request: HttpRequest, table: Table, sheet: ScoreSheet, *,
+                   form: DealForm | None, writable: bool, **extra: Any) -> dict[str, Any]:
+    players = sheet.players
+    active = list(sheet.next_active)
+    context: dict[str, Any] = {
+        "table": table, "evening": table.evening, "sheet": sheet, "players": players,
+        "dealer": players[sheet.next_dealer] if players else "",
+        "positions": [
+            {"key": key, "label": label, "name": players[s]}
+            for s, (key, label) in zip(active, POSITIONS, strict=False)],
+        "badge": bock_badge(table, sheet), "rows": sheet.rows[-LAST_ROWS:],
+        "totals": list(zip(players, sheet.totals, strict=True)),
+        "writable": writable, "form": form, "version": table.version,
+        "request_id": uuid.uuid4(), "misdeal_request_id": uuid.uuid4(), "deal": None,
+        "stale": False,
+        "undo_reason": UNDO_REASON, "reason_suggestions": REASON_SUGGESTIONS,
+    }
+    if form is not None:
+        context["ui"] = build_controls(form, players, active)
+    context.update(extra)
+    return context
+
+
+def _posted_version(request: HttpRequest) -> int | None:
+    raw = request.POST.get("version", "")
+    return int(raw) if raw.isdigit() and len(raw) < 12 else None
+
+
+def _row_for(sheet: ScoreSheet, deal: Deal) -> Any:
+    return next((row for row in sheet.rows if row.deal_id == deal.pk), None)
+
+
+# ---------------------------------------------------------------- the screen
+
+def table_view(request: HttpRequest, pk: int) -> HttpResponse:
+    table, _actor, writable = _writer(request, pk)
+    table = _full(table)
+    sheet = table_sheet(table, _lang())
+    form = None
+    if writable:
+        form = DealForm(initial={"version": table.version, "kind": "game"},
+                        rules=_rules(table), active=sheet.next_active)
+    saved = None
+    raw = request.GET.get("saved", "")
+    if raw.isdigit() and len(raw) < 12:
+        saved = next((row for row in sheet.rows if row.deal_id == int(raw)), None)
+    return render(request, "scoring/entry/table.html",
+                  screen_context(request, table, sheet, form=form, writable=writable,
+                                 saved=saved))
+
+
+@require_POST
+def deal_save(request: HttpRequest, pk: int) -> HttpResponse:
+    table, actor = access.table_for(request, pk, write=True)
+    table = _full(table)
+    sheet = table_sheet(table, _lang())
+    form = DealForm(request.POST, rules=_rules(table), active=sheet.next_active)
+    if form.is_valid() and form.cleaned_data.get("request_id") is None:
+        form.add_error("request_id", _("The form is incomplete: reload the page."))
+    if form.is_valid():
+        try:
+            deal = deal_record(table=table, record=form.to_record(),
+                               expected_version=form.cleaned_data["version"], actor=actor,
+                               request_id=form.cleaned_data["request_id"])
+        except StaleTable:
+            return _stale_screen(request, table, form_class=DealForm)
+        except SkatError as err:  # nothing was saved: the transaction rolled back
+            form.add_engine_error(err)
+        else:
+            return redirect(f"{reverse('scoring:table', args=[table.pk])}?saved={deal.pk}")
+    stale = _posted_version(request) not in (None, table.version)
+    return render(request, "scoring/entry/table.html",
+                  screen_context(request, table, sheet, form=form, writable=True,
+                                 stale=stale), status=422)
+
+
+def _stale_screen(request: HttpRequest, table: Table, *, form_class: type[DealForm],
+                  deal: Deal | None = None) -> HttpResponse:
+    """Another device changed the table: show the current state and the scorer's entry,
+    which is kept in the form (with the new version) to check and save again."""
+    table = _full(table)
+    sheet = table_sheet(table, _lang())
+    data = request.POST.copy()
+    data["version"] = str(table.version)
+    active = sheet.next_active
+    if deal is not None:
+        row = _row_for(sheet, deal)
+        active = list(row.active) if row else active
+    form = form_class(data, rules=_rules(table), active=active)
+    form.is_valid()
+    template = "scoring/entry/edit.html" if deal is not None else "scoring/entry/table.html"
+    context = screen_context(request, table, sheet, form=form, writable=True, stale=True,
+                             deal=deal)
+    if deal is not None:
+        context.update(_edit_extra(table, sheet, deal, form))
+    return render(request, template, context, status=409)
+
+
+@require_POST
+def deal_preview_view(request: HttpRequest, pk: int) -> HttpResponse:
+    table, _actor = access.table_for(request, pk, write=True)
+    table = _full(table)
+    lang = _lang()
+    sheet = table_sheet(table, lang, explain=False)
+    replace = None
+    raw = request.POST.get("deal", "")
+    if raw.isdigit() and len(raw) < 12:
+        replace = table.deals.filter(pk=int(raw), deleted=False).first()
+    active = sheet.next_active
+    if replace is not None:
+        row = _row_for(sheet, replace)
+        active = list(row.active) if row else active
+    form = DealForm(request.POST, rules=_rules(table), active=active)
+    row = None
+    if form.is_valid():
+        preview = deal_preview(table, form.to_record(), lang, replace=replace)
+        if preview.error is not None:
+            form.add_engine_error(preview.error)
+        else:
+            row = preview.row
+    context = {"row": row, "messages": form.all_messages(), "players": sheet.players,
+               "table": table}
+    if row is not None:
+        context["entries"] = [(sheet.players[s], e) for s, e in enumerate(row.entries)
+                              if e is not None]
+    return render(request, "scoring/entry/_preview.html", context)
+
+
+# ---------------------------------------------------------------- corrections
+
+def _edit_extra(table: Table, sheet: ScoreSheet, deal: Deal, form: DealForm | None,
+                reason_form: ReasonForm | None = None) -> dict[str, Any]:
+    row = _row_for(sheet, deal)
+    return {"deal": deal, "row": row, "reason_form": reason_form or ReasonForm(
+        initial={"version": table.version})}
+
+
+@require_http_methods(["GET", "POST"])
+def deal_edit_view(request: HttpRequest, pk: int, deal: int) -> HttpResponse:
+    table, actor = access.table_for(request, pk, write=True)
+    table = _full(table)
+    the_deal = access.deal_for(request, table, deal)
+    lang = _lang()
+    sheet = table_sheet(table, lang)
+    row = _row_for(sheet, the_deal)
+    active = list(row.active) if row else list(sheet.next_active)
+    status = 200
+    if request.method == "POST":
+        form = EditForm(request.POST, rules=_rules(table), active=active)
+        if form.is_valid():
+            try:
+                deal_edit(deal=the_deal, record=form.to_record(),
+                          reason=form.cleaned_data["reason"],
+                          expected_version=form.cleaned_data["version"], actor=actor)
+            except StaleTable:
+                return _stale_screen(request, table, form_class=EditForm, deal=the_deal)
+            except SkatError as err:
+                form.add_engine_error(err)
+            else:
+                return redirect("scoring:table", pk=table.pk)
+        status = 422
+    else:
+        form = EditForm(initial={**record_to_initial(the_deal.record),
+                                 "version": table.version}, rules=_rules(table), active=active)
+    stale = request.method == "POST" and _posted_version(request) not in (None, table.version)
+    context = screen_context(request, table, sheet, form=form, writable=True, stale=stale)
+    context.update(_edit_extra(table, sheet, the_deal, form))
+    return render(request, "scoring/entry/edit.html", context, status=status)
+
+
+def _reason_action(request: HttpRequest, pk: int, deal: int, action: str) -> HttpResponse:
+    table, actor = access.table_for(request, pk, write=True)
+    table = _full(table)
+    the_deal = access.deal_for(request, table, deal)
+    reason_form = ReasonForm(request.POST)
+    status = 422
+    if reason_form.is_valid():
+        service = deal_delete if action == "delete" else deal_restore
+        try:
+            service(deal=the_deal, reason=reason_form.cleaned_data["reason"],
+                    expected_version=reason_form.cleaned_data["version"], actor=actor)
+        except StaleTable:
+            status = 409
+        except SkatError as err:
+            reason_form.add_error("reason" if err.field == "reason" else None, err.message)
+        else:
+            return redirect("scoring:table", pk=table.pk)
+    table = _full(table)
+    the_deal.refresh_from_db()
+    sheet = table_sheet(table, _lang())
+    row = _row_for(sheet, the_deal)
+    form = None
+    if not the_deal.deleted:
+        form = EditForm(initial={**record_to_initial(the_deal.record),
+                                 "version": table.version}, rules=_rules(table),
+                        active=list(row.active) if row else list(sheet.next_active))
+    context = screen_context(request, table, sheet, form=form, writable=True,
+                             stale=status == 409)
+    context.update(_edit_extra(table, sheet, the_deal, form, reason_form))
+    context["reason_action"] = action
+    return render(request, "scoring/entry/edit.html", context, status=status)
+
+
+@require_POST
+def deal_delete_view(request: HttpRequest, pk: int, deal: int) -> HttpResponse:
+    return _reason_action(request, pk, deal, "delete")
+
+
+@require_POST
+def deal_restore_view(request: HttpRequest, pk: int, deal: int) -> HttpResponse:
+    return _reason_action(request, pk, deal, "restore")
+
+
+urlpatterns: list[URLPattern] = [
+    path("tables/<int:pk>/", table_view, name="table"),
+    path("tables/<int:pk>/deals/", deal_save, name="deal-save"),
+    path("tables/<int:pk>/preview/", deal_preview_view, name="deal-preview"),
+    path("tables/<int:pk>/deals/<int:deal>/edit/", deal_edit_view, name="deal-edit"),
+    path("tables/<int:pk>/deals/<int:deal>/delete/", deal_delete_view, name="deal-delete"),
+    path("tables/<int:pk>/deals/<int:deal>/restore/", deal_restore_view, name="deal-restore"),
+]

@@ -1,0 +1,353 @@
+"""Forms of the table screen: what a scorer taps, turned into a deal record (deal-record.md).
+
+The form checks only the shape of the input (numbers are numbers, seats are seats, choices
+are choices); every rule is left to the engine, whose refusal is shown next to the field.
+Nothing is ever "fixed" silently: a value is either recorded as given or refused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from scoring.engine import SkatError
+from scoring.engine.deal import QUICK_RESULTS, game_enabled, legal_bids
+from scoring.engine.games import HISTORIC_GAMES, ISKO_GAMES, Game
+from scoring.engine.options import Options, parse_options
+
+KIND_CHOICES = [
+    ("game", _("Game")),
+    ("passed", _("Passed in")),
+    ("ramsch", _("Ramsch")),
+    ("penalty", _("Penalty")),
+    ("misdeal", _("Misdeal")),
+]
+QUICK_CHOICES = [
+    ("won", _("won")),
+    ("won_schneider", _("won Schneider")),
+    ("won_schwarz", _("won Schwarz")),
+    ("lost", _("lost")),
+    ("lost_schneider", _("lost Schneider")),
+    ("lost_schwarz", _("lost Schwarz")),
+    ("sixty", "60:60"),
+]
+assert [key for key, _label in QUICK_CHOICES] == list(QUICK_RESULTS)
+KONTRA_CHOICES = [("none", _("none")), ("kontra", "Kontra"), ("re", "Re")]
+CONCESSION_CHOICES = [
+    ("", _("none")),
+    ("declarer", _("Declarer gave up")),
+    ("schenken", _("Schenken accepted")),
+    ("schenken_schneider", _("Schenken, played on for Schneider")),
+    ("schenken_schwarz", _("Schenken, played on for Schwarz")),
+]
+YES_NO = [("", "–"), ("yes", _("made")), ("no", _("not made"))]
+SYMBOLS = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
+MAX_MATADORS = 11
+
+# Where an error of the engine (its field) or of the form (a form field) is shown.
+ENGINE_GROUPS = {
+    "kind": "kind", "declarer": "declarer", "game": "game", "hand": "declarations",
+    "ouvert": "declarations", "schneider_announced": "declarations",
+    "schwarz_announced": "declarations", "matadors": "matadors", "cards": "matadors",
+    "bid": "bid", "result": "result", "declarer_points": "result",
+    "declarer_tricks": "result", "kontra": "kontra", "kontra_by": "kontra",
+    "passed_18": "kontra", "spitze": "spitze", "spitze_made": "spitze", "rum": "declarations",
+    "passt_mir_nicht": "declarations", "concession": "concession", "ramsch": "ramsch",
+    "penalty": "penalty", "reason": "reason", "bock": "general", "dealer": "general",
+}
+FORM_GROUPS = {
+    "bid_more": "bid", "kontra_by": "kontra", "pushes": "ramsch", "skat_points": "ramsch",
+    "spitze_made": "spitze", "penalty_seat": "penalty", "penalty_points": "penalty",
+    "penalty_reason": "penalty", "version": "general", "request_id": "general",
+    "deal": "general",
+}
+
+
+def group_of(field: str | None) -> str:
+    """The screen section that shows a message about ``field`` (form or engine name)."""
+    if field is None:
+        return "general"
+    if field in FORM_GROUPS:
+        return FORM_GROUPS[field]
+    if field.startswith("ramsch"):
+        return "ramsch"
+    if field.startswith("penalty"):
+        return "penalty"
+    return ENGINE_GROUPS.get(field, ENGINE_GROUPS.get(field.split(".")[0], "general"))
+
+
+@dataclass(frozen=True)
+class Rules:
+    """What the screen offers under an evening's rule system and options."""
+
+    system: str
+    options: Options
+    raw_options: dict[str, Any]
+    players: int
+
+    @classmethod
+    def of(cls, system: str, options: dict[str, Any] | None, players: int) -> Rules:
+        return cls(system, parse_options(system, options or {}, players), options or {},
+                   players)
+
+    @property
+    def games(self) -> list[Game]:
+        if self.system == "isko":
+            table = ISKO_GAMES[self.options.grand_base]
+            order = ["clubs", "spades", "hearts", "diamonds", "grand", "null"]
+            return [table[key] for key in order]
+        return [g for g in HISTORIC_GAMES[self.system].values()
+                if game_enabled(self.system, g, self.options)]
+
+    @property
+    def bids(self) -> list[int]:
+        return sorted(legal_bids(self.system, self.options))
+
+    @property
+    def common_bids(self) -> list[int]:
+        if self.system == "isko":
+            return [b for b in self.bids if b <= 60]
+        return self.bids[:18]
+
+    @property
+    def kontra(self) -> bool:
+        if self.system == "isko":
+            return self.options.kontra
+        return self.system == "american1898" and self.options.contra
+
+    @property
+    def hand(self) -> bool:
+        return self.system == "isko"
+
+    @property
+    def ouvert(self) -> bool:
+        return self.system == "isko" or any(g.ouvert_value for g in self.games)
+
+    @property
+    def spitze(self) -> bool:
+        return self.system == "isko" and self.options.spitze
+
+    @property
+    def schenken(self) -> bool:
+        return self.system == "isko" and self.options.schenken
+
+    @property
+    def passt_mir_nicht(self) -> bool:
+        return self.system == "hoyle"
+
+    @property
+    def ramsch(self) -> bool:
+        return self.options.ramsch != "off"
+
+    @property
+    def pushes(self) -> bool:
+        return self.system == "isko" and self.options.schieberamsch != "off"
+
+    @property
+    def skat_to_nobody(self) -> bool:
+        return self.system == "american1898" or (
+            self.system == "isko" and self.options.ramsch_skat == "nobody")
+
+    @property
+    def penalty_points(self) -> int:
+        return self.options.penalty_points
+
+
+def _seat_choices(players: int) -> list[tuple[str, str]]:
+    return [(str(s), str(s)) for s in range(players)]
+
+
+class DealForm(forms.Form):
+    """One record of a table, built for the evening's rules and the deal's active seats."""
+
+    version = forms.IntegerField(min_value=0, max_value=2**31 - 1, widget=forms.HiddenInput)
+    request_id = forms.UUIDField(required=False, widget=forms.HiddenInput)
+    kind = forms.ChoiceField(label=_("Record"), choices=KIND_CHOICES, required=False)
+    declarer = forms.TypedChoiceField(label=_("Declarer"), coerce=int, required=False,
+                                      empty_value=None)
+    game = forms.ChoiceField(label=_("Game"), required=False)
+    hand = forms.BooleanField(label="Hand", required=False)
+    ouvert = forms.BooleanField(label="Ouvert", required=False)
+    schneider_announced = forms.BooleanField(label=_("Schneider announced"), required=False)
+    schwarz_announced = forms.BooleanField(label=_("Schwarz announced"), required=False)
+    matadors = forms.TypedChoiceField(
+        label=_("Matadors"), coerce=int, required=False, empty_value=None,
+        choices=[(str(n), str(n)) for n in range(-MAX_MATADORS, MAX_MATADORS + 1) if n])
+    bid = forms.IntegerField(label=_("Bid"), required=False, min_value=0, max_value=10_000)
+    bid_more = forms.IntegerField(label=_("Other bid"), required=False, min_value=0,
+                                  max_value=10_000)
+    result = forms.ChoiceField(label=_("Result"), choices=[("", "–"), *QUICK_CHOICES],
+                               required=False)
+    declarer_points = forms.IntegerField(label=_("Card points of the declarer"),
+                                         required=False, min_value=0, max_value=120)
+    declarer_tricks = forms.IntegerField(label=_("Tricks of the declarer"), required=False,
+                                         min_value=0, max_value=10)
+    kontra = forms.ChoiceField(label="Kontra", choices=KONTRA_CHOICES, required=False)
+    kontra_by = forms.TypedChoiceField(label=_("Kontra said by"), coerce=int, required=False,
+                                       empty_value=None)
+    spitze = forms.IntegerField(label="Spitze", required=False, min_value=0, max_value=4)
+    spitze_made = forms.ChoiceField(label=_("Spitze made"), choices=YES_NO, required=False)
+    concession = forms.ChoiceField(label=_("Concession"), choices=CONCESSION_CHOICES,
+                                   required=False)
+    passt_mir_nicht = forms.BooleanField(label=_("Passt mir nicht"), required=False)
+    pushes = forms.IntegerField(label=_("Pushes"), required=False, min_value=0, max_value=3)
+    skat_points = forms.IntegerField(label=_("Card points in the skat"), required=False,
+                                     min_value=0, max_value=22)
+    penalty_seat = forms.TypedChoiceField(label=_("Penalised player"), coerce=int,
+                                          required=False, empty_value=None)
+    penalty_points = forms.IntegerField(label=_("Penalty points"), required=False,
+                                        min_value=1, max_value=10_000)
+    penalty_reason = forms.CharField(label=_("Why"), required=False, max_length=200)
+
+    def __init__(self, *args: Any, rules: Rules, active: list[int] | tuple[int, ...],
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.rules = rules
+        self.active = [s for s in active if 0 <= s < rules.players]
+        seats = _seat_choices(rules.players)
+        for name in ("declarer", "kontra_by", "penalty_seat"):
+            self.fields[name].choices = [("", "–"), *seats]  # type: ignore[attr-defined]
+        all_games = (ISKO_GAMES[rules.options.grand_base] if rules.system == "isko"
+                     else HISTORIC_GAMES[rules.system])
+        # Every game key of the system is accepted here, so that a game switched off by an
+        # option is refused by the engine with its reason rather than a bare "invalid".
+        self.fields["game"].choices = [("", "–"), *((k, k) for k in all_games)]  # type: ignore[attr-defined]
+        self.ramsch_fields: list[tuple[int, str, str]] = []
+        for s in self.active:
+            self.fields[f"ramsch_points_{s}"] = forms.IntegerField(
+                label=_("Card points"), required=False, min_value=0, max_value=120)
+            self.fields[f"ramsch_tricks_{s}"] = forms.IntegerField(
+                label=_("Tricks"), required=False, min_value=0, max_value=10)
+            self.ramsch_fields.append((s, f"ramsch_points_{s}", f"ramsch_tricks_{s}"))
+        self.engine_errors: list[tuple[str, str]] = []
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        bid, more = data.get("bid"), data.get("bid_more")
+        if bid is not None and more is not None and bid != more:
+            self.add_error("bid_more", _("Choose one bid: %(a)d or %(b)d.") % {"a": bid,
+                                                                               "b": more})
+        return data
+
+    # ------------------------------------------------------------ record
+
+    def to_record(self) -> dict[str, Any]:
+        """The deal record the input stands for (call after is_valid())."""
+        d = self.cleaned_data
+        kind = d.get("kind") or "game"
+        if kind in ("passed", "misdeal"):
+            return {"kind": kind}
+        if kind == "penalty":
+            penalty: dict[str, Any] = {"seat": d.get("penalty_seat")}
+            if d.get("penalty_points") is not None:
+                penalty["points"] = d["penalty_points"]
+            if d.get("penalty_reason"):
+                penalty["reason"] = d["penalty_reason"]
+            return {"kind": "penalty", "penalty": penalty}
+        if kind == "ramsch":
+            points = {str(s): d[p] for s, p, _t in self.ramsch_fields if d.get(p) is not None}
+            tricks = {str(s): d[t] for s, _p, t in self.ramsch_fields if d.get(t) is not None}
+            ramsch: dict[str, Any] = {"points": points, "tricks": tricks}
+            if d.get("pushes") is not None:
+                ramsch["pushes"] = d["pushes"]
+            if d.get("skat_points") is not None:
+                ramsch["skat_points"] = d["skat_points"]
+            return {"kind": "ramsch", "ramsch": ramsch}
+        record: dict[str, Any] = {"kind": "game", "declarer": d.get("declarer"),
+                                  "game": d.get("game") or None}
+        for key in ("hand", "ouvert", "schneider_announced", "schwarz_announced"):
+            record[key] = bool(d.get(key))
+        optional = {
+            "matadors": d.get("matadors"),
+            "bid": d.get("bid_more") if d.get("bid_more") is not None else d.get("bid"),
+            "result": d.get("result") or None,
+            "declarer_points": d.get("declarer_points"),
+            "declarer_tricks": d.get("declarer_tricks"),
+            "kontra_by": d.get("kontra_by"),
+            "concession": d.get("concession") or None,
+        }
+        record.update({k: v for k, v in optional.items() if v is not None})
+        if d.get("kontra") and d["kontra"] != "none":
+            record["kontra"] = d["kontra"]
+        if d.get("spitze"):
+            record["spitze"] = d["spitze"]
+        if d.get("spitze_made"):
+            record["spitze_made"] = d["spitze_made"] == "yes"
+        if d.get("passt_mir_nicht"):
+            record["passt_mir_nicht"] = True
+        return record
+
+    # ------------------------------------------------------------ messages
+
+    def add_engine_error(self, err: SkatError) -> None:
+        self.engine_errors.append((group_of(err.field), err.message))
+
+    def messages(self) -> dict[str, list[str]]:
+        """Every message, by screen section ("declarer", "bid", "ramsch", "general" …)."""
+        out: dict[str, list[str]] = {}
+        if self.is_bound:
+            for field, errors in self.errors.items():
+                group = group_of(None if field == "__all__" else field)
+                label = self.fields[field].label if field in self.fields else None
+                for message in errors:
+                    text = f"{label}: {message}" if label else str(message)
+                    out.setdefault(group, []).append(text)
+        for group, message in self.engine_errors:
+            out.setdefault(group, []).append(message)
+        return out
+
+    def all_messages(self) -> list[str]:
+        return [m for messages in self.messages().values() for m in messages]
+
+
+class EditForm(DealForm):
+    reason = forms.CharField(label=_("Reason for the correction"), max_length=500)
+
+
+class ReasonForm(forms.Form):
+    """Deleting or restoring a deal: the version it was shown at and why."""
+
+    version = forms.IntegerField(min_value=0, max_value=2**31 - 1, widget=forms.HiddenInput)
+    reason = forms.CharField(label=_("Reason"), max_length=500)
+
+
+def record_to_initial(record: dict[str, Any]) -> dict[str, Any]:
+    """The form's initial values for a stored record (the edit form)."""
+    kind = record.get("kind", "game")
+    initial: dict[str, Any] = {"kind": kind}
+    if kind == "penalty":
+        penalty = record.get("penalty") or {}
+        initial.update(penalty_seat=penalty.get("seat"), penalty_points=penalty.get("points"),
+                       penalty_reason=penalty.get("reason") or "")
+        return initial
+    if kind == "ramsch":
+        ramsch = record.get("ramsch") or {}
+        for key, prefix in (("points", "ramsch_points_"), ("tricks", "ramsch_tricks_")):
+            for seat, value in (ramsch.get(key) or {}).items():
+                initial[f"{prefix}{seat}"] = value
+        initial.update(pushes=ramsch.get("pushes"), skat_points=ramsch.get("skat_points"))
+        return initial
+    if kind != "game":
+        return initial
+    for key in ("declarer", "game", "matadors", "bid", "result", "kontra_by", "spitze",
+                "hand", "ouvert", "schneider_announced", "schwarz_announced",
+                "passt_mir_nicht"):
+        if record.get(key) is not None:
+            initial[key] = record[key]
+    initial["declarer_points"] = record.get("declarer_points")
+    initial["declarer_tricks"] = record.get("declarer_tricks")
+    initial["kontra"] = record.get("kontra") or "none"
+    initial["concession"] = record.get("concession") or ""
+    made = record.get("spitze_made")
+    initial["spitze_made"] = "" if made is None else ("yes" if made else "no")
+    return initial
+
+
+def game_symbol(game: Game) -> str:
+    return SYMBOLS.get(game.trump or "", "")
+
+
+__all__ = ["DealForm", "EditForm", "ReasonForm", "Rules", "record_to_initial", "group_of"]

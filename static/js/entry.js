@@ -1,0 +1,74 @@
+// The table screen, enhanced: everything works as plain HTML forms without this file.
+// - picking a bid from the strip clears the "other bid" list and vice versa;
+// - a quick result clears the card points, typing card points clears the quick result;
+// - a fixed-value game (Null …) clears the matadors;
+// - the save button is disabled while the live preview reports a problem;
+// - the connection state shows "saving…" while a request is under way.
+(function () {
+  "use strict";
+
+  function setup() {
+    var form = document.getElementById("deal-form");
+    if (!form) {
+      return;
+    }
+    var save = form.querySelector("button.save");
+    var state = document.querySelector(".connection-text");
+
+    function clearRadios(name, keepEmpty) {
+      form.querySelectorAll('input[name="' + name + '"]').forEach(function (input) {
+        input.checked = keepEmpty && input.value === "";
+      });
+    }
+
+    form.addEventListener("change", function (event) {
+      var target = event.target;
+      if (target.name === "bid") {
+        form.querySelector('select[name="bid_more"]').value = "";
+      } else if (target.name === "bid_more" && target.value) {
+        clearRadios("bid", false);
+      } else if (target.name === "result" && target.value) {
+        form.querySelectorAll('input[name="declarer_points"], input[name="declarer_tricks"]')
+          .forEach(function (input) { input.value = ""; });
+      } else if (target.name === "declarer_points" && target.value) {
+        clearRadios("result", true);
+      } else if (target.name === "game" && target.hasAttribute("data-fixed")) {
+        clearRadios("matadors", true);
+      } else if (target.name === "kontra" && target.value === "none") {
+        clearRadios("kontra_by", true);
+      }
+    }, true);
+
+    document.body.addEventListener("htmx:afterSwap", function (event) {
+      if (event.detail.target.id !== "preview" || !save) {
+        return;
+      }
+      var body = event.detail.target.querySelector(".preview-body");
+      var invalid = body && body.getAttribute("data-valid") === "false" &&
+        body.querySelector(".errors");
+      save.disabled = Boolean(invalid);
+      save.setAttribute("aria-disabled", invalid ? "true" : "false");
+    });
+
+    if (state) {
+      document.body.addEventListener("htmx:beforeRequest", function () {
+        state.dataset.previous = state.dataset.previous || state.textContent;
+      });
+      document.body.addEventListener("htmx:sendError", function () {
+        state.textContent = form.dataset.offline || "offline";
+      });
+    }
+
+    form.addEventListener("submit", function () {
+      if (save) {
+        save.setAttribute("aria-busy", "true");
+      }
+    });
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", setup);
+  } else {
+    setup();
+  }
+})();
