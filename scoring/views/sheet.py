@@ -1,5 +1,134 @@
+"""The score sheet of a table, the organiser's evening overview and the audit log.
+
+Every page reads through the selectors with a constant number of queries: the table (or all
+tables of the evening) with seats and deals in three queries, however many deals there are.
+"""
+
 from __future__ import annotations
 
-from django.urls import URLPattern
+from typing import Any
 
-urlpatterns: list[URLPattern] = []
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import URLPattern, path
+from django.utils.translation import get_language
+
+from scoring.access import deal_for, evening_for, table_for
+from scoring.models import AuditEntry, Membership, Seat, Table
+from scoring.selectors import (
+    audit_for_deal,
+    audit_for_evening,
+    evening_tables,
+    table_sheet,
+    tables_with_everything,
+)
+from scoring.templatetags.sheet_tags import record_summary
+
+LAYOUTS = ("standard", "historical")
+
+
+def _lang() -> str:
+    return "en" if (get_language() or "de").startswith("en") else "de"
+
+
+def _layout(request: HttpRequest) -> str:
+    layout = request.GET.get("layout", "standard")
+    return layout if layout in LAYOUTS else "standard"
+
+
+def _sheet_context(request: HttpRequest, pk: int) -> dict[str, Any]:
+    table_for(request, pk)  # 404 for strangers, before anything is read
+    table = tables_with_everything(Table.objects.filter(pk=pk)).get()
+    return {"sheet": table_sheet(table, _lang()), "table": table, "evening": table.evening,
+            "layout": _layout(request)}
+
+
+def sheet(request: HttpRequest, pk: int) -> HttpResponse:
+    return render(request, "scoring/sheet/sheet.html", _sheet_context(request, pk))
+
+
+def sheet_fragment(request: HttpRequest, pk: int) -> HttpResponse:
+    return render(request, "scoring/sheet/_sheet.html", _sheet_context(request, pk))
+
+
+# ---------------------------------------------------------------- the evening overview
+
+def _evening_context(request: HttpRequest, pk: int) -> dict[str, Any]:
+    evening, member = evening_for(request, pk)
+    lang = _lang()
+    sheets = [table_sheet(table, lang, explain=False) for table in evening_tables(evening)]
+    return {"evening": evening, "member": member, "sheets": sheets,
+            "is_admin": member.role == Membership.Role.ADMIN}
+
+
+def evening(request: HttpRequest, pk: int) -> HttpResponse:
+    return render(request, "scoring/sheet/evening.html", _evening_context(request, pk))
+
+
+def evening_live(request: HttpRequest, pk: int) -> HttpResponse:
+    return render(request, "scoring/sheet/_evening_tables.html", _evening_context(request, pk))
+
+
+# ---------------------------------------------------------------- the audit log
+
+def changed_fields(before: dict[str, Any] | None, after: dict[str, Any] | None,
+                   ) -> list[tuple[str, Any, Any]]:
+    """The fields a correction changed, as (field, before, after)."""
+    if not before or not after:
+        return []
+    keys = sorted(set(before) | set(after))
+    return [(k, before.get(k), after.get(k)) for k in keys if before.get(k) != after.get(k)]
+
+
+def _audit_rows(entries: list[AuditEntry], seats_by_table: dict[int, list[str]],
+                lang: str) -> list[dict[str, Any]]:
+    rows = []
+    for entry in entries:
+        evening = entry.evening
+        players = seats_by_table.get(entry.table_id, [])
+        rows.append({
+            "entry": entry,
+            "before": record_summary(entry.before, evening.rules, evening.options, players, lang),
+            "after": record_summary(entry.after, evening.rules, evening.options, players, lang),
+            "changes": changed_fields(entry.before, entry.after),
+        })
+    return rows
+
+
+def evening_audit(request: HttpRequest, pk: int) -> HttpResponse:
+    evening_obj, _member = evening_for(request, pk)
+    seats_by_table: dict[int, list[str]] = {}
+    for seat in Seat.objects.filter(table__evening=evening_obj).select_related(
+            "player").order_by("table_id", "position"):
+        seats_by_table.setdefault(seat.table_id, []).append(seat.player.name)
+    entries = list(audit_for_evening(evening_obj))
+    for entry in entries:
+        entry.evening = evening_obj  # already loaded: no query per row
+    return render(request, "scoring/sheet/audit.html", {
+        "evening": evening_obj,
+        "rows": _audit_rows(entries, seats_by_table, _lang()),
+    })
+
+
+def deal_history(request: HttpRequest, pk: int, deal: int) -> HttpResponse:
+    table, _actor = table_for(request, pk)
+    deal_obj = deal_for(request, table, deal)
+    players = [s.player.name for s in table.seats.select_related("player").order_by("position")]
+    entries = list(audit_for_deal(deal_obj))
+    for entry in entries:
+        entry.evening = table.evening
+        entry.table = table
+    return render(request, "scoring/sheet/history.html", {
+        "table": table, "evening": table.evening, "deal": deal_obj,
+        "rows": _audit_rows(entries, {table.pk: players}, _lang()),
+    })
+
+
+urlpatterns: list[URLPattern] = [
+    path("tables/<int:pk>/sheet/", sheet, name="sheet"),
+    path("tables/<int:pk>/sheet/fragment/", sheet_fragment, name="sheet-fragment"),
+    path("tables/<int:pk>/deals/<int:deal>/history/", deal_history, name="deal-history"),
+    path("evenings/<int:pk>/", evening, name="evening"),
+    path("evenings/<int:pk>/live/", evening_live, name="evening-live"),
+    path("evenings/<int:pk>/audit/", evening_audit, name="evening-audit"),
+]

@@ -1,0 +1,264 @@
+"""Template helpers for the score sheet: the partial renders a ``ScoreSheet`` alone (HTML page,
+htmx fragment and PDF share it), so everything it needs beyond the sheet is derived here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django import template
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from scoring.selectors import ScoreSheet, SheetRow, details_of, game_label, result_label
+
+register = template.Library()
+
+MINUS = "\u2212"
+
+
+@register.filter
+def minus(value: Any) -> str:
+    """A number with a real minus sign (U+2212), readable on a ruled sheet; "" for None."""
+    if value is None or value == "":
+        return ""
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        text = str(value)
+        return MINUS + text[1:] if text.startswith("-") else text
+    return f"{MINUS}{-number}" if number < 0 else str(number)
+
+
+@register.filter
+def signed(value: Any) -> str:
+    """Like ``minus`` but positive numbers get a plus sign (entries, changes)."""
+    text = minus(value)
+    if text and not text.startswith(MINUS) and text != "0":
+        return "+" + text
+    return text
+
+
+@register.filter
+def at(sequence: Any, index: int) -> Any:
+    try:
+        return sequence[index]
+    except (IndexError, KeyError, TypeError):
+        return None
+
+
+@register.filter
+def initial(name: str) -> str:
+    """A player's short mark for the dealer column: the first name."""
+    return (name or "").split(" ")[0]
+
+
+@register.filter
+def short_names(sheet: ScoreSheet) -> list[str]:
+    """The players' first names, or the full name where a first name repeats at the table."""
+    first = [initial(name) for name in sheet.players]
+    return [f if first.count(f) == 1 else full for f, full in zip(first, sheet.players,
+                                                                  strict=True)]
+
+
+@dataclass(frozen=True)
+class Cell:
+    seat: int
+    entry: int | None
+    total: int
+    declarer: bool
+    dealer: bool
+    out: bool  # sits out this deal (the dealer at a 4-table, two people at 5/6)
+    underline: bool
+
+
+@register.filter
+def cells(row: SheetRow) -> list[Cell]:
+    """The per-player cells of one row of the standard layout."""
+    return [
+        Cell(seat=p, entry=entry, total=row.totals[p], declarer=p == row.declarer,
+             dealer=p == row.dealer, out=p not in row.active, underline=p in row.underline)
+        for p, entry in enumerate(row.entries)
+    ]
+
+
+@dataclass(frozen=True)
+class BookEntry:
+    number: int  # the deal
+    entry: int
+    balance: int
+    underline: bool
+
+
+@register.filter
+def book_rows(sheet: ScoreSheet) -> list[list[BookEntry | None]]:
+    """The historical layout (000/001 books): each player's column lists only that player's
+    entries with the running balance; the k-th line holds each player's k-th entry."""
+    columns: list[list[BookEntry]] = [[] for _ in sheet.players]
+    for row in sheet.rows:
+        for p, entry in enumerate(row.entries):
+            if entry is not None:
+                columns[p].append(BookEntry(row.number, entry, row.totals[p],
+                                            p in row.underline))
+    length = max((len(c) for c in columns), default=0)
+    return [[c[k] if k < len(c) else None for c in columns] for k in range(length)]
+
+
+@dataclass(frozen=True)
+class SeegerFabianLine:
+    won: int
+    lost: int
+    won_bonus: int
+    lost_malus: int
+    others_lost: int
+    others_bonus: int
+    points: int
+    total: int
+
+
+@register.filter
+def seeger_fabian(sheet: ScoreSheet) -> list[SeegerFabianLine]:
+    """The Seeger-Fabian footer per player: game points + won × 50 − lost × 50 + the others'
+    lost games × 40 (3-table) or × 30 (4-table) = the Seeger-Fabian total."""
+    if sheet.seeger_fabian_totals is None:
+        return []
+    all_lost = sum(sheet.lost)
+    bonus = sheet.lost_bonus
+    return [
+        SeegerFabianLine(
+            won=sheet.won[p], lost=sheet.lost[p], won_bonus=50 * sheet.won[p],
+            lost_malus=-50 * sheet.lost[p], others_lost=all_lost - sheet.lost[p],
+            others_bonus=bonus * (all_lost - sheet.lost[p]), points=sheet.totals[p],
+            total=sheet.seeger_fabian_totals[p])
+        for p in range(len(sheet.players))
+    ]
+
+
+@register.filter
+def net_money(sheet: ScoreSheet) -> list[str] | None:
+    """Each player's net amount of the settlement, or None when nothing is settled."""
+    settlement = sheet.settlement or {}
+    net = settlement.get("net")
+    if not net or settlement.get("stake") in (None, "0", "0.00", "0.0000"):
+        return None
+    return [minus(net.get(str(p), "")) for p in range(len(sheet.players))]
+
+
+@register.filter
+def last_rows(sheet: ScoreSheet, count: int = 5) -> list[SheetRow]:
+    return sheet.rows[-int(count):] if sheet.rows else []
+
+
+@register.filter
+def kontra_mark(row: SheetRow) -> str:
+    return {"kontra": "K", "re": "R"}.get(row.kontra, "")
+
+
+@register.filter
+def bock_mark(row: SheetRow) -> str:
+    return f"×{1 << row.bock}" if row.bock else ""
+
+
+@register.filter
+def names(sheet: ScoreSheet, seats: Any) -> str:
+    return ", ".join(sheet.players[p] for p in seats or ())
+
+
+def record_summary(record: dict[str, Any] | None, rules: str, options: dict[str, Any],
+                   players: list[str], lang: str) -> str:
+    """A deal record as a scorer reads it: "Bernd: ♣ Kreuz, mit 1, Hand · 18 · 74"."""
+    if not record:
+        return ""
+    name, symbol, _red = game_label(rules, options, record, lang)
+    parts = [f"{symbol} {name}".strip()]
+    declarer = record.get("declarer")
+    kind = record.get("kind")
+    if kind == "game" and isinstance(declarer, int) and 0 <= declarer < len(players):
+        parts[0] = f"{players[declarer]}: {parts[0]}"
+    if kind == "penalty" and isinstance(record.get("penalty"), dict):
+        penalty = record["penalty"]
+        seat = penalty.get("seat")
+        who = players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else "?"
+        parts.append(f"{who} {penalty.get('points', '')} {penalty.get('reason', '')}".strip())
+    if kind == "ramsch" and isinstance(record.get("ramsch"), dict):
+        points = record["ramsch"].get("points") or {}
+        parts.append(" / ".join(
+            f"{players[int(k)] if k.isdigit() and int(k) < len(players) else k} {v}"
+            for k, v in sorted(points.items())))
+    parts += details_of(record)
+    if record.get("bid"):
+        parts.append(_("bid %(bid)s") % {"bid": record["bid"]})
+    result = result_label(record)
+    if result:
+        parts.append(result)
+    if record.get("kontra") in ("kontra", "re"):
+        parts.append("Kontra" if record["kontra"] == "kontra" else "Re")
+    return " · ".join(p for p in parts if p)
+
+
+@register.filter
+def summary(deal: Any, sheet: ScoreSheet) -> str:
+    """A (deleted) deal of the sheet's table in words."""
+    evening = sheet.table.evening
+    return record_summary(deal.record, evening.rules, evening.options, sheet.players,
+                          _lang())
+
+
+def _lang() -> str:
+    return "en" if (get_language() or "de").startswith("en") else "de"
+
+
+def house_rules(evening: Any) -> list[str]:
+    """The evening's frozen options in words (only what differs from the plain rules)."""
+    options: dict[str, Any] = evening.options or {}
+    out: list[str] = []
+    if evening.rules == "isko":
+        if options.get("grand_base") == 20:
+            out.append(_("Grand counts 20"))
+        if options.get("kontra"):
+            out.append(_("Kontra and Re"))
+        if options.get("kontra_requires_18"):
+            out.append(_("Kontra only after holding 18"))
+        if options.get("lost_hand_single"):
+            out.append(_("lost Hand games count single"))
+        if options.get("spitze"):
+            out.append(_("Spitze"))
+        if options.get("schenken"):
+            out.append(_("Schenken"))
+        if options.get("ramsch") == "when_all_pass":
+            out.append(_("Ramsch when all pass") if options.get("ramsch_scoring") != "simple"
+                       else _("Ramsch when all pass (simple: −10/−15/−20)"))
+        if options.get("schieberamsch") in ("optional_double", "mandatory"):
+            out.append(_("Schieberamsch"))
+        bock = options.get("bock")
+        if isinstance(bock, dict):
+            out.append(_("Bock rounds"))
+            if bock.get("stacking") == "parallel":
+                out.append(_("Doppelbock when Bock rounds overlap"))
+            if bock.get("ramsch_round_after"):
+                out.append(_("a Ramsch round after Bock rounds"))
+    else:
+        if options.get("contra"):
+            out.append(_("Contra and Re-contra"))
+        if evening.rules == "american1898" and options.get("frage", True) is False:
+            out.append(_("no Frage"))
+        if options.get("frage") is True and evening.rules == "hoyle":
+            out.append(_("Frage"))
+        if options.get("revolution") is False:
+            out.append(_("no Revolution"))
+        if options.get("overbid_charge") == "bid":
+            out.append(_("an overbid loses the bid"))
+        if options.get("ramsch") == "off":
+            out.append(_("no Ramsch"))
+        if options.get("point_ramsch"):
+            out.append(_("Point Ramsch"))
+        if options.get("forced_ramsch_every"):
+            out.append(_("forced Ramsch every %(k)d rounds")
+                       % {"k": options["forced_ramsch_every"]})
+    return out
+
+
+@register.simple_tag
+def rules_in_words(evening: Any) -> str:
+    words = house_rules(evening)
+    return ", ".join(words) if words else _("no house rules")
