@@ -1,3 +1,156 @@
-"""Admin registrations arrive together with the models."""
+"""The Django admin: clubs, accounts and rule profiles are set up here; deals and the audit
+log can be read but not changed (every change to a deal goes through the table screen, so it
+is checked by the engine and written to the audit log)."""
 
 from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+from django.utils.html import format_html
+from django.utils.translation import gettext, override
+from django.utils.translation import gettext_lazy as _
+
+from scoring.models import (
+    AuditEntry,
+    Club,
+    Deal,
+    Evening,
+    Membership,
+    Player,
+    RuleProfile,
+    Seat,
+    Table,
+)
+from scoring.presets import PRESETS
+
+
+def pretty_json(value: Any) -> str:
+    if value is None:
+        return "—"
+    return format_html("<pre class=\"readonly\">{}</pre>",
+                       json.dumps(value, indent=2, ensure_ascii=False, sort_keys=True))
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """View only: no add, change or delete, not even for superusers."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    extra = 0
+    autocomplete_fields = ["user"]
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug", "language", "created"]
+    search_fields = ["name", "slug"]
+    prepopulated_fields = {"slug": ["name"]}
+    inlines = [MembershipInline]
+
+    def save_model(self, request: HttpRequest, obj: Club, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        if not change and not obj.rule_profiles.exists():
+            # A new club starts with the preset profiles, named in the club's language.
+            with override(obj.language):
+                for preset in PRESETS.values():
+                    RuleProfile.objects.create(
+                        club=obj, name=gettext(preset["name"]), rules=preset["rules"],
+                        options=preset["options"], scoring=preset["scoring"])
+
+
+@admin.register(Membership)
+class MembershipAdmin(admin.ModelAdmin):
+    list_display = ["user", "club", "role"]
+    list_filter = ["club", "role"]
+    search_fields = ["user__username", "club__name"]
+    autocomplete_fields = ["user", "club"]
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["name", "club", "guest"]
+    list_filter = ["club", "guest"]
+    search_fields = ["name"]
+
+
+@admin.register(RuleProfile)
+class RuleProfileAdmin(admin.ModelAdmin):
+    list_display = ["name", "club", "rules", "scoring", "stake", "currency"]
+    list_filter = ["club", "rules", "scoring"]
+    search_fields = ["name"]
+
+
+class TableInline(admin.TabularInline):
+    model = Table
+    extra = 0
+    fields = ["number", "first_dealer", "access_code", "version"]
+    readonly_fields = ["access_code", "version"]
+    show_change_link = True
+
+
+@admin.register(Evening)
+class EveningAdmin(admin.ModelAdmin):
+    list_display = ["date", "name", "club", "profile_name", "closed"]
+    list_filter = ["club", "closed", "rules", "scoring"]
+    date_hierarchy = "date"
+    search_fields = ["name", "club__name"]
+    inlines = [TableInline]
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    autocomplete_fields = ["player"]
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "number", "access_code"]
+    list_filter = ["evening__club"]
+    readonly_fields = ["access_code", "version"]
+    inlines = [SeatInline]
+
+
+@admin.register(Deal)
+class DealAdmin(ReadOnlyAdmin):
+    list_display = ["__str__", "position", "deleted", "updated"]
+    list_filter = ["deleted", "table__evening__club"]
+    fields = ["table", "position", "deleted", "record_pretty", "request_id", "created",
+              "updated"]
+    readonly_fields = fields
+
+    @admin.display(description=_("record"))
+    def record_pretty(self, obj: Deal) -> str:
+        return pretty_json(obj.record)
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(ReadOnlyAdmin):
+    list_display = ["at", "actor", "action", "evening", "table", "deal"]
+    list_filter = ["action", "evening__club"]
+    search_fields = ["actor", "reason"]
+    date_hierarchy = "at"
+    fields = ["at", "actor", "user", "action", "evening", "table", "deal", "reason",
+              "before_pretty", "after_pretty"]
+    readonly_fields = fields
+
+    @admin.display(description=_("before"))
+    def before_pretty(self, obj: AuditEntry) -> str:
+        return pretty_json(obj.before)
+
+    @admin.display(description=_("after"))
+    def after_pretty(self, obj: AuditEntry) -> str:
+        return pretty_json(obj.after)

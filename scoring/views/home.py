@@ -1,12 +1,26 @@
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import URLPattern, path
+
+from scoring.forms_club import CodeForm
+from scoring.models import Membership
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "scoring/home.html")
+    """Signed in: the user's clubs (straight to the club when there is one). Otherwise a
+    short landing page: enter a table code, or sign in."""
+    memberships: list[Membership] = []
+    if request.user.is_authenticated:
+        memberships = list(
+            Membership.objects.filter(user=request.user).select_related("club")
+            .order_by("club__name"))
+        if len(memberships) == 1:
+            return redirect("scoring:club", slug=memberships[0].club.slug)
+    return render(request, "scoring/home.html", {
+        "memberships": memberships, "code_form": CodeForm(),
+    })
 
 
 urlpatterns: list[URLPattern] = [path("", home, name="home")]
