@@ -17,7 +17,7 @@ STAMP := $(VENV)/.requirements-installed
 
 export DEBIAN_FRONTEND := noninteractive
 
-.PHONY: install run migrate demo test lint check pytest bench messages clean
+.PHONY: install run migrate demo test system-test-deps lint check pytest bench messages clean
 
 install: $(STAMP) $(MO)
 	$(PY) manage.py collectstatic --noinput --verbosity 0
@@ -49,7 +49,14 @@ migrate: install
 demo: migrate
 	$(PY) manage.py demo
 
-test: install lint check pytest
+test: install system-test-deps lint check pytest
+
+# What the browser and PDF tests need from Debian: chromium (driven by Playwright; never
+# Playwright's own browser download) and poppler-utils (pdftotext/pdftoppm). Installed only
+# when missing, so a machine that has them pays nothing.
+system-test-deps:
+	@command -v chromium >/dev/null && command -v pdftotext >/dev/null || { \
+		apt-get update && apt-get install -y chromium poppler-utils; }
 
 lint: install
 	$(PY) -m ruff check .
