@@ -6,6 +6,8 @@ DECISIONS.md §5 and §8. The tracker only counts; whether a deal triggers Bock 
 
 from __future__ import annotations
 
+import copy
+
 from .deal import Scored
 from .fields import active_seats
 from .options import BockOptions, Options
@@ -68,6 +70,16 @@ class RoundTracker:
             elif self.bock_queued:
                 self.bock_queued -= 1
                 self.bock_left = self.players
+
+    def upcoming(self) -> tuple[int, bool]:
+        """(Bock level, Ramsch round?) that the next counted deal will get.
+
+        ``level()`` and ``in_ramsch_round()`` describe the tracker before ``start()``; right
+        after a trigger the waiting round has not begun yet, so ask a copy that starts it."""
+        probe = copy.copy(self)
+        probe.parallel = list(self.parallel)
+        probe.start()
+        return probe.level(), probe.in_ramsch_round()
 
     def in_ramsch_round(self) -> bool:
         if self.ramsch_left:

@@ -197,29 +197,11 @@ def build_controls(form: DealForm, players: list[str], active: list[int]) -> dic
     return ui
 
 
-def next_state(table: Table, sheet: ScoreSheet) -> tuple[int, bool]:
-    """(Bock level, Ramsch round?) of the next counted deal.
-
-    The engine's ``next`` does not yet start a Bock or Ramsch round that is waiting for the
-    next deal (it reports the state before ``RoundTracker.start()``), so right after a
-    trigger it says "no Bock". Until that is fixed, ask the engine how it would score a
-    passed-in deal appended now: that is exactly what the next deal gets."""
-    if not table.evening.options.get("bock"):  # without Bock the engine's answer is right
-        return sheet.next_bock, sheet.next_ramsch_round
-    probe = deal_preview(table, {"kind": "passed"}, "en")
-    if probe.row is not None:
-        return probe.row.bock, probe.row.ramsch_round
-    if probe.error is not None and probe.error.field == "kind" and "Ramsch round" in str(
-            probe.error.message):
-        return 0, True
-    return sheet.next_bock, sheet.next_ramsch_round
-
-
-def bock_badge(table: Table, sheet: ScoreSheet) -> dict[str, Any]:
+def bock_badge(sheet: ScoreSheet) -> dict[str, Any]:
     """ "Bock 2 of 4", "+1 Bock round waiting", "Ramsch round" from the tracker's state."""
     n = len(sheet.players)
     pending = sheet.bock_pending
-    bock, ramsch_round = next_state(table, sheet)
+    bock, ramsch_round = sheet.next_bock, sheet.next_ramsch_round
     badge: dict[str, Any] = {"bock": bock, "ramsch_round": ramsch_round,
                              "position": 0, "length": n, "waiting": 0, "factor": 2 ** bock}
     if pending > 0:
@@ -239,7 +221,7 @@ def screen_context(request: HttpRequest, table: Table, sheet: ScoreSheet, *,
         "positions": [
             {"key": key, "label": label, "name": players[s]}
             for s, (key, label) in zip(active, POSITIONS, strict=False)],
-        "badge": bock_badge(table, sheet), "rows": sheet.rows[-LAST_ROWS:],
+        "badge": bock_badge(sheet), "rows": sheet.rows[-LAST_ROWS:],
         "totals": list(zip(players, sheet.totals, strict=True)),
         "writable": writable, "form": form, "version": table.version,
         "request_id": uuid.uuid4(), "misdeal_request_id": uuid.uuid4(), "deal": None,

@@ -133,3 +133,24 @@ def test_beer_skat_ends_when_the_limit_is_reached() -> None:
         evaluate_table({**base, "deals": [first, {**lost, "declarer": 1},
                                           {**lost, "declarer": 0}]})
     assert refused.value.deal == 3
+
+
+@pytest.mark.parametrize("stacking", ["queue", "parallel"])
+def test_next_reports_a_bock_round_that_starts_with_the_next_deal(stacking: str) -> None:
+    """Right after a trigger the waiting round has not begun, but the next deal is Bock:
+    the table screen shows "Bock" from this answer."""
+    bock = {"triggers": ["sixty_sixty"], "stacking": stacking}
+    before = evaluate_table(table([PLAIN], bock=bock))
+    assert (before["next"]["bock"], before["bock_pending"]) == (0, 0)
+    after = evaluate_table(table([PLAIN, {**PLAIN, "declarer_points": 60}], bock=bock))
+    assert (after["next"]["bock"], after["bock_pending"]) == (1, 3)
+    played = evaluate_table(table([{**PLAIN, "declarer_points": 60}, PLAIN], bock=bock))
+    assert played["deals"][1]["bock"] == after["next"]["bock"] == 1
+
+
+def test_next_reports_the_ramsch_round_owed_after_a_bock_round() -> None:
+    bock = {"triggers": ["sixty_sixty"], "ramsch_round_after": 1}
+    deals = [{**PLAIN, "declarer_points": 60}, PLAIN, PLAIN, PLAIN]  # trigger + Bock round
+    result = evaluate_table(table(deals, bock=bock, ramsch="when_all_pass"))
+    assert [row["bock"] for row in result["deals"]] == [0, 1, 1, 1]
+    assert result["next"] == {**result["next"], "bock": 0, "ramsch_round": True}
