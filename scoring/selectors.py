@@ -81,8 +81,10 @@ class ScoreSheet:
     next_dealer: int
     next_active: list[int]
     next_round: int
+    next_deal_in_round: int  # 1…n
     next_bock: int
     next_ramsch_round: bool
+    next_ramsch_deal: int  # 1…n inside a Ramsch round, else 0
     bock_pending: int
     settlement: dict[str, Any] | None
     beer_loser: int | None
@@ -206,7 +208,8 @@ def table_sheet(table: Table, lang: str, explain: bool = True) -> ScoreSheet:
         won=[result["games"]["won"][str(p)] for p in range(n)],
         lost=[result["games"]["lost"][str(p)] for p in range(n)],
         next_dealer=nxt["dealer"], next_active=nxt["active"], next_round=nxt["round"],
-        next_bock=nxt["bock"], next_ramsch_round=nxt["ramsch_round"],
+        next_deal_in_round=nxt["deal_in_round"], next_bock=nxt["bock"],
+        next_ramsch_round=nxt["ramsch_round"], next_ramsch_deal=nxt["ramsch_deal"],
         bock_pending=result["bock_pending"], settlement=result.get("settlement"),
         beer_loser=result.get("beer_loser"), deleted=[d for d in deals if d.deleted],
     )
@@ -218,7 +221,8 @@ def _empty_sheet(table: Table, players: list[str], deals: list[Deal],
     return ScoreSheet(
         table=table, players=players, rows=[], totals=[0] * n, seeger_fabian_totals=None,
         won=[0] * n, lost=[0] * n, next_dealer=table.first_dealer, next_active=[],
-        next_round=1, next_bock=0, next_ramsch_round=False, bock_pending=0, settlement=None,
+        next_round=1, next_deal_in_round=1, next_bock=0, next_ramsch_round=False,
+        next_ramsch_deal=0, bock_pending=0, settlement=None,
         beer_loser=None, deleted=[d for d in deals if d.deleted], error=err,
     )
 

@@ -293,7 +293,7 @@ def _evaluate_table(table: object, lang: str, explain: bool) -> dict[str, Any]:
             if over:
                 beer_loser = (max(over, key=lambda p: (totals[p], -p)), number)
 
-    next_bock, next_ramsch_round = tracker.upcoming()
+    upcoming = tracker.upcoming()
     result: dict[str, Any] = {
         "rules": ctx.system, "scoring": scoring, "players": list(names) if names else players,
         "deals": rows,
@@ -301,8 +301,9 @@ def _evaluate_table(table: object, lang: str, explain: bool) -> dict[str, Any]:
         "games": {"won": {str(p): won[p] for p in seats}, "lost": {str(p): lost[p] for p in seats}},
         "bock_pending": tracker.pending(),
         "next": {"dealer": tracker.dealer, "active": list(tracker.active),
-                 "round": tracker.round, "bock": next_bock,
-                 "ramsch_round": next_ramsch_round},
+                 "round": tracker.round, "deal_in_round": upcoming.deal_in_round,
+                 "bock": upcoming.bock, "ramsch_round": upcoming.ramsch_round,
+                 "ramsch_deal": upcoming.ramsch_deal},
     }
     if seeger:
         result["seeger_fabian_totals"] = {str(p): sf_totals[p] for p in seats}

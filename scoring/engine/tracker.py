@@ -7,10 +7,18 @@ DECISIONS.md §5 and §8. The tracker only counts; whether a deal triggers Bock 
 from __future__ import annotations
 
 import copy
+from typing import NamedTuple
 
 from .deal import Scored
 from .fields import active_seats
 from .options import BockOptions, Options
+
+
+class Upcoming(NamedTuple):
+    bock: int  # Bock level
+    ramsch_round: bool
+    deal_in_round: int  # 1…n: the k-th deal of the current round
+    ramsch_deal: int  # 1…n inside a Ramsch round, else 0
 
 
 class RoundTracker:
@@ -71,15 +79,22 @@ class RoundTracker:
                 self.bock_queued -= 1
                 self.bock_left = self.players
 
-    def upcoming(self) -> tuple[int, bool]:
-        """(Bock level, Ramsch round?) that the next counted deal will get.
+    def upcoming(self) -> Upcoming:
+        """What the next counted deal will get: its Bock level, whether it is Ramsch, and
+        where it stands in its round and in a Ramsch round.
 
         ``level()`` and ``in_ramsch_round()`` describe the tracker before ``start()``; right
         after a trigger the waiting round has not begun yet, so ask a copy that starts it."""
         probe = copy.copy(self)
         probe.parallel = list(self.parallel)
         probe.start()
-        return probe.level(), probe.in_ramsch_round()
+        n = self.players
+        deal = self.counted % n + 1
+        ramsch = probe.in_ramsch_round()
+        # A Ramsch round after Bock runs n counted deals from wherever it starts; a forced
+        # Ramsch round (1898) is a whole round of the table.
+        ramsch_deal = (n - probe.ramsch_left + 1 if probe.ramsch_left else deal) if ramsch else 0
+        return Upcoming(probe.level(), ramsch, deal, ramsch_deal)
 
     def in_ramsch_round(self) -> bool:
         if self.ramsch_left:

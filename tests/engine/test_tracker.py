@@ -153,4 +153,14 @@ def test_next_reports_the_ramsch_round_owed_after_a_bock_round() -> None:
     deals = [{**PLAIN, "declarer_points": 60}, PLAIN, PLAIN, PLAIN]  # trigger + Bock round
     result = evaluate_table(table(deals, bock=bock, ramsch="when_all_pass"))
     assert [row["bock"] for row in result["deals"]] == [0, 1, 1, 1]
-    assert result["next"] == {**result["next"], "bock": 0, "ramsch_round": True}
+    assert result["next"] == {**result["next"], "bock": 0, "ramsch_round": True,
+                              "round": 2, "deal_in_round": 2, "ramsch_deal": 1}
+    ramsch = {"kind": "ramsch", "ramsch": {"points": {"0": 60, "1": 40, "2": 20},
+                                           "tricks": {"0": 5, "1": 3, "2": 2}}}
+    result = evaluate_table(table([*deals, ramsch], bock=bock, ramsch="when_all_pass"))
+    assert result["next"] == {**result["next"], "ramsch_round": True, "round": 2,
+                              "deal_in_round": 3, "ramsch_deal": 2}
+    result = evaluate_table(table([*deals, ramsch, ramsch, ramsch], bock=bock,
+                                  ramsch="when_all_pass"))
+    assert result["next"] == {**result["next"], "ramsch_round": False, "round": 3,
+                              "deal_in_round": 2, "ramsch_deal": 0}

@@ -211,15 +211,20 @@ def test_bock_and_ramsch_round_are_shown(scorer: Client, table: Table) -> None:
     def save(record: dict[str, Any], version: int) -> None:
         deal_record(table=table, record=record, expected_version=version, actor=Actor(None, "t"))
 
-    def badges() -> str:
+    def status() -> str:
         html = scorer.get(url("table", table), headers={"accept-language": "en"})
-        return html.content.decode().split('class="badges"')[1].split("</p>")[0]
+        return html.content.decode().split('class="status-head"')[1].split("</div>")[0]
 
+    def badges() -> str:
+        return status().split('class="badges"')[1].split("</p>")[0]
+
+    assert "Round 1 · deal 1 of 4" in status()
     save({"kind": "game", "declarer": 1, "game": "clubs", "matadors": 1, "bid": 18,
           "result": "sixty"}, 0)  # 60:60 triggers a Bock round (club evening preset)
-    assert "Bock" in badges()
+    assert "Bock 1 of 4" in badges() and "Round 1 · deal 2 of 4" in status()
     save({"kind": "passed"}, 1)  # the first Bock deal
     assert "Bock 2 of 4" in badges()
     for version in range(2, 5):
         save({"kind": "passed"}, version)
-    assert "Ramsch round" in badges()  # ramsch_round_after: 1
+    assert "Ramsch round 1/4" in badges()  # ramsch_round_after: 1
+    assert "Round 2 · deal 2 of 4" in status()
