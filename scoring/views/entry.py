@@ -251,7 +251,9 @@ def table_view(request: HttpRequest, pk: int) -> HttpResponse:
     sheet = table_sheet(table, _lang())
     form = None
     if writable:
-        form = DealForm(initial={"version": table.version, "kind": "game"},
+        # In a Ramsch round only a Ramsch (or a Grand Hand instead) is accepted.
+        kind = "ramsch" if sheet.next_ramsch_round else "game"
+        form = DealForm(initial={"version": table.version, "kind": kind},
                         rules=_rules(table), active=sheet.next_active)
     saved = None
     raw = request.GET.get("saved", "")

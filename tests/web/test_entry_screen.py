@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import uuid
 from typing import Any
 
@@ -228,3 +229,20 @@ def test_bock_and_ramsch_round_are_shown(scorer: Client, table: Table) -> None:
         save({"kind": "passed"}, version)
     assert "Ramsch round 1/4" in badges()  # ramsch_round_after: 1
     assert "Round 2 · deal 2 of 4" in status()
+
+
+def test_a_ramsch_round_opens_the_form_on_ramsch(scorer: Client, table: Table) -> None:
+    def checked_kind() -> str:
+        html = scorer.get(url("table", table)).content.decode()
+        match = re.search(r'name="kind" value="(\w+)" checked', html)
+        assert match is not None
+        return match.group(1)
+
+    assert checked_kind() == "game"
+    deal_record(table=table, expected_version=0, actor=Actor(None, "t"),
+                record={"kind": "game", "declarer": 1, "game": "clubs", "matadors": 1,
+                        "bid": 18, "result": "sixty"})  # Bock round, then a Ramsch round
+    for version in range(1, 5):
+        deal_record(table=table, record={"kind": "passed"}, expected_version=version,
+                    actor=Actor(None, "t"))
+    assert checked_kind() == "ramsch"
