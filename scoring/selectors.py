@@ -241,9 +241,9 @@ def deal_preview(table: Table, record: dict[str, Any], lang: str,
     active seats and Bock level are the ones the saved deal will get."""
     deals = [d for d in table.deals.all() if not d.deleted]
     records = [record if replace is not None and d.pk == replace.pk else d.record for d in deals]
-    index = len(records)
     if replace is None:
         records.append(record)
+        index = len(records)  # the new deal is the last one
     else:
         index = next(i for i, d in enumerate(deals) if d.pk == replace.pk) + 1
     try:
