@@ -108,6 +108,16 @@ else:
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": os.getenv("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
+            "OPTIONS": {
+                # Tablets write at the same time: a write transaction takes the lock when it
+                # begins (no deadlock between two readers upgrading to writers), waits up to
+                # 20 s for it, and the write-ahead log lets the sheet pages read meanwhile.
+                # WAL with synchronous=FULL still syncs every commit: a saved deal survives
+                # a power cut.
+                "transaction_mode": "IMMEDIATE",
+                "timeout": 20,
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;",
+            },
         }
     }
 

@@ -268,7 +268,8 @@ def table_view(request: HttpRequest, pk: int) -> HttpResponse:
 def deal_save(request: HttpRequest, pk: int) -> HttpResponse:
     table, actor = access.table_for(request, pk, write=True)
     table = _full(table)
-    sheet = table_sheet(table, _lang())
+    # Only the next deal's seats are needed here; no row of this page shows an explanation.
+    sheet = table_sheet(table, _lang(), explain=False)
     form = DealForm(request.POST, rules=_rules(table), active=sheet.next_active)
     if form.is_valid() and form.cleaned_data.get("request_id") is None:
         form.add_error("request_id", _("The form is incomplete: reload the page."))
