@@ -125,16 +125,21 @@ def game_label(rules: str, options: dict[str, Any], record: dict[str, Any],
     return name, symbol, game.trump in ("H", "D")
 
 
+DECLARATION_LABELS = [
+    ("hand", gettext_noop("Hand")), ("ouvert", gettext_noop("Ouvert")),
+    ("schneider_announced", gettext_noop("Schneider announced")),
+    ("schwarz_announced", gettext_noop("Schwarz announced")),
+]
+
+
 def details_of(record: dict[str, Any]) -> list[str]:
     """The declarations a scorer reads out: "mit 2", "Hand", "Schneider angesagt" …"""
     out = []
     matadors = record.get("matadors")
     if isinstance(matadors, int) and matadors:
         out.append((_("with %d") if matadors > 0 else _("without %d")) % abs(matadors))
-    labels = [("hand", _("Hand")), ("ouvert", _("Ouvert")),
-              ("schneider_announced", _("Schneider announced")),
-              ("schwarz_announced", _("Schwarz announced"))]
-    out += [label for key, label in labels if record.get(key) is True]
+    # Translated only when the declaration applies: a sheet asks this for every row.
+    out += [_(label) for key, label in DECLARATION_LABELS if record.get(key) is True]
     if record.get("spitze"):
         out.append(_("Spitze %d") % record["spitze"])
     if record.get("concession"):
