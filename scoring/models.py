@@ -40,7 +40,7 @@ class Club(models.Model):
     slug = models.SlugField(_("short name"), unique=True)
     language = models.CharField(
         _("language"), max_length=8, choices=settings.LANGUAGES, default="de")
-    created = models.DateTimeField(auto_now_add=True)
+    created = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("club")
@@ -58,8 +58,10 @@ class Membership(models.Model):
         VIEWER = "viewer", _("viewer")
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships",
+        verbose_name=_("user"))
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships",
+                             verbose_name=_("club"))
     role = models.CharField(_("role"), max_length=10, choices=Role.choices, default=Role.VIEWER)
 
     class Meta:
@@ -78,7 +80,8 @@ class Membership(models.Model):
 
 
 class Player(models.Model):
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players",
+                             verbose_name=_("club"))
     name = models.CharField(_("name"), max_length=100)
     guest = models.BooleanField(_("guest"), default=False)
 
@@ -131,7 +134,8 @@ class RulesMixin(models.Model):
 
 
 class RuleProfile(RulesMixin):
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="rule_profiles")
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="rule_profiles",
+                             verbose_name=_("club"))
     name = models.CharField(_("name"), max_length=100)
 
     class Meta:
@@ -147,7 +151,8 @@ class RuleProfile(RulesMixin):
 
 
 class Evening(RulesMixin):
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="evenings")
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="evenings",
+                             verbose_name=_("club"))
     date = models.DateField(_("date"))
     name = models.CharField(_("name"), max_length=100, default="Clubabend")
     profile_name = models.CharField(_("rule profile"), max_length=100, blank=True)
@@ -182,14 +187,15 @@ def new_access_code() -> str:
 
 
 class Table(models.Model):
-    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="tables")
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="tables",
+                                verbose_name=_("evening"))
     number = models.PositiveSmallIntegerField(_("table"))
     first_dealer = models.PositiveSmallIntegerField(_("first dealer"), default=0)
     access_code = models.CharField(
         _("access code"), max_length=12, unique=True, default=new_access_code)
     # Bumped by every change to the table's deals: a form carries the version it was shown,
     # and a save against another version is refused as stale (two tablets, one table).
-    version = models.PositiveIntegerField(default=0)
+    version = models.PositiveIntegerField(_("version"), default=0)
 
     class Meta:
         verbose_name = _("table")
@@ -204,9 +210,11 @@ class Table(models.Model):
 
 
 class Seat(models.Model):
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats",
+                              verbose_name=_("table"))
     position = models.PositiveSmallIntegerField(_("seat"))
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats",
+                               verbose_name=_("player"))
 
     class Meta:
         verbose_name = _("seat")
@@ -223,14 +231,16 @@ class Seat(models.Model):
 
 
 class Deal(models.Model):
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="deals")
-    position = models.PositiveIntegerField()  # order at the table; deleted deals keep theirs
-    record = models.JSONField()  # a deal record of deal-record.md
-    deleted = models.BooleanField(default=False)
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="deals",
+                              verbose_name=_("table"))
+    # The order at the table; deleted deals keep theirs.
+    position = models.PositiveIntegerField(_("number"))
+    record = models.JSONField(_("record"))  # a deal record of deal-record.md
+    deleted = models.BooleanField(_("deleted"), default=False)
     # The submitting device's key for this save: a retried POST finds its deal again.
-    request_id = models.UUIDField(null=True, blank=True)
-    created = models.DateTimeField(auto_now_add=True)
-    updated = models.DateTimeField(auto_now=True)
+    request_id = models.UUIDField(_("request ID"), null=True, blank=True)
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+    updated = models.DateTimeField(_("updated"), auto_now=True)
 
     class Meta:
         verbose_name = _("deal")
@@ -254,16 +264,20 @@ class AuditEntry(models.Model):
         DELETE = "delete", _("deleted")
         RESTORE = "restore", _("restored")
 
-    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="audit")
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="audit")
-    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="audit")
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="audit",
+                                verbose_name=_("evening"))
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="audit",
+                              verbose_name=_("table"))
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="audit",
+                             verbose_name=_("deal"))
     action = models.CharField(_("action"), max_length=10, choices=Action.choices)
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        verbose_name=_("user account"))
     actor = models.CharField(_("by"), max_length=150)  # the user or "table code …"
     at = models.DateTimeField(_("when"), auto_now_add=True)
-    before = models.JSONField(null=True, blank=True)
-    after = models.JSONField(null=True, blank=True)
+    before = models.JSONField(_("before"), null=True, blank=True)
+    after = models.JSONField(_("after"), null=True, blank=True)
     reason = models.TextField(_("reason"), blank=True)
 
     class Meta:
