@@ -12,6 +12,7 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from scoring.engine import SkatError
 from scoring.engine.deal import QUICK_RESULTS, game_enabled, legal_bids
@@ -35,9 +36,9 @@ QUICK_CHOICES = [
     ("sixty", "60:60"),
 ]
 assert [key for key, _label in QUICK_CHOICES] == list(QUICK_RESULTS)
-KONTRA_CHOICES = [("none", _("none")), ("kontra", "Kontra"), ("re", "Re")]
+KONTRA_CHOICES = [("none", pgettext_lazy("no Kontra", "none")), ("kontra", "Kontra"), ("re", "Re")]
 CONCESSION_CHOICES = [
-    ("", _("none")),
+    ("", pgettext_lazy("no concession", "none")),
     ("declarer", _("Declarer gave up")),
     ("schenken", _("Schenken accepted")),
     ("schenken_schneider", _("Schenken, played on for Schneider")),

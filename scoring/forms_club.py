@@ -96,15 +96,17 @@ class SeatChoiceField(forms.ModelChoiceField):
 class TableForm(forms.Form):
     """One table: up to six seats in seat order, each a club player or a new guest's name."""
 
-    first_dealer = forms.TypedChoiceField(
-        label=_("First dealer"), coerce=int, initial=0,
-        choices=[(i, _("Seat %(number)d") % {"number": i + 1}) for i in range(MAX_SEATS)])
+    # The choices are set per form: "Seat 1" … formatted at class level would be frozen in
+    # the language that was active when the module was imported.
+    first_dealer = forms.TypedChoiceField(label=_("First dealer"), coerce=int, initial=0)
 
     def __init__(self, *args: Any, club: Club, allow_empty: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.club = club
         self.allow_empty = allow_empty
         players = club.players.all()
+        self.fields["first_dealer"].choices = [  # type: ignore[attr-defined]
+            (i, _("Seat %(number)d") % {"number": i + 1}) for i in range(MAX_SEATS)]
         for i in range(MAX_SEATS):
             self.fields[f"seat_{i}"] = SeatChoiceField(
                 label=_("Seat %(number)d") % {"number": i + 1}, queryset=players,

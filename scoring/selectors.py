@@ -11,7 +11,7 @@ from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, ngettext
 
 from scoring.engine import SkatError, evaluate_table
 from scoring.engine.deal import QUICK_RESULTS
@@ -166,7 +166,7 @@ def result_label(record: dict[str, Any]) -> str:
     if points is not None:
         return str(points)
     if tricks is not None:
-        return _("%d tricks") % tricks
+        return ngettext("%d trick", "%d tricks", tricks) % tricks
     return ""
 
 

@@ -10,6 +10,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
 from django.db.models import F, Max
+from django.utils.translation import gettext as _
 
 from scoring.engine import SkatError, evaluate_table
 from scoring.models import AuditEntry, Deal, Table
@@ -128,13 +129,13 @@ def deal_restore(*, deal: Deal, reason: str, expected_version: int, actor: Actor
 def _change(deal: Deal, action: str, record: dict[str, Any] | None, reason: str,
             expected_version: int, actor: Actor) -> Deal:
     if action != AuditEntry.Action.CREATE and not reason.strip():
-        raise SkatError("reason", "Say why the deal is changed.")
+        raise SkatError("reason", _("Say why the deal is changed."))
     if action == AuditEntry.Action.DELETE and deal.deleted:
-        raise SkatError(None, "This deal is already deleted.")
+        raise SkatError(None, _("This deal is already deleted."))
     if action == AuditEntry.Action.RESTORE and not deal.deleted:
-        raise SkatError(None, "This deal is not deleted.")
+        raise SkatError(None, _("This deal is not deleted."))
     if action == AuditEntry.Action.EDIT and deal.deleted:
-        raise SkatError(None, "Restore the deal before correcting it.")
+        raise SkatError(None, _("Restore the deal before correcting it."))
     table = deal.table
     with transaction.atomic():
         if not _claim_version(table, expected_version):
@@ -174,7 +175,6 @@ def table_create(*, evening: Any, players: list[Any], first_dealer: int = 0,
                  number: int | None = None) -> Table:
     """A table of 3 to 6 of the club's players, seated in the order given."""
     from django.core.exceptions import ValidationError
-    from django.utils.translation import gettext as _
 
     from scoring.models import Seat
 

@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext, override
 
 from scoring.demo import generate_deals
 from scoring.models import Club, Membership, Player, RuleProfile
@@ -44,8 +45,11 @@ class Command(BaseCommand):
 @transaction.atomic
 def build_demo() -> None:
     club = Club.objects.create(slug=SLUG, name="Skatfreunde Altenburg (Demo)", language="de")
-    for preset in PRESETS.values():
-        RuleProfile.objects.create(club=club, name=preset["name"], rules=preset["rules"],
+    # The preset profiles named in the club's language, as the admin names a new club's.
+    with override(club.language):
+        names = {key: gettext(preset["name"]) for key, preset in PRESETS.items()}
+    for key, preset in PRESETS.items():
+        RuleProfile.objects.create(club=club, name=names[key], rules=preset["rules"],
                                    options=preset["options"], scoring=preset["scoring"],
                                    stake="0.05", currency="EUR")
     players = [Player.objects.create(club=club, name=name) for name in PLAYERS]
@@ -55,7 +59,7 @@ def build_demo() -> None:
         user = user_model.objects.create_user(USERNAME, password=PASSWORD)
     Membership.objects.update_or_create(user=user, club=club,
                                         defaults={"role": Membership.Role.ADMIN})
-    profile = RuleProfile.objects.get(club=club, name=PRESETS["club_evening"]["name"])
+    profile = RuleProfile.objects.get(club=club, name=names["club_evening"])
     evening = evening_create(club=club, date=timezone.localdate(), profile=profile,
                              name="Clubabend")
     actor = Actor(user, user.get_username())
