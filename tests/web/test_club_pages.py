@@ -21,6 +21,8 @@ pytestmark = pytest.mark.django_db
 def login(client: Client, club: Club, role: str = "scorer") -> Any:
     user = make_user(club, role)
     client.force_login(user)
+    # The messages below are asserted in English; the site's default language is German.
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
     return user
 
 
