@@ -213,7 +213,7 @@ class Seat(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats",
                               verbose_name=_("table"))
     position = models.PositiveSmallIntegerField(_("seat"))
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats",
+    player = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="seats",
                                verbose_name=_("player"))
 
     class Meta:

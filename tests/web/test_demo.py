@@ -6,6 +6,7 @@ import io
 
 import pytest
 from django.core.management import call_command
+from django.db.models import RestrictedError
 
 from scoring.models import AuditEntry, Club, Membership, Table
 from scoring.selectors import table_sheet, tables_with_everything
@@ -32,3 +33,20 @@ def test_running_it_again_changes_nothing() -> None:
     count = AuditEntry.objects.count()
     call_command("demo", stdout=io.StringIO())
     assert AuditEntry.objects.count() == count and Club.objects.filter(slug="demo").count() == 1
+
+
+def test_reset_rebuilds_the_demo() -> None:
+    call_command("demo", stdout=io.StringIO())
+    first = set(Table.objects.values_list("pk", flat=True))
+    call_command("demo", "--reset", stdout=io.StringIO())
+    assert Club.objects.filter(slug="demo").count() == 1
+    assert first.isdisjoint(Table.objects.values_list("pk", flat=True))
+
+
+def test_a_player_who_sat_at_a_table_cannot_be_deleted_alone() -> None:
+    """Deleting a whole club takes its players and seats with it; deleting one player who
+    has played would tear holes in old score sheets and is refused."""
+    call_command("demo", stdout=io.StringIO())
+    player = Table.objects.first().seats.first().player
+    with pytest.raises(RestrictedError):
+        player.delete()
