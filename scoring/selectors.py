@@ -67,6 +67,12 @@ class SheetRow:
     round_end: bool
     underline: frozenset[int]
     explanation: str
+    result_key: str = ""  # the quick result tapped ("lost_schneider" …), "" for card points
+
+    @property
+    def says_lost(self) -> bool:
+        """The result column already reads "lost …" (a quick result), so no second mark."""
+        return self.result_key.startswith("lost")
 
 
 @dataclass
@@ -196,6 +202,7 @@ def table_sheet(table: Table, lang: str, explain: bool = True) -> ScoreSheet:
             number=row["number"], deal_id=deal.pk, kind=row["kind"], dealer=row["dealer"],
             active=tuple(row["active"]), declarer=declarer, game=name, symbol=symbol, red=red,
             details=details_of(record), bid=record.get("bid"), result=result_label(record),
+            result_key=str(record.get("result") or ""),
             kontra=record.get("kontra") or "none", bock=row["bock"],
             ramsch_round=row["ramsch_round"], won=row["won"], value=row["value"],
             entries=_by_seat(row["entries"], n), totals=[row["totals"][str(p)] for p in range(n)],
@@ -263,7 +270,8 @@ def deal_preview(table: Table, record: dict[str, Any], lang: str,
         dealer=row["dealer"], active=tuple(row["active"]),
         declarer=record.get("declarer") if record.get("kind") == "game" else None,
         game=name, symbol=symbol, red=red, details=details_of(record), bid=record.get("bid"),
-        result=result_label(record), kontra=record.get("kontra") or "none", bock=row["bock"],
+        result=result_label(record), result_key=str(record.get("result") or ""),
+        kontra=record.get("kontra") or "none", bock=row["bock"],
         ramsch_round=row["ramsch_round"], won=row["won"], value=row["value"],
         entries=_by_seat(row["entries"], n), totals=[row["totals"][str(p)] for p in range(n)],
         seeger_fabian=None, round_end=row["round_end"], underline=frozenset(row["underline"]),

@@ -123,7 +123,7 @@ def sheet_body(sheet: ScoreSheet, short: list[str]) -> SafeString:
         symbol = (f'<span class="suit{" red" if row.red else ""}" aria-hidden="true">'
                   f"{row.symbol}</span> " if row.symbol else "")
         lost = (f' <span class="lost-mark">{lost_word}</span>'
-                if row.won is False and row.kind == "game" else "")
+                if row.won is False and row.kind == "game" and not row.says_lost else "")
         ramsch = (f' <abbr class="ramsch-mark" title="{ramsch_round}">R</abbr>'
                   if row.ramsch_round else "")
         out.append(

@@ -206,6 +206,19 @@ def test_the_fragment_is_the_partial_alone(client: Client) -> None:
     assert "css/sheet.css" in page
 
 
+def test_a_quick_lost_result_says_lost_once(client: Client) -> None:
+    """A tapped "lost Schneider" already says lost; counted card points get the lost mark."""
+    club = make_club()
+    table = make_table(club, players=3)
+    login(client, club)
+    quick = {"kind": "game", "declarer": 1, "game": "clubs", "matadors": 1, "bid": 18,
+             "result": "lost_schneider"}
+    play(table, [quick, won(2, 40)])
+    rows = body_rows(get_sheet(client, table))
+    assert "lost Schneider" in rows[0] and "lost-mark" not in rows[0]
+    assert '<span class="lost-mark">lost</span>' in rows[1]
+
+
 def test_the_sheet_is_german_by_default(client: Client) -> None:
     club = make_club()
     table = make_table(club, players=3)
