@@ -37,16 +37,19 @@ def auction(calls: object, rules: str = "isko", options: dict[str, Any] | None =
             return None
         index, raw = queue.pop(0)
         if (not isinstance(raw, list) or len(raw) != 2 or raw[0] not in SEATS):
-            raise SkatError("calls", f"Call {index} must be [seat, call] with seat F, M or R.")
+            raise SkatError("calls", "Call {index} must be [seat, call] with seat F, M or R.",
+                            index=index)
         who, call = raw
         if who != expected:
-            raise SkatError("calls", f"Call {index}: it is {expected}'s turn, not {who}'s.")
+            raise SkatError("calls", "Call {index}: it is {expected}'s turn, not {who}'s.",
+                            index=index, expected=expected, who=who)
         if call in ("yes", "pass"):
             return index, str(call), None
         try:
             value = int(call)
         except (TypeError, ValueError):
-            raise SkatError("calls", f"Call {index}: say a number, yes or pass.") from None
+            raise SkatError("calls", "Call {index}: say a number, yes or pass.",
+                            index=index) from None
         return index, "bid", value
 
     def duel(bidder: str, listener: str) -> str | None:
@@ -55,23 +58,27 @@ def auction(calls: object, rules: str = "isko", options: dict[str, Any] | None =
         while True:
             said = next_call(bidder)
             if said is None:
-                raise SkatError("calls", f"The auction stops while {bidder} is to bid.")
+                raise SkatError("calls", "The auction stops while {seat} is to bid.",
+                                seat=bidder)
             index, what, value = said
             if what == "pass":
                 return listener
             if what != "bid" or value is None:
-                raise SkatError("calls", f"Call {index}: {bidder} bids or passes.")
+                raise SkatError("calls", "Call {index}: {seat} bids or passes.", index=index,
+                                seat=bidder)
             if value not in bids or value <= current:
-                raise SkatError("calls", f"Call {index}: {value} is not a legal bid above "
-                                f"{current}.")
+                raise SkatError("calls", "Call {index}: {value} is not a legal bid above "
+                                "{current}.", index=index, value=value, current=current)
             current = value
             answer = next_call(listener)
             if answer is None:
-                raise SkatError("calls", f"The auction stops while {listener} is to answer.")
+                raise SkatError("calls", "The auction stops while {seat} is to answer.",
+                                seat=listener)
             if answer[1] == "pass":
                 return bidder
             if answer[1] != "yes":
-                raise SkatError("calls", f"Call {answer[0]}: {listener} says yes or pass.")
+                raise SkatError("calls", "Call {index}: {seat} says yes or pass.",
+                                index=answer[0], seat=listener)
 
     survivor = duel("M", "F")
     assert survivor is not None
@@ -83,7 +90,9 @@ def auction(calls: object, rules: str = "isko", options: dict[str, Any] | None =
         elif said[1] == "bid" and said[2] in bids:
             winner, current = "F", said[2]
         else:
-            raise SkatError("calls", f"Call {said[0]}: Forehand opens with a legal bid or passes.")
+            raise SkatError("calls", "Call {index}: Forehand opens with a legal bid or passes.",
+                            index=said[0])
     if queue:
-        raise SkatError("calls", f"Call {queue[0][0]} comes after the auction has ended.")
+        raise SkatError("calls", "Call {index} comes after the auction has ended.",
+                        index=queue[0][0])
     return {"declarer": winner, "bid": current or None}

@@ -35,7 +35,8 @@ def parse_cards(raw: object, field: str = "cards") -> frozenset[str]:
     for card in raw:
         if not isinstance(card, str) or card not in CARD_POINTS:
             raise SkatError(
-                field, f"{card!r} is not a card: write suit C S H D and rank A 10 K Q J 9 8 7."
+                field, "{card!r} is not a card: write suit C S H D and rank A 10 K Q J 9 8 7.",
+                card=card,
             )
         cards.append(card)
     if len(set(cards)) != len(cards):

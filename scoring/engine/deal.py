@@ -13,7 +13,7 @@ from typing import Any
 from . import explain
 from .cards import matadors as matadors_of
 from .cards import parse_cards
-from .errors import SkatError
+from .errors import Phrase, SkatError, Term
 from .explain import WORDS, signed
 from .fields import Record, flag, optional_whole, seat, whole
 from .games import HISTORIC_GAMES, ISKO_GAMES, ISKO_NULL_VALUES, Game
@@ -42,11 +42,29 @@ _RARE_FIELDS = frozenset({
 _GAME_FIELD_SET = frozenset(GAME_FIELDS) | {"kontra"}
 CONCESSIONS = (None, "declarer", "schenken", "schenken_schneider", "schenken_schwarz")
 KONTRA_FACTOR = {"none": 1, "kontra": 2, "re": 4}
+# The systems as messages name them; the German is the form that follows "nach".
 SYSTEM_NAMES = {
-    "isko": "the International Skat Order",
-    "american1898": "American Skat (1898)",
-    "hoyle": "Hoyle's Skat",
+    "isko": Term("the International Skat Order", "der Internationalen Skatordnung"),
+    "american1898": Term("American Skat (1898)", "dem amerikanischen Skat von 1898"),
+    "hoyle": Term("Hoyle's Skat", "Hoyles Skat"),
 }
+# The kinds of record as messages name them: the code in English, a word in German.
+KIND_NAMES = {
+    "game": Term("game", "Spiel"), "passed": Term("passed", "Eingepasst"),
+    "ramsch": Term("ramsch", "Ramsch"), "penalty": Term("penalty", "Strafe"),
+    "misdeal": Term("misdeal", "Vergeben"),
+}
+# Words that messages put in front of "must be …", "is missing" (built once, not per deal).
+_DECLARER = Phrase("The declarer")
+_DECLARER_POINTS = Phrase("The declarer's card points")
+_DECLARER_TRICKS = Phrase("The declarer's tricks")
+_SPITZE_COUNT = Phrase("The number of Spitze")
+_KONTRA_SEAT = Phrase("The Kontra seat")
+_PASSED_18_SEAT = Phrase("A seat in passed_18")
+_PENALISED_SEAT = Phrase("The penalised seat")
+_GAVE_UP = Phrase("The declarer gave up")
+_GIVEN_UP = Phrase("The game was given up")
+_SCHENKEN = Phrase("Schenken accepted")
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,9 +153,10 @@ def game_enabled(system: str, game: Game, o: Options) -> bool:
 # ---------------------------------------------------------------- shared readers
 
 def _declarer(d: Record, ctx: Context, active: tuple[int, ...] | None) -> int:
-    declarer = seat(d.get("declarer"), "declarer", ctx.players, "The declarer")
+    declarer = seat(d.get("declarer"), "declarer", ctx.players, _DECLARER)
     if active is not None and declarer not in active:
-        raise SkatError("declarer", f"Seat {declarer} sits out this deal and cannot declare.")
+        raise SkatError("declarer", "Seat {seat} sits out this deal and cannot declare.",
+                        seat=declarer)
     return declarer
 
 
@@ -146,14 +165,17 @@ def _bid(d: Record, ctx: Context, optional: bool) -> int:
     if bid is None and optional:
         return 0
     if type(bid) is not int:
-        problem = "The bid is missing." if bid is None else "The bid must be a number."
-        raise SkatError("bid", problem)
+        if bid is None:
+            raise SkatError("bid", "The bid is missing.")
+        raise SkatError("bid", "The bid must be a number.")
     if bid not in ctx.legal_bids:
         lower = max((b for b in ctx.legal_bids if b < bid), default=None)
         higher = min((b for b in ctx.legal_bids if b > bid), default=None)
-        near = " or ".join(str(b) for b in (lower, higher) if b is not None)
-        raise SkatError("bid", f"{bid} cannot be bid under {SYSTEM_NAMES[ctx.system]}; "
-                        f"the nearest bids are {near}.")
+        near: object = Phrase("{lower} or {higher}", lower=lower, higher=higher)
+        if lower is None or higher is None:
+            near = lower if higher is None else higher
+        raise SkatError("bid", "{bid} cannot be bid under {system}; the nearest bids are {near}.",
+                        bid=bid, system=SYSTEM_NAMES[ctx.system], near=near)
     return bid
 
 
@@ -171,7 +193,8 @@ QUICK_RESULTS: dict[str, tuple[int, int | None]] = {
 def _quick_result(d: Record, s_ann: bool, w_ann: bool) -> tuple[int, int | None]:
     result = d.get("result")
     if type(result) is not str or result not in QUICK_RESULTS:
-        raise SkatError("result", "A quick result is one of " + ", ".join(QUICK_RESULTS) + ".")
+        raise SkatError("result", "A quick result is one of {choices}.",
+                        choices=", ".join(QUICK_RESULTS))
     for key in ("declarer_points", "declarer_tricks"):
         if d.get(key) is not None:
             raise SkatError("result", "Give the card points or a quick result, not both.")
@@ -182,11 +205,15 @@ def _quick_result(d: Record, s_ann: bool, w_ann: bool) -> tuple[int, int | None]
     return QUICK_RESULTS[result]
 
 
-def _fixed_tricks(d: Record, win_tricks: int, what: str) -> int:
+def _fixed_tricks(d: Record, win_tricks: int, game: Game) -> int:
     """Tricks of a Null/Nullo/Uno/Duo player, from the count or a quick won/lost."""
     result = d.get("result")
     if result is None:
-        return whole(d, "declarer_tricks", 0, 10, what)
+        tricks = d.get("declarer_tricks")
+        if type(tricks) is int and 0 <= tricks <= 10:
+            return tricks
+        return whole(d, "declarer_tricks", 0, 10,
+                     Phrase("The {game} player's tricks", game=game))
     if result not in ("won", "lost"):
         raise SkatError("result", "This game is won or lost: no Schneider or Schwarz.")
     if d.get("declarer_tricks") is not None or d.get("declarer_points") is not None:
@@ -202,29 +229,30 @@ def _play(d: Record, zero_trick_points: int, s_ann: bool = False,
         return _quick_result(d, s_ann, w_ann)
     points, tricks = d.get("declarer_points"), d.get("declarer_tricks")
     if type(points) is not int or not 0 <= points <= 120:
-        points = whole(d, "declarer_points", 0, 120, "The declarer's card points")
+        points = whole(d, "declarer_points", 0, 120, _DECLARER_POINTS)
     if tricks is not None and (type(tricks) is not int or not 0 <= tricks <= 10):
-        tricks = optional_whole(d, "declarer_tricks", 0, 10, "The declarer's tricks")
+        tricks = optional_whole(d, "declarer_tricks", 0, 10, _DECLARER_TRICKS)
     if tricks is None:
         if points <= 22 or points == 120:
-            raise SkatError("declarer_tricks", f"With {points} card points say how many tricks "
-                            "the declarer took: it decides Schwarz.")
+            raise SkatError("declarer_tricks", "With {points} card points say how many tricks "
+                            "the declarer took: it decides Schwarz.", points=points)
     elif tricks == 10 and points != 120:
         raise SkatError("declarer_points", "All ten tricks make 120 card points.")
     elif tricks == 0 and points > zero_trick_points:
         raise SkatError("declarer_points", "Without a trick the declarer can have at most "
-                        f"{zero_trick_points} card points, not {points}.")
+                        "{most} card points, not {points}.", most=zero_trick_points,
+                        points=points)
     return points, tricks
 
 
-def _no_play(d: Record, why: str) -> None:
+def _no_play(d: Record, why: Phrase) -> None:
     """Nothing was played: points and tricks are absent or 0 (a form sends 0)."""
     if d.get("result") is not None:
-        raise SkatError("result", f"{why}: there is no result to record.")
+        raise SkatError("result", "{why}: there is no result to record.", why=why)
     for key in ("declarer_points", "declarer_tricks"):
         value = d.get(key)
         if value is not None and not (type(value) is int and value == 0):
-            raise SkatError(key, f"{why}: no card points or tricks are recorded.")
+            raise SkatError(key, "{why}: no card points or tricks are recorded.", why=why)
 
 
 def _matadors(d: Record, game: Game, system_name: str) -> int:
@@ -236,27 +264,29 @@ def _matadors(d: Record, game: Game, system_name: str) -> int:
         cards = parse_cards(d["cards"])
         if len(cards) != 12:
             raise SkatError("cards", "Give the declarer's ten cards and the two of the skat: "
-                            f"12 cards, not {len(cards)}.")
+                            "12 cards, not {count}.", count=len(cards))
         derived = matadors_of(cards, game.trump)
         if raw is not None and raw != derived:
-            raise SkatError("matadors", f"The cards give {_with(derived)}, not {_with(raw)}.")
+            raise SkatError("matadors", "The cards give {derived}, not {said}.",
+                            derived=_with(derived), said=_with(raw))
         return derived
     if raw is None:
         raise SkatError("matadors", "Say with or without how many (matadors), or give the cards.")
     if type(raw) is not int or raw == 0 or not -limit <= raw <= limit:
-        raise SkatError("matadors", f"In {game.name_en} the matadors are with or without 1 to "
-                        f"{limit} (+n with, −n without), not {raw!r}.")
+        raise SkatError("matadors", "In {game} the matadors are with or without 1 to "
+                        "{limit} (+n with, −n without), not {raw!r}.", game=game, limit=limit,
+                        raw=raw)
     return raw
 
 
-def _with(n: object) -> str:
+def _with(n: object) -> Phrase | str:
     if type(n) is int and n:
-        return f"with {n}" if n > 0 else f"without {-n}"
+        return Phrase("with {n}", n=n) if n > 0 else Phrase("without {n}", n=-n)
     return repr(n)
 
 
 def _spitze(d: Record, o: Options, game: Game) -> int:
-    spitze = optional_whole(d, "spitze", 0, 4, "The number of Spitze") or 0
+    spitze = optional_whole(d, "spitze", 0, 4, _SPITZE_COUNT) or 0
     made = d.get("spitze_made")
     if spitze:
         if not o.spitze:
@@ -289,11 +319,12 @@ def _kontra(d: Record, ctx: Context, declarer: int, active: tuple[int, ...] | No
         if by_required:
             raise SkatError("kontra_by", "Say which opponent said Kontra.")
         return kontra, None
-    by = seat(by, "kontra_by", ctx.players, "The Kontra seat")
+    by = seat(by, "kontra_by", ctx.players, _KONTRA_SEAT)
     if by == declarer:
         raise SkatError("kontra_by", "The declarer cannot say Kontra against himself.")
     if active is not None and by not in active:
-        raise SkatError("kontra_by", f"Seat {by} sits out this deal and cannot say Kontra.")
+        raise SkatError("kontra_by", "Seat {seat} sits out this deal and cannot say Kontra.",
+                        seat=by)
     return kontra, by
 
 
@@ -304,7 +335,7 @@ def _concession(d: Record, system: str, o: Options, game: Game) -> str | None:
                         "\"schenken_schneider\" or \"schenken_schwarz\".")
     if concession is None or concession == "declarer":
         if concession and not game.abandon:
-            raise SkatError("concession", f"A {game.name_en} cannot be abandoned.")
+            raise SkatError("concession", "A {game} cannot be abandoned.", game=game)
         return concession
     if system != "isko" or not o.schenken:
         raise SkatError("concession", "Schenken is not played under these rules (option schenken).")
@@ -329,8 +360,8 @@ def _isko_game(d: Record, ctx: Context, active: tuple[int, ...] | None,
     key = get("game")
     game = ISKO_GAMES[o.grand_base].get(key) if type(key) is str else None
     if game is None:
-        raise SkatError("game", f"{key!r} is not a game of the International Skat Order: "
-                        "use diamonds, hearts, spades, clubs, grand or null.")
+        raise SkatError("game", "{key!r} is not a game of the International Skat Order: "
+                        "use diamonds, hearts, spades, clubs, grand or null.", key=key)
     declarer = get("declarer")
     if type(declarer) is not int or not 0 <= declarer < ctx.players or (
             active is not None and declarer not in active):
@@ -371,7 +402,7 @@ def _isko_game(d: Record, ctx: Context, active: tuple[int, ...] | None,
         raise SkatError("schneider_announced" if s_ann else "schwarz_announced",
                         "Schneider and Schwarz can only be announced in a Hand game.")
     if ouvert and not hand:
-        raise SkatError("ouvert", f"{game.name_en} ouvert must be played Hand.")
+        raise SkatError("ouvert", "{game} ouvert must be played Hand.", game=game)
     matadors = _matadors(d, game, "isko")
     if ouvert:
         s_ann = w_ann = True
@@ -389,7 +420,7 @@ def _isko_game(d: Record, ctx: Context, active: tuple[int, ...] | None,
         s.schneider_played = points >= 90 or points <= 30
         s.schwarz_played = tricks == 0 or tricks == 10
     else:
-        _no_play(d, "The game was given up" if concession == "declarer" else "Schenken accepted")
+        _no_play(d, _GIVEN_UP if concession == "declarer" else _SCHENKEN)
     key_levels = (hand, s.schneider_played or s_ann, s_ann, s.schwarz_played or w_ann, w_ann,
                   ouvert, spitze, rum)
     levels = _LEVELS.get(key_levels) or _isko_levels(key_levels)
@@ -458,12 +489,13 @@ def _isko_null(d: Record, s: Scored, o: Options, bid: int, concession: str | Non
     value = ISKO_NULL_VALUES[hand, ouvert]
     reason: tuple[Any, ...]
     if bid > value:
-        raise SkatError("bid", _null_refusal(game_label_null(hand, ouvert), value, bid))
+        raise _null_refusal(hand, ouvert, value, bid)
     if concession:
-        _no_play(d, "The declarer gave up")
+        _no_play(d, _GAVE_UP)
         won, reason = False, ("conceded",)
     else:
-        tricks = _fixed_tricks(d, 0, "The Null player's tricks")
+        assert s.game is not None
+        tricks = _fixed_tricks(d, 0, s.game)
         if d.get("declarer_points") is not None and d.get("result") is None:
             s.points, _ = _play(d, 22)
         s.tricks, s.played = tricks, True
@@ -486,11 +518,26 @@ def game_label_null(hand: bool, ouvert: bool) -> str:
     return "Null" + (" Ouvert" if ouvert else "") + (" Hand" if hand else "")
 
 
-def _null_refusal(label: str, value: int, bid: int) -> str:
-    can = [game_label_null(h, ov) + f" ({v})" for (h, ov), v in
-           sorted(ISKO_NULL_VALUES.items(), key=lambda kv: kv[1]) if v >= bid]
-    tail = f"; {can[0]} can" if can else ""
-    return f"{label} ({value}) cannot be declared after a bid of {bid}{tail}."
+def _null_term(hand: bool, ouvert: bool) -> Term:
+    return Term(game_label_null(hand, ouvert),
+                "Null" + (" ouvert" if ouvert else "") + (" Hand" if hand else ""))
+
+
+def _null_refusal(hand: bool, ouvert: bool, value: int, bid: int) -> SkatError:
+    can = [(h, ov, v) for (h, ov), v in sorted(ISKO_NULL_VALUES.items(), key=lambda kv: kv[1])
+           if v >= bid]
+    return _too_low(_null_term(hand, ouvert), value, bid,
+                    (_null_term(can[0][0], can[0][1]), can[0][2]) if can else None)
+
+
+def _too_low(game: Term, value: int, bid: int, other: tuple[Term, int] | None) -> SkatError:
+    """A fixed game worth less than the bid, and the one that would do."""
+    if other is None:
+        return SkatError("bid", "{game} ({value}) cannot be declared after a bid of {bid}.",
+                         game=game, value=value, bid=bid)
+    return SkatError("bid", "{game} ({value}) cannot be declared after a bid of {bid}; "
+                     "{other} ({other_value}) can.", game=game, value=value, bid=bid,
+                     other=other[0], other_value=other[1])
 
 
 def _passed_18(d: Record, ctx: Context) -> frozenset[int]:
@@ -499,7 +546,7 @@ def _passed_18(d: Record, ctx: Context) -> frozenset[int]:
         return frozenset()
     if not isinstance(raw, list):
         raise SkatError("passed_18", "passed_18 must be a list of seats.")
-    return frozenset(seat(v, "passed_18", ctx.players, "A seat in passed_18") for v in raw)
+    return frozenset(seat(v, "passed_18", ctx.players, _PASSED_18_SEAT) for v in raw)
 
 
 def _check_passed_18(d: Record, ctx: Context, kontra_by: int) -> None:
@@ -507,8 +554,8 @@ def _check_passed_18(d: Record, ctx: Context, kontra_by: int) -> None:
         raise SkatError("passed_18", "With Kontra only after 18, say which seats passed at 18 "
                         "(passed_18, may be empty).")
     if kontra_by in _passed_18(d, ctx):
-        raise SkatError("kontra_by", f"Seat {kontra_by} passed when he could have said or held "
-                        "18, so he may not say Kontra.")
+        raise SkatError("kontra_by", "Seat {seat} passed when he could have said or held "
+                        "18, so he may not say Kontra.", seat=kontra_by)
 
 
 def _historic_game(d: Record, ctx: Context, active: tuple[int, ...] | None,
@@ -518,13 +565,14 @@ def _historic_game(d: Record, ctx: Context, active: tuple[int, ...] | None,
     key = d.get("game")
     game = games.get(key) if type(key) is str else None
     if game is None:
-        raise SkatError("game", f"{key!r} is not a game of {SYSTEM_NAMES[system]}: use "
-                        + ", ".join(k for k, g in games.items() if game_enabled(system, g, o))
-                        + ".")
+        raise SkatError("game", "{key!r} is not a game of {system}: use {choices}.", key=key,
+                        system=SYSTEM_NAMES[system],
+                        choices=", ".join(k for k, g in games.items()
+                                          if game_enabled(system, g, o)))
     if not game_enabled(system, game, o):
         option = game.option if game.option in ("frage", "revolution", "uno_duo") else "exceptional"
-        raise SkatError("game", f"{game.name_en} is not played under these rules "
-                        f"(option {option}).")
+        raise SkatError("game", "{game} is not played under these rules (option {option}).",
+                        game=game, option=option)
     if ramsch_round and game.key != "grand_solo":
         raise SkatError("kind", "In a forced Ramsch round only Ramsch or a Grand Solo can be "
                         "played.")
@@ -543,7 +591,8 @@ def _historic_game(d: Record, ctx: Context, active: tuple[int, ...] | None,
                         "Schneider and Schwarz can only be announced in a Solo or Grand Solo.")
     for key in ("spitze", "rum"):
         if d.get(key):
-            raise SkatError(key, f"{key} is an option of the International Skat Order only.")
+            raise SkatError(key, "{key} is an option of the International Skat Order only.",
+                            key=key)
     if d.get("spitze_made") is not None:
         raise SkatError("spitze_made", "Spitze is an option of the International Skat Order only.")
     pmn = flag(d, "passt_mir_nicht")
@@ -576,7 +625,7 @@ def _historic_game(d: Record, ctx: Context, active: tuple[int, ...] | None,
         s.schneider_played = points >= 91 or points <= 30
         s.schwarz_played = tricks == 0 or tricks == 10
     else:
-        _no_play(d, "The declarer gave up")
+        _no_play(d, _GAVE_UP)
     # The 1898 contingencies and Hoyle's classes (game 1, schneider 2, announced or schwarz 3,
     # schwarz after announcing 4, schwarz announced 5) give the same count.
     levels = ["game"]
@@ -628,24 +677,24 @@ def _historic_fixed(d: Record, s: Scored, game: Game, bid: int, concession: str 
     ouvert, kontra, declarer = s.ouvert, s.kontra, s.declarer
     assert declarer is not None
     if d.get("matadors") is not None:
-        raise SkatError("matadors", f"{game.name_en} has no matadors.")
+        raise SkatError("matadors", "{game} has no matadors.", game=game)
     value = game.ouvert_value if ouvert and game.ouvert_value else game.base
     name = game.name_en + (" Ouvert" if ouvert else "")
     if bid > value:
         better = sorted(v for v in (game.base, game.ouvert_value) if v and v >= bid)
-        tail = f"; {game.name_en} Ouvert ({better[0]}) can" if better else ""
-        raise SkatError("bid", f"{name} ({value}) cannot be declared after a bid of {bid}"
-                        f"{tail}.")
+        opened = Term(f"{game.name_en} Ouvert", f"{game.name_de} ouvert")
+        raise _too_low(opened if ouvert else Term(game.name_en, game.name_de), value, bid,
+                       (opened, better[0]) if better else None)
     charged = value
     reason: tuple[Any, ...]
     if concession:
-        _no_play(d, "The declarer gave up")
+        _no_play(d, _GAVE_UP)
         won, reason = False, ("conceded",)
     else:
         if game.nullo_tricks and d.get("result") == "lost":
             raise SkatError("declarer_tricks", "Nullo with tricks is scored by the number of "
                             "tricks: give declarer_tricks.")
-        tricks = _fixed_tricks(d, game.win_tricks or 0, f"The {game.name_en} player's tricks")
+        tricks = _fixed_tricks(d, game.win_tricks or 0, game)
         if d.get("declarer_points") is not None:
             s.points, _ = _play(d, 0)
         s.tricks, s.played = tricks, True
@@ -682,19 +731,22 @@ def check_not_a_game(d: Record, kind: str) -> None:
     for key in GAME_FIELDS:
         value = d.get(key)
         if value is not None and value is not False and value != []:
-            raise SkatError(key, f"{key} does not apply to a {kind} record.")
+            raise SkatError(key, "{key} does not apply to a {kind} record.", key=key,
+                            kind=KIND_NAMES[kind])
     if d.get("kontra") not in (None, "none"):
-        raise SkatError("kontra", f"Kontra does not apply to a {kind} record.")
+        raise SkatError("kontra", "Kontra does not apply to a {kind} record.",
+                        kind=KIND_NAMES[kind])
 
 
 def score_penalty(d: Record, ctx: Context) -> Scored:
     p = d.get("penalty")
     if not isinstance(p, dict):
-        raise SkatError("penalty", "A penalty needs {\"seat\": …, \"points\": …, \"reason\": …}.")
+        raise SkatError("penalty",
+                        "A penalty needs {{\"seat\": …, \"points\": …, \"reason\": …}}.")
     unknown = set(p) - {"seat", "points", "reason"}
     if unknown:
         raise SkatError(f"penalty.{sorted(unknown)[0]}", "Unknown penalty field.")
-    offender = seat(p.get("seat"), "penalty.seat", ctx.players, "The penalised seat")
+    offender = seat(p.get("seat"), "penalty.seat", ctx.players, _PENALISED_SEAT)
     points = p.get("points", ctx.options.penalty_points)
     if points is None:
         points = ctx.options.penalty_points

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import SkatError
+from .errors import Phrase, SkatError
 
 Record = dict[str, Any]
 
@@ -15,32 +15,34 @@ def flag(d: Record, key: str) -> bool:
         return False
     if value is True:
         return True
-    raise SkatError(key, f"{key} must be true or false.")
+    raise SkatError(key, "{key} must be true or false.", key=key)
 
 
-def whole(d: Record, key: str, low: int, high: int, what: str) -> int:
+def whole(d: Record, key: str, low: int, high: int, what: Phrase) -> int:
     value = d.get(key)
     if type(value) is not int:
         if value is None:
-            raise SkatError(key, f"{what} is missing.")
-        raise SkatError(key, f"{what} must be a whole number.")
+            raise SkatError(key, "{what} is missing.", what=what)
+        raise SkatError(key, "{what} must be a whole number.", what=what)
     if not low <= value <= high:
-        raise SkatError(key, f"{what} must be from {low} to {high}, not {value}.")
+        raise SkatError(key, "{what} must be from {low} to {high}, not {value}.", what=what,
+                        low=low, high=high, value=value)
     return value
 
 
-def optional_whole(d: Record, key: str, low: int, high: int, what: str) -> int | None:
+def optional_whole(d: Record, key: str, low: int, high: int, what: Phrase) -> int | None:
     if d.get(key) is None:
         return None
     return whole(d, key, low, high, what)
 
 
-def seat(value: object, field: str, players: int, what: str) -> int:
+def seat(value: object, field: str, players: int, what: Phrase) -> int:
     if type(value) is not int:
-        raise SkatError(field, f"{what} must be a seat number (0 to {players - 1}).")
+        raise SkatError(field, "{what} must be a seat number (0 to {top}).", what=what,
+                        top=players - 1)
     if not 0 <= value < players:
-        raise SkatError(field,
-                        f"{what} must be a seat number from 0 to {players - 1}, not {value}.")
+        raise SkatError(field, "{what} must be a seat number from 0 to {top}, not {value}.",
+                        what=what, top=players - 1, value=value)
     return value
 
 

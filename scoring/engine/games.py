@@ -37,6 +37,10 @@ class Game:
     tourne: bool = False  # hoyle "passt mir nicht" applies
     family: str = "suit"
 
+    def in_lang(self, lang: str) -> str:
+        """The game's name in a message ("Clubs", "Kreuz"): a Game is a message parameter."""
+        return self.name_de if lang == "de" else self.name_en
+
 
 def _isko_games(grand_base: int) -> dict[str, Game]:
     games = {

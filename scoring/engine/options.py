@@ -69,21 +69,21 @@ class Options:
 
 def _bool(key: str, value: object) -> bool:
     if not isinstance(value, bool):
-        raise SkatError(f"options.{key}", f"Option {key} must be true or false.")
+        raise SkatError(f"options.{key}", "Option {key} must be true or false.", key=key)
     return value
 
 
 def _int(key: str, value: object, low: int, high: int) -> int:
     if type(value) is not int or not low <= value <= high:
-        raise SkatError(f"options.{key}",
-                        f"Option {key} must be a whole number from {low} to {high}.")
+        raise SkatError(f"options.{key}", "Option {key} must be a whole number from {low} to "
+                        "{high}.", key=key, low=low, high=high)
     return value
 
 
 def _choice(key: str, value: object, allowed: tuple[Any, ...]) -> Any:
     if value not in allowed or isinstance(value, bool):
-        shown = ", ".join(repr(a) for a in allowed)
-        raise SkatError(f"options.{key}", f"Option {key} must be one of {shown}.")
+        raise SkatError(f"options.{key}", "Option {key} must be one of {choices}.", key=key,
+                        choices=", ".join(repr(a) for a in allowed))
     return value
 
 
@@ -98,10 +98,8 @@ def _parse_bock(raw: object) -> BockOptions | None:
             if not isinstance(value, list) or not all(
                 isinstance(t, str) and t in BOCK_TRIGGERS for t in value
             ):
-                raise SkatError(
-                    "options.bock.triggers",
-                    "Bock triggers must be a list of: " + ", ".join(BOCK_TRIGGERS) + ".",
-                )
+                raise SkatError("options.bock.triggers", "Bock triggers must be a list of: "
+                                "{choices}.", choices=", ".join(BOCK_TRIGGERS))
             values[key] = frozenset(value)
         elif key in ("value_at_least", "loss_at_least"):
             values[key] = _int(f"bock.{key}", value, 1, 10_000)
@@ -114,7 +112,7 @@ def _parse_bock(raw: object) -> BockOptions | None:
         elif key in ("includes_trigger", "one_per_deal"):
             values[key] = _bool(f"bock.{key}", value)
         else:
-            raise SkatError(f"options.bock.{key}", f"Unknown Bock option {key!r}.")
+            raise SkatError(f"options.bock.{key}", "Unknown Bock option {key!r}.", key=key)
     return BockOptions(**values)
 
 
@@ -139,10 +137,8 @@ def _exceptional(key: str, value: object) -> frozenset[str]:
     if not isinstance(value, list) or not all(
         isinstance(g, str) and g in AM98_EXCEPTIONAL for g in value
     ):
-        raise SkatError(
-            "options.exceptional",
-            "Option exceptional must be a list of: " + ", ".join(AM98_EXCEPTIONAL) + ".",
-        )
+        raise SkatError("options.exceptional", "Option exceptional must be a list of: "
+                        "{choices}.", choices=", ".join(AM98_EXCEPTIONAL))
     return frozenset(value)
 
 
@@ -174,7 +170,8 @@ _SYSTEM_DEFAULTS: dict[str, dict[str, Any]] = {
 def parse_options(system: object, raw: object, players: int) -> Options:
     """Parse the options object of a table or lone deal for a rule system."""
     if system not in SYSTEMS:
-        raise SkatError("rules", "Unknown rule system: use one of " + ", ".join(SYSTEMS) + ".")
+        raise SkatError("rules", "Unknown rule system: use one of {choices}.",
+                        choices=", ".join(SYSTEMS))
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):
@@ -187,7 +184,8 @@ def parse_options(system: object, raw: object, players: int) -> Options:
     for key, value in raw.items():
         parser = parsers.get(key)
         if parser is None:
-            raise SkatError(f"options.{key}", f"Unknown option {key!r} for rule system {system}.")
+            raise SkatError(f"options.{key}", "Unknown option {key!r} for rule system {system}.",
+                            key=key, system=system)
         values[key] = parser(key, value)
     options = Options(system=system, players=players, **values)
     _check_combinations(options)
@@ -221,7 +219,8 @@ class OptionsCache:
 
     def get(self, system: object, raw: object, players: int) -> Options:
         if type(system) is not str or system not in SYSTEMS:
-            raise SkatError("rules", "Unknown rule system: use one of " + ", ".join(SYSTEMS) + ".")
+            raise SkatError("rules", "Unknown rule system: use one of {choices}.",
+                            choices=", ".join(SYSTEMS))
         if raw is None or (type(raw) is dict and not raw):
             hit = self._defaults.get((system, players))
             if hit is None:

@@ -6,16 +6,19 @@ from collections.abc import Callable
 
 from . import explain
 from .deal import Context, Scored
-from .errors import SkatError
+from .errors import Phrase, SkatError
 from .explain import WORDS, signed
 from .fields import Record
 
 SEAT_KEYS = tuple(str(p) for p in range(6))
 
 RAMSCH_FIELDS = frozenset({"points", "tricks", "pushes", "skat_points", "jacks_pushed"})
+_POINTS = Phrase("card points")
+_TRICKS = Phrase("tricks")
 
 
-def _per_seat(r: Record, key: str, seats: tuple[int, ...], high: int, what: str) -> dict[int, int]:
+def _per_seat(r: Record, key: str, seats: tuple[int, ...], high: int,
+              what: Phrase) -> dict[int, int]:
     raw = r.get(key)
     if type(raw) is dict and len(raw) == len(seats):  # fast path for well-formed input
         try:
@@ -30,17 +33,17 @@ def _per_seat(r: Record, key: str, seats: tuple[int, ...], high: int, what: str)
                 return values
     field = f"ramsch.{key}"
     if not isinstance(raw, dict):
-        raise SkatError(field, f"Give the {what} of each player in the Ramsch.")
+        raise SkatError(field, "Give the {what} of each player in the Ramsch.", what=what)
     wanted = {str(s) for s in seats}
     if set(raw) != wanted:
-        raise SkatError(field, f"Give the {what} of exactly the seats who played: "
-                        + ", ".join(sorted(wanted)) + ".")
+        raise SkatError(field, "Give the {what} of exactly the seats who played: {seats}.",
+                        what=what, seats=", ".join(sorted(wanted)))
     values = {}
     for s in seats:
         v = raw[str(s)]
         if type(v) is not int or not 0 <= v <= high:
-            raise SkatError(field, f"The {what} of seat {s} must be a whole number from 0 to "
-                            f"{high}.")
+            raise SkatError(field, "The {what} of seat {seat} must be a whole number from 0 to "
+                            "{high}.", what=what, seat=s, high=high)
         values[s] = v
     return values
 
@@ -53,17 +56,19 @@ def score_ramsch(d: Record, ctx: Context, seats: tuple[int, ...]) -> Scored:
     if not r.keys() <= RAMSCH_FIELDS:
         unknown = sorted(str(k) for k in r if k not in RAMSCH_FIELDS)[0]
         raise SkatError(f"ramsch.{unknown}", "Unknown Ramsch field.")
-    points = _per_seat(r, "points", seats, 120, "card points")
-    tricks = _per_seat(r, "tricks", seats, 10, "tricks")
+    points = _per_seat(r, "points", seats, 120, _POINTS)
+    tricks = _per_seat(r, "tricks", seats, 10, _TRICKS)
     trick_sum = point_sum = 0
     for p in seats:
         took, got = tricks[p], points[p]
         if took == 0 and got:
-            raise SkatError("ramsch.points", f"Seat {p} took no trick but has {got} card points.")
+            raise SkatError("ramsch.points", "Seat {seat} took no trick but has {points} card "
+                            "points.", seat=p, points=got)
         trick_sum += took
         point_sum += got
     if trick_sum != 10:
-        raise SkatError("ramsch.tricks", f"The tricks must add up to 10, not {trick_sum}.")
+        raise SkatError("ramsch.tricks", "The tricks must add up to 10, not {total}.",
+                        total=trick_sum)
     skat_to_nobody = system == "american1898" or (system == "isko" and o.ramsch_skat == "nobody")
     skat = r.get("skat_points")
     if skat_to_nobody:
@@ -76,8 +81,8 @@ def score_ramsch(d: Record, ctx: Context, seats: tuple[int, ...]) -> Scored:
     else:
         skat = 0
     if point_sum != 120 - skat:
-        raise SkatError("ramsch.points", f"The card points must add up to {120 - skat}, not "
-                        f"{point_sum}.")
+        raise SkatError("ramsch.points", "The card points must add up to {expected}, not "
+                        "{total}.", expected=120 - skat, total=point_sum)
     pushes = r.get("pushes") or 0
     if type(pushes) is not int or not 0 <= pushes <= 3:
         raise SkatError("ramsch.pushes", "Pushes must be a whole number from 0 to 3.")

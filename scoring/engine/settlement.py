@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from .errors import SkatError
+from .errors import Phrase, SkatError
 
 __all__ = [
     "SettlementError",
@@ -81,8 +81,8 @@ class SettlementError(SkatError):
     A ``SkatError`` (hence a ``ValueError``), so the engine's one error type covers it.
     """
 
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(field, message)
+    def __init__(self, field: str, template: str, /, **params: object) -> None:
+        super().__init__(field, template, None, **params)
 
     def __repr__(self) -> str:
         return f"SettlementError(field={self.field!r}, message={self.message!r})"
@@ -115,26 +115,28 @@ def _ticks(value: Decimal) -> int | None:
     return -ticks if sign else ticks
 
 
-def _check_amount(value: Decimal, field: str, what: str) -> Decimal:
+def _check_amount(value: Decimal, field: str, what: Phrase) -> Decimal:
     """A finite, non-negative Decimal with at most four decimal places (-0 becomes 0)."""
     if not value.is_finite():
-        raise SettlementError(field, f"{what} must be a finite amount, not {value}.")
+        raise SettlementError(field, "{what} must be a finite amount, not {value}.", what=what,
+                              value=str(value))
     if len(value.as_tuple().digits) > _AMOUNT_MAX_LENGTH or value.adjusted() >= MAX_AMOUNT_DIGITS:
-        raise SettlementError(field, f"{what} {value} is too large.")
+        raise SettlementError(field, "{what} {value} is too large.", what=what, value=str(value))
     if value < 0:
-        raise SettlementError(field, f"{what} cannot be negative ({value}).")
+        raise SettlementError(field, "{what} cannot be negative ({value}).", what=what,
+                              value=str(value))
     if _ticks(value) is None:
-        raise SettlementError(
-            field, f"{what} {value} has more than {MAX_PLACES} decimal places."
-        )
+        raise SettlementError(field, "{what} {value} has more than {places} decimal places.",
+                              what=what, value=str(value), places=MAX_PLACES)
     return value.copy_abs()
 
 
-def _parse_amount(raw: object, field: str, what: str) -> Decimal:
+def _parse_amount(raw: object, field: str, what: Phrase) -> Decimal:
     # float is refused outright: 0.1 is not a tenth, and money must never pass through binary.
     if isinstance(raw, bool | float):
         raise SettlementError(
-            field, f'{what} must be written as a string of decimals such as "0.50", not {raw!r}.'
+            field, '{what} must be written as a string of decimals such as "0.50", not {raw!r}.',
+            what=what, raw=raw,
         )
     if isinstance(raw, int):
         value = Decimal(raw)
@@ -143,27 +145,29 @@ def _parse_amount(raw: object, field: str, what: str) -> Decimal:
     elif isinstance(raw, str):
         if len(raw) > _AMOUNT_MAX_LENGTH or not _AMOUNT.fullmatch(raw):
             raise SettlementError(
-                field, f'{what} must be a decimal amount such as "0.50", not {raw!r}.'
+                field, '{what} must be a decimal amount such as "0.50", not {raw!r}.', what=what,
+                raw=raw,
             )
         value = Decimal(raw)
     else:
         raise SettlementError(
-            field, f'{what} must be a string of decimals such as "0.50", not {type(raw).__name__}.'
+            field, '{what} must be a string of decimals such as "0.50", not {type}.', what=what,
+            type=type(raw).__name__,
         )
     return _check_amount(value, field, what)
 
 
 def parse_stake(raw: object) -> Decimal:
     """The stake per point: a string of decimals ("0.05", "0.0025" = ¼ cent) or an int."""
-    return _parse_amount(raw, "stake", "The stake")
+    return _parse_amount(raw, "stake", _STAKE)
 
 
 def minor_unit(currency: str) -> Decimal:
     """The currency's smallest unit: 0.01 unless ISO 4217 says otherwise (JPY, KRW, ISK: 1)."""
     if not isinstance(currency, str) or not _CURRENCY.fullmatch(currency):
         raise SettlementError(
-            "currency", f"The currency must be a code of three capital letters such as EUR, "
-            f"not {currency!r}."
+            "currency", "The currency must be a code of three capital letters such as EUR, "
+            "not {currency!r}.", currency=currency,
         )
     if currency in _ZERO_DECIMAL:
         return Decimal("1")
@@ -205,9 +209,8 @@ class SettlementOptions:
     def __post_init__(self) -> None:
         # Built directly or by parse_settlement_options: either way an instance is valid.
         if self.on not in SETTLEMENT_ON:
-            raise SettlementError(
-                "settlement.on", f"settlement.on must be one of {', '.join(SETTLEMENT_ON)}."
-            )
+            raise SettlementError("settlement.on", "settlement.on must be one of {choices}.",
+                                  choices=", ".join(SETTLEMENT_ON))
         if not isinstance(self.round_totals_first, bool):
             raise SettlementError(
                 "settlement.round_totals_first", "settlement.round_totals_first must be true or "
@@ -229,17 +232,25 @@ class SettlementOptions:
 
 
 _LABELS = {
-    "lost_game_fee": "The lost-game fee",
-    "passed_deal_fee": "The passed-deal fee",
-    "entry_fee": "The entry fee",
-    "loss_cap": "The loss cap",
+    "lost_game_fee": Phrase("The lost-game fee"),
+    "passed_deal_fee": Phrase("The passed-deal fee"),
+    "entry_fee": Phrase("The entry fee"),
+    "loss_cap": Phrase("The loss cap"),
 }
+_STAKE = Phrase("The stake")
+_LOST_GAMES = Phrase("The lost games")
+_PASSED_DEALS = Phrase("The passed deals")
+
+
+def _tier_fee(number: int) -> Phrase:
+    return Phrase("The fee of lost-game fee tier {number}", number=number)
 _TIERS = "settlement.lost_game_fee_tiers"
 
 
-def _check_decimal(value: object, field: str, what: str) -> None:
+def _check_decimal(value: object, field: str, what: Phrase) -> None:
     if not isinstance(value, Decimal):
-        raise SettlementError(field, f"{what} must be a Decimal amount, not {value!r}.")
+        raise SettlementError(field, "{what} must be a Decimal amount, not {value!r}.",
+                              what=what, value=value)
     _check_amount(value, field, what)
 
 
@@ -251,21 +262,25 @@ def _check_tiers(tiers: object) -> None:
     previous = 0
     for number, tier in enumerate(tiers, start=1):
         if not (isinstance(tier, tuple) and len(tier) == 2):
-            raise SettlementError(_TIERS, f"Lost-game fee tier {number} must be (from, fee).")
+            raise SettlementError(_TIERS, "Lost-game fee tier {number} must be (from, fee).",
+                                  number=number)
         start, fee = tier
         if isinstance(start, bool) or not isinstance(start, int) or start <= previous:
             raise SettlementError(
                 _TIERS,
-                f"Lost-game fee tier {number}: 'from' must be a whole number above {previous}, "
-                f"not {start!r} (tiers go in ascending order).",
+                "Lost-game fee tier {number}: 'from' must be a whole number above {previous}, "
+                "not {start!r} (tiers go in ascending order).",
+                number=number, previous=previous, start=start,
             )
         if number == 1 and start != 1:
             raise SettlementError(
-                _TIERS, f"The first lost-game fee tier must start from 1, not {start}."
+                _TIERS, "The first lost-game fee tier must start from 1, not {start}.",
+                start=start,
             )
         if start > MAX_COUNT:
-            raise SettlementError(_TIERS, f"Lost-game fee tier {number} starts too late.")
-        _check_decimal(fee, _TIERS, f"The fee of lost-game fee tier {number}")
+            raise SettlementError(_TIERS, "Lost-game fee tier {number} starts too late.",
+                                  number=number)
+        _check_decimal(fee, _TIERS, _tier_fee(number))
         previous = start
 
 
@@ -279,16 +294,17 @@ def _parse_tiers(raw: object) -> tuple[tuple[int, Decimal], ...] | None:
     if not isinstance(raw, list | tuple) or not raw:
         raise SettlementError(
             _TIERS, 'Lost-game fee tiers must be null or a non-empty list such as '
-            '[{"from": 1, "fee": "0.50"}].'
+            '[{{"from": 1, "fee": "0.50"}}].'
         )
     tiers: list[tuple[int, Decimal]] = []
     for number, item in enumerate(raw, start=1):
         if not isinstance(item, Mapping) or set(item) != {"from", "fee"}:
             raise SettlementError(
                 _TIERS,
-                f'Lost-game fee tier {number} must be an object with exactly "from" and "fee".',
+                'Lost-game fee tier {number} must be an object with exactly "from" and "fee".',
+                number=number,
             )
-        fee = _parse_amount(item["fee"], _TIERS, f"The fee of lost-game fee tier {number}")
+        fee = _parse_amount(item["fee"], _TIERS, _tier_fee(number))
         tiers.append((item["from"], fee))
     result = tuple(tiers)
     _check_tiers(result)
@@ -304,20 +320,21 @@ def parse_settlement_options(raw: object) -> SettlementOptions:
     for key in raw:
         if key not in OPTION_KEYS:
             raise SettlementError(
-                f"settlement.{key}",
-                f"Unknown settlement option {key!r}; known: {', '.join(OPTION_KEYS)}.",
+                f"settlement.{key}", "Unknown settlement option {key!r}; known: {choices}.",
+                key=key, choices=", ".join(OPTION_KEYS),
             )
     on = raw.get("on", "classic")
     if not isinstance(on, str) or on not in SETTLEMENT_ON:
         raise SettlementError(
-            "settlement.on", f"settlement.on must be one of {', '.join(SETTLEMENT_ON)}, "
-            f"not {on!r}."
+            "settlement.on", "settlement.on must be one of {choices}, not {on!r}.",
+            choices=", ".join(SETTLEMENT_ON), on=on,
         )
     round_first = raw.get("round_totals_first", False)
     if not isinstance(round_first, bool):
         raise SettlementError(
             "settlement.round_totals_first",
-            f"settlement.round_totals_first must be true or false, not {round_first!r}.",
+            "settlement.round_totals_first must be true or false, not {value!r}.",
+            value=round_first,
         )
     amounts = {
         key: _parse_amount(raw.get(key, "0.00"), f"settlement.{key}", _LABELS[key])
@@ -355,28 +372,34 @@ def _check_totals(totals: object) -> list[int]:
     for seat, total in enumerate(totals):
         if not _is_int(total):
             raise SettlementError(
-                "totals", f"Seat {seat}'s total must be a whole number of points, not {total!r}."
+                "totals", "Seat {seat}'s total must be a whole number of points, not {total!r}.",
+                seat=seat, total=total,
             )
         if abs(total) > MAX_ABS_TOTAL:
             raise SettlementError(
-                "totals", f"Seat {seat}'s total {total} is not a plausible score."
+                "totals", "Seat {seat}'s total {total} is not a plausible score.", seat=seat,
+                total=total,
             )
     return list(totals)
 
 
-def _check_counts(counts: object, players: int, field: str, what: str) -> list[int] | None:
+def _check_counts(counts: object, players: int, field: str,
+                  what: Phrase) -> list[int] | None:
     if counts is None:
         return None
     if not isinstance(counts, Sequence) or isinstance(counts, str | bytes):
-        raise SettlementError(field, f"{what} must be a list with one number per seat.")
+        raise SettlementError(field, "{what} must be a list with one number per seat.",
+                              what=what)
     if len(counts) != players:
         raise SettlementError(
-            field, f"{what} must have one number per seat: {players}, not {len(counts)}."
+            field, "{what} must have one number per seat: {players}, not {count}.", what=what,
+            players=players, count=len(counts),
         )
     for seat, count in enumerate(counts):
         if not _is_int(count) or not 0 <= count <= MAX_COUNT:
             raise SettlementError(
-                field, f"{what}: seat {seat} needs a whole number of at least 0, not {count!r}."
+                field, "{what}: seat {seat} needs a whole number of at least 0, not {count!r}.",
+                what=what, seat=seat, count=count,
             )
     return list(counts)
 
@@ -384,20 +407,20 @@ def _check_counts(counts: object, players: int, field: str, what: str) -> list[i
 def _stake_ticks(stake: object) -> int:
     if not isinstance(stake, Decimal):
         raise SettlementError(
-            "stake", f"The stake must be a Decimal (see parse_stake), not {stake!r}."
+            "stake", "The stake must be a Decimal (see parse_stake), not {stake!r}.", stake=stake
         )
-    ticks = _ticks(_check_amount(stake, "stake", "The stake"))
+    ticks = _ticks(_check_amount(stake, "stake", _STAKE))
     assert ticks is not None  # _check_amount guarantees at most four places
     return ticks
 
 
-def _check_whole_units(amount: Decimal, unit: int, currency: str, field: str, what: str) -> None:
+def _check_whole_units(amount: Decimal, unit: int, currency: str, field: str,
+                       what: Phrase) -> None:
     """Fees and the cap are real coins changing hands: whole units of the currency."""
     if _must_ticks(amount) % unit:
         raise SettlementError(
-            field,
-            f"{what} {amount} is finer than the smallest unit of {currency} "
-            f"({_format(unit, 0)}).",
+            field, "{what} {amount} is finer than the smallest unit of {currency} ({unit}).",
+            what=what, amount=str(amount), currency=currency, unit=_format(unit, 0),
         )
 
 
@@ -562,7 +585,7 @@ def _check_fee_units(options: SettlementOptions, unit: int, currency: str) -> No
         if value is not None:
             _check_whole_units(value, unit, currency, f"settlement.{key}", what)
     for number, (_, fee) in enumerate(options.lost_game_fee_tiers or (), start=1):
-        _check_whole_units(fee, unit, currency, _TIERS, f"The fee of lost-game fee tier {number}")
+        _check_whole_units(fee, unit, currency, _TIERS, _tier_fee(number))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -712,8 +735,8 @@ def settle(
     stake_ticks = _stake_ticks(stake)
     if not isinstance(options, SettlementOptions):
         raise SettlementError("settlement", "The options must be SettlementOptions.")
-    lost = _check_counts(lost_games, len(scores), "lost_games", "The lost games")
-    passed = _check_counts(passed_deals, len(scores), "passed_deals", "The passed deals")
+    lost = _check_counts(lost_games, len(scores), "lost_games", _LOST_GAMES)
+    passed = _check_counts(passed_deals, len(scores), "passed_deals", _PASSED_DEALS)
     _check_fee_units(options, unit, currency)
     charges_lost, charges_passed = _charges(options)
     if charges_lost and lost is None:

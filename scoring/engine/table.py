@@ -8,6 +8,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from .deal import (
+    KIND_NAMES,
     KINDS,
     LONE_FIELDS,
     RECORD_FIELDS,
@@ -20,7 +21,7 @@ from .deal import (
     score_passed,
     score_penalty,
 )
-from .errors import SkatError
+from .errors import Phrase, SkatError
 from .explain import LANGUAGES
 from .fields import Record, active_seats, seat
 from .options import Options, OptionsCache
@@ -33,6 +34,8 @@ TABLE_FIELDS = frozenset({
     "settlement", "deals", "name", "number", "table",
 })
 SCORINGS = ("classic", "seeger_fabian", "beer")
+_DEALER = Phrase("The dealer")
+_FIRST_DEALER = Phrase("The first dealer")
 
 _options_cache = OptionsCache()
 _contexts: dict[tuple[int, tuple[str, ...] | None], tuple[Options, Context]] = {}
@@ -70,14 +73,14 @@ def _players(raw: object) -> tuple[int, tuple[str, ...] | None]:
 
 def _lang(lang: str) -> str:
     if lang not in LANGUAGES:
-        raise SkatError(None, f"Language must be one of {', '.join(LANGUAGES)}.")
+        raise SkatError(None, "Language must be one of {choices}.", choices=", ".join(LANGUAGES))
     return lang
 
 
 def _unknown(d: Record, allowed: frozenset[str]) -> None:
     if not d.keys() <= allowed:
         key = sorted(k for k in d if k not in allowed)[0]
-        raise SkatError(str(key), f"Unknown field {key!r}.")
+        raise SkatError(str(key), "Unknown field {key!r}.", key=key)
 
 
 def _bock_field(d: Record) -> int | None:
@@ -96,16 +99,18 @@ def score_record(d: Record, ctx: Context, active: tuple[int, ...] | None,
     if kind == "game":
         for key in ("ramsch", "penalty"):
             if d.get(key) is not None:
-                raise SkatError(key, f"{key} does not apply to a game record.")
+                raise SkatError(key, "{key} does not apply to a game record.", key=key)
         return score_game(d, ctx, active, ramsch_round)
     if kind not in KINDS:
-        raise SkatError("kind", "kind must be one of " + ", ".join(KINDS) + ".")
+        raise SkatError("kind", "kind must be one of {choices}.", choices=", ".join(KINDS))
     assert isinstance(kind, str)
     check_not_a_game(d, kind)
     if kind != "ramsch" and d.get("ramsch") is not None:
-        raise SkatError("ramsch", f"ramsch does not apply to a {kind} record.")
+        raise SkatError("ramsch", "ramsch does not apply to a {kind} record.",
+                        kind=KIND_NAMES[kind])
     if kind != "penalty" and d.get("penalty") is not None:
-        raise SkatError("penalty", f"penalty does not apply to a {kind} record.")
+        raise SkatError("penalty", "penalty does not apply to a {kind} record.",
+                        kind=KIND_NAMES[kind])
     if kind == "penalty":
         return score_penalty(d, ctx)
     if ramsch_round and kind == "passed":
@@ -171,7 +176,7 @@ def evaluate(deal: object, lang: str = "en") -> dict[str, Any]:
     dealer = deal.get("dealer")
     if dealer is not None:
         active: tuple[int, ...] | None = active_seats(
-            seat(dealer, "dealer", players, "The dealer"), players)
+            seat(dealer, "dealer", players, _DEALER), players)
     else:
         active = (0, 1, 2) if players == 3 else None
     bock = _bock_field(deal) or 0
@@ -179,7 +184,8 @@ def evaluate(deal: object, lang: str = "en") -> dict[str, Any]:
         raise SkatError("bock", "Bock is played only under the International Skat Order.")
     scored = score_record(deal, ctx, active, ramsch_round=False)
     if bock and scored.kind in ("passed", "penalty", "misdeal"):
-        raise SkatError("bock", f"A {scored.kind} record is never doubled by Bock.")
+        raise SkatError("bock", "A {kind} record is never doubled by Bock.",
+                        kind=KIND_NAMES[scored.kind])
     result = _result(scored, bock)
     result["explanation"] = explanation(scored, lang, bock, names)
     return result
@@ -226,7 +232,7 @@ def _evaluate_table(table: object, lang: str, explain: bool) -> dict[str, Any]:
                         "at tables of 3 or 4.")
     if scoring == "beer" and system != "american1898":
         raise SkatError("scoring", "Beer Skat is scored under the 1898 American rules.")
-    first_dealer = seat(table.get("first_dealer", 0), "first_dealer", players, "The first dealer")
+    first_dealer = seat(table.get("first_dealer", 0), "first_dealer", players, _FIRST_DEALER)
     deals = table.get("deals")
     if not isinstance(deals, list):
         raise SkatError("deals", "deals must be a list of deal records.")
@@ -250,8 +256,9 @@ def _evaluate_table(table: object, lang: str, explain: bool) -> dict[str, Any]:
     table_row, score_game_fn = _table_row, ctx.score_game  # bound once for the hot loop
     for number, d in enumerate(deals, 1):
         if beer_loser is not None:
-            raise SkatError("kind", f"The Beer Skat sitting ended at deal {beer_loser[1]}: "
-                            f"{_name(names, beer_loser[0])} reached the limit.", number)
+            raise SkatError("kind", "The Beer Skat sitting ended at deal {number}: "
+                            "{player} reached the limit.", number, number=beer_loser[1],
+                            player=_name(names, beer_loser[0]))
         try:
             s, row = table_row(d, ctx, tracker, bock_options, explain_lang, score_game_fn)
             factor = 1 << row["bock"]
@@ -322,8 +329,8 @@ def _evaluate_table(table: object, lang: str, explain: bool) -> dict[str, Any]:
     return result
 
 
-def _name(names: tuple[str, ...] | None, p: int) -> str:
-    return names[p] if names else f"seat {p}"
+def _name(names: tuple[str, ...] | None, p: int) -> Phrase | str:
+    return names[p] if names else Phrase("seat {seat}", seat=p)
 
 
 def _money_settings(table: Record, scoring: str) -> dict[str, Any]:
@@ -334,7 +341,7 @@ def _money_settings(table: Record, scoring: str) -> dict[str, Any]:
         if not isinstance(currency, str):
             raise SettlementError("currency", "The currency must be a code such as EUR.")
     except SettlementError as err:
-        raise SkatError(err.field, str(err)) from None
+        raise SkatError(err.field, err.template, None, **err.params) from None
     return {"stake": stake, "currency": currency, "options": options}
 
 
@@ -349,7 +356,8 @@ def _table_row(d: object, ctx: Context, tracker: RoundTracker, bock_options: Any
     dealer, active, round_number, ramsch_round, level = tracker.begin(counting)
     said = d.get("dealer")
     if said is not None and said != dealer:
-        raise SkatError("dealer", f"Seat {dealer} deals this deal, not {said!r}.")
+        raise SkatError("dealer", "Seat {seat} deals this deal, not {said!r}.", seat=dealer,
+                        said=said)
     if kind == "game" and "ramsch" not in d and "penalty" not in d:
         s = score_game_fn(d, ctx, active, ramsch_round)
     else:
@@ -360,7 +368,8 @@ def _table_row(d: object, ctx: Context, tracker: RoundTracker, bock_options: Any
         triggered = bock_triggers(s, bock_options, ramsch_round) if bock_options else 0
         level = tracker.finish(triggered, level if counts else 0, counts)
     if d.get("bock") is not None and _bock_field(d) != level:
-        raise SkatError("bock", f"This deal is played at Bock level {level}, not {d['bock']}.")
+        raise SkatError("bock", "This deal is played at Bock level {level}, not {said}.",
+                        level=level, said=d["bock"])
     row = {
         "number": 0, "kind": s.kind, "dealer": dealer, "active": active,
         "round": round_number, "ramsch_round": ramsch_round, "counts": counts,
@@ -420,7 +429,8 @@ def evaluate_evening(evening: object, lang: str = "en") -> dict[str, Any]:
         try:
             results.append(evaluate_table(table, lang))
         except SkatError as err:
-            raise SkatError(err.field, f"Table {number}: {err.message}", err.deal) from None
+            raise SkatError(err.field, "Table {number}: {message}", err.deal, number=number,
+                            message=err) from None
     head = {key: evening.get(key) for key in ("club", "date", "name")}
     return {**head, "tables": results}
 
