@@ -229,7 +229,9 @@ def screen_context(request: HttpRequest, table: Table, sheet: ScoreSheet, *,
         "undo_reason": UNDO_REASON, "reason_suggestions": REASON_SUGGESTIONS,
     }
     if form is not None:
-        context["ui"] = build_controls(form, players, active)
+        # The form's seats: the next deal's for a new one, the edited deal's own for a
+        # correction (its declarer and defenders, not whoever plays next).
+        context["ui"] = build_controls(form, players, list(form.active))
     context.update(extra)
     return context
 
