@@ -74,7 +74,8 @@ def score(record: dict[str, Any], lang: str = "en") -> tuple[dict[str, Any], int
     try:
         result = evaluate_record(record, lang)
     except SkatError as exc:
-        return {"error": exc.as_dict()}, 1
+        # The message follows --lang; English, the contract's language, is the default.
+        return {"error": exc.as_dict() if lang == "en" else exc.as_dict(lang)}, 1
     except Exception as exc:
         # The contract forbids a traceback for any input, so even an engine bug is reported
         # in the error shape; the type name tells the engine team where to look.
@@ -106,7 +107,8 @@ class Command(BaseCommand):
         parser.add_argument(
             "file", help="path to a JSON deal, table or evening, or - for standard input")
         parser.add_argument("--lang", choices=["en", "de"], default="en",
-                            help="language of the explanations (default en)")
+                            help="language of the explanations and of an error's message "
+                                 "(default en)")
 
     def handle(self, *args: Any, **options: Any) -> None:
         payload, status = run(options["file"], options["lang"])
