@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from django import forms
+from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from scoring.engine import SkatError
 from scoring.engine.deal import QUICK_RESULTS, game_enabled, legal_bids
@@ -284,7 +284,8 @@ class DealForm(forms.Form):
     # ------------------------------------------------------------ messages
 
     def add_engine_error(self, err: SkatError) -> None:
-        self.engine_errors.append((group_of(err.field), err.message))
+        """The engine's refusal, in the language of the page (German or English)."""
+        self.engine_errors.append((group_of(err.field), err.message_in(get_language())))
 
     def messages(self) -> dict[str, list[str]]:
         """Every message, by screen section ("declarer", "bid", "ramsch", "general" …)."""

@@ -16,6 +16,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import SkatError
@@ -120,7 +121,7 @@ class RulesMixin(models.Model):
             parse_settlement_options(self.settlement or None)
             parse_stake(str(self.stake))
         except SkatError as err:
-            raise ValidationError({"options": err.message}) from None
+            raise ValidationError({"options": err.message_in(get_language())}) from None
         if self.scoring == Scoring.BEER and self.rules != RuleSystem.AMERICAN1898:
             raise ValidationError({"scoring": _("Beer Skat is scored under the 1898 rules.")})
         if self.scoring == Scoring.SEEGER_FABIAN and self.rules != RuleSystem.ISKO:

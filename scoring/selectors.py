@@ -75,6 +75,19 @@ class SheetRow:
         return self.result_key.startswith("lost")
 
 
+@dataclass(frozen=True)
+class EngineMessage:
+    """An engine refusal as a page shows it: ``message`` is in the page's language."""
+
+    field: str | None
+    message: str
+    deal: int | None
+
+    @classmethod
+    def of(cls, err: SkatError, lang: str) -> EngineMessage:
+        return cls(err.field, err.message_in(lang), err.deal)
+
+
 @dataclass
 class ScoreSheet:
     table: Table
@@ -95,7 +108,7 @@ class ScoreSheet:
     settlement: dict[str, Any] | None
     beer_loser: int | None
     deleted: list[Deal] = field(default_factory=list)
-    error: SkatError | None = None  # the stored deals no longer score (should not happen)
+    error: EngineMessage | None = None  # the stored deals no longer score (should not happen)
 
     @property
     def seeger_fabian(self) -> bool:
@@ -192,7 +205,7 @@ def table_sheet(table: Table, lang: str, explain: bool = True) -> ScoreSheet:
     try:
         result = evaluate_table(document, lang=lang, explain=explain)
     except SkatError as err:  # stored data the engine refuses: show it, never a 500
-        return _empty_sheet(table, players, deals, err)
+        return _empty_sheet(table, players, deals, EngineMessage.of(err, lang))
     rows = []
     for deal, row in zip(live, result["deals"], strict=True):
         record = deal.record
@@ -228,7 +241,7 @@ def table_sheet(table: Table, lang: str, explain: bool = True) -> ScoreSheet:
 
 
 def _empty_sheet(table: Table, players: list[str], deals: list[Deal],
-                 err: SkatError) -> ScoreSheet:
+                 err: EngineMessage) -> ScoreSheet:
     n = len(players)
     return ScoreSheet(
         table=table, players=players, rows=[], totals=[0] * n, seeger_fabian_totals=None,

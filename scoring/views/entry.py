@@ -400,7 +400,8 @@ def _reason_action(request: HttpRequest, pk: int, deal: int, action: str) -> Htt
         except StaleTable:
             status = 409
         except SkatError as err:
-            reason_form.add_error("reason" if err.field == "reason" else None, err.message)
+            reason_form.add_error("reason" if err.field == "reason" else None,
+                                  err.message_in(_lang()))
         else:
             return redirect("scoring:table", pk=table.pk)
     table = _full(table)
