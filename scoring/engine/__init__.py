@@ -5,7 +5,9 @@ Public API (shapes in deal-record.md):
 - ``evaluate_table(table)``: an evening at one table -> dealers, rounds, Bock, running totals,
   Seeger-Fabian, settlement;
 - ``evaluate_record(obj)``: either, as the ``score`` command reads it;
-- ``SkatError``: the one error type, carrying the field and a sentence a scorer understands.
+- ``SkatError``: the one error type, carrying the field and a sentence a scorer understands:
+  ``message`` in English (the contract's language), ``message_in("de")`` in German
+  (messages_de.py), formatted only when asked for.
 
 Rule systems: ``isko`` (International Skat Order), ``american1898`` (St. Louis rules),
 ``hoyle`` (Foster's Hoyle). The authority on every rule is DECISIONS.md.
