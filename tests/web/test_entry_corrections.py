@@ -79,7 +79,8 @@ def test_an_edit_the_engine_refuses_changes_nothing(scorer: Client, table: Table
                                                     deal: Deal) -> None:
     response = scorer.post(edit_url(table, deal), edit_data(table, bid="19"))
     assert response.status_code == 422
-    assert "19 cannot be bid" in response.content.decode()
+    assert "19 kann nach der Internationalen Skatordnung nicht gereizt werden" in (
+        response.content.decode())
     deal.refresh_from_db()
     assert deal.record == WON
 

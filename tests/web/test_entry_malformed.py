@@ -157,7 +157,7 @@ def test_kontra_is_refused_without_the_option(client: Client) -> None:
     response = client.post(reverse("scoring:deal-save", args=[table.pk]),
                            base(table, kontra="kontra", kontra_by="2"))
     assert response.status_code == 422
-    assert "Kontra and Re are not played" in response.content.decode()
+    assert "Kontra und Re werden nach diesen Regeln nicht gespielt" in response.content.decode()
     assert Deal.objects.count() == 0
 
 

@@ -145,7 +145,7 @@ def test_preview_explains_in_german_and_english(scorer: Client, table: Table) ->
 def test_preview_shows_the_engine_refusal(scorer: Client, table: Table) -> None:
     html = scorer.post(url("deal-preview", table),
                        standard_game(table, game="null", matadors="", bid="24")).content.decode()
-    assert "cannot be declared after a bid of 24" in html
+    assert "Null (23) reicht nicht für den Reizwert 24" in html  # the page is German
     assert 'data-valid="false"' in html
 
 
@@ -154,7 +154,7 @@ def test_an_engine_refusal_on_save_is_shown_next_to_the_field(scorer: Client,
     response = scorer.post(url("deal-save", table), standard_game(table, bid="19"))
     assert response.status_code == 422
     html = response.content.decode()
-    assert "19 cannot be bid" in html
+    assert "19 kann nach der Internationalen Skatordnung nicht gereizt werden" in html
     assert 'value="clubs" checked' in html  # the entry is kept
     assert Deal.objects.count() == 0
 
