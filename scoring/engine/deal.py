@@ -13,7 +13,7 @@ from typing import Any
 from . import explain
 from .cards import matadors as matadors_of
 from .cards import parse_cards
-from .errors import Phrase, SkatError, Term
+from .errors import Phrase, SkatError, Term, who
 from .explain import WORDS, signed
 from .fields import Record, flag, optional_whole, seat, whole
 from .games import HISTORIC_GAMES, ISKO_GAMES, ISKO_NULL_VALUES, Game
@@ -155,8 +155,8 @@ def game_enabled(system: str, game: Game, o: Options) -> bool:
 def _declarer(d: Record, ctx: Context, active: tuple[int, ...] | None) -> int:
     declarer = seat(d.get("declarer"), "declarer", ctx.players, _DECLARER)
     if active is not None and declarer not in active:
-        raise SkatError("declarer", "Seat {seat} sits out this deal and cannot declare.",
-                        seat=declarer)
+        raise SkatError("declarer", "{player} sits out this deal and cannot declare.",
+                        player=who(ctx.names, declarer))
     return declarer
 
 
@@ -323,8 +323,8 @@ def _kontra(d: Record, ctx: Context, declarer: int, active: tuple[int, ...] | No
     if by == declarer:
         raise SkatError("kontra_by", "The declarer cannot say Kontra against himself.")
     if active is not None and by not in active:
-        raise SkatError("kontra_by", "Seat {seat} sits out this deal and cannot say Kontra.",
-                        seat=by)
+        raise SkatError("kontra_by", "{player} sits out this deal and cannot say Kontra.",
+                        player=who(ctx.names, by))
     return kontra, by
 
 
@@ -554,8 +554,8 @@ def _check_passed_18(d: Record, ctx: Context, kontra_by: int) -> None:
         raise SkatError("passed_18", "With Kontra only after 18, say which seats passed at 18 "
                         "(passed_18, may be empty).")
     if kontra_by in _passed_18(d, ctx):
-        raise SkatError("kontra_by", "Seat {seat} passed when he could have said or held "
-                        "18, so he may not say Kontra.", seat=kontra_by)
+        raise SkatError("kontra_by", "{player} passed when he could have said or held "
+                        "18, so he may not say Kontra.", player=who(ctx.names, kontra_by))
 
 
 def _historic_game(d: Record, ctx: Context, active: tuple[int, ...] | None,

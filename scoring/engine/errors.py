@@ -79,6 +79,14 @@ class Phrase:
         return f"Phrase({self.template!r}, {self.params!r})"
 
 
+def who(names: tuple[str, ...] | None, seat: int, *, start: bool = True) -> str | Phrase:
+    """A player as a message names him: his name where the table gave names, else his seat
+    ("Seat 2" to start a sentence, "seat 2" inside one)."""
+    if names is not None and 0 <= seat < len(names):
+        return names[seat]
+    return Phrase("Seat {seat}", seat=seat) if start else Phrase("seat {seat}", seat=seat)
+
+
 class Term:
     """A name that brings both spellings with it: ``Term("Clubs", "Kreuz")``."""
 

@@ -27,6 +27,7 @@ MESSAGES: dict[str, str] = {
     "card points": "Augen",
     "tricks": "Stiche",
     "seat {seat}": "Platz {seat}",
+    "Seat {seat}": "Platz {seat}",
     "with {n}": "mit {n}",
     "without {n}": "ohne {n}",
     "{lower} or {higher}": "{lower} oder {higher}",
@@ -78,8 +79,8 @@ MESSAGES: dict[str, str] = {
     "Call {index} comes after the auction has ended.":
         "Ansage {index} kommt nach dem Ende des Reizens.",
     # ------------------------------------------------------------ deal.py: shared readers
-    "Seat {seat} sits out this deal and cannot declare.":
-        "Platz {seat} setzt in diesem Spiel aus und kann nicht Alleinspieler sein.",
+    "{player} sits out this deal and cannot declare.":
+        "{player} setzt in diesem Spiel aus und kann nicht Alleinspieler sein.",
     "The bid is missing.": "Der Reizwert fehlt.",
     "The bid must be a number.": "Der Reizwert muss eine Zahl sein.",
     "{bid} cannot be bid under {system}; the nearest bids are {near}.":
@@ -125,8 +126,8 @@ MESSAGES: dict[str, str] = {
     "Say which opponent said Kontra.": "Bitte angeben, welcher Gegenspieler Kontra gesagt hat.",
     "The declarer cannot say Kontra against himself.":
         "Der Alleinspieler kann nicht gegen sich selbst Kontra sagen.",
-    "Seat {seat} sits out this deal and cannot say Kontra.":
-        "Platz {seat} setzt in diesem Spiel aus und kann nicht Kontra sagen.",
+    "{player} sits out this deal and cannot say Kontra.":
+        "{player} setzt in diesem Spiel aus und kann nicht Kontra sagen.",
     'Concession must be null, "declarer", "schenken", "schenken_schneider" or '
     '"schenken_schwarz".':
         'Aufgeben/Schenken muss null, "declarer", "schenken", "schenken_schneider" oder '
@@ -161,8 +162,8 @@ MESSAGES: dict[str, str] = {
     "With Kontra only after 18, say which seats passed at 18 (passed_18, may be empty).":
         "Bei „Kontra erst ab 18“ bitte angeben, welche Plätze bei 18 gepasst haben "
         "(passed_18, darf leer sein).",
-    "Seat {seat} passed when he could have said or held 18, so he may not say Kontra.":
-        "Platz {seat} hat gepasst, obwohl er 18 hätte sagen oder halten können, und darf "
+    "{player} passed when he could have said or held 18, so he may not say Kontra.":
+        "{player} hat gepasst, obwohl er 18 hätte sagen oder halten können, und darf "
         "deshalb nicht Kontra sagen.",
     "{key!r} is not a game of {system}: use {choices}.":
         "{key!r} ist nach {system} kein Spiel: erlaubt sind {choices}.",
@@ -225,13 +226,13 @@ MESSAGES: dict[str, str] = {
         "Bitte die {what} jedes Spielers im Ramsch angeben.",
     "Give the {what} of exactly the seats who played: {seats}.":
         "Bitte die {what} genau der Plätze angeben, die mitgespielt haben: {seats}.",
-    "The {what} of seat {seat} must be a whole number from 0 to {high}.":
-        "Die {what} von Platz {seat} müssen eine ganze Zahl von 0 bis {high} sein.",
+    "The {what} of {player} must be a whole number from 0 to {high}.":
+        "Die {what} von {player} müssen eine ganze Zahl von 0 bis {high} sein.",
     "A Ramsch needs the card points and tricks of each player.":
         "Ein Ramsch braucht die Augen und Stiche jedes Spielers.",
     "Unknown Ramsch field.": "Unbekanntes Feld im Ramsch.",
-    "Seat {seat} took no trick but has {points} card points.":
-        "Platz {seat} hat keinen Stich gemacht, aber {points} Augen.",
+    "{player} took no trick but has {points} card points.":
+        "{player} hat keinen Stich gemacht, aber {points} Augen.",
     "The tricks must add up to 10, not {total}.":
         "Die Stiche müssen zusammen 10 ergeben, nicht {total}.",
     "The skat counts for nobody here: give its card points (0 to 22).":

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from . import explain
 from .deal import Context, Scored
-from .errors import Phrase, SkatError
+from .errors import Phrase, SkatError, who
 from .explain import WORDS, signed
 from .fields import Record
 
@@ -18,7 +18,7 @@ _TRICKS = Phrase("tricks")
 
 
 def _per_seat(r: Record, key: str, seats: tuple[int, ...], high: int,
-              what: Phrase) -> dict[int, int]:
+              what: Phrase, names: tuple[str, ...] | None) -> dict[int, int]:
     raw = r.get(key)
     if type(raw) is dict and len(raw) == len(seats):  # fast path for well-formed input
         try:
@@ -42,8 +42,8 @@ def _per_seat(r: Record, key: str, seats: tuple[int, ...], high: int,
     for s in seats:
         v = raw[str(s)]
         if type(v) is not int or not 0 <= v <= high:
-            raise SkatError(field, "The {what} of seat {seat} must be a whole number from 0 to "
-                            "{high}.", what=what, seat=s, high=high)
+            raise SkatError(field, "The {what} of {player} must be a whole number from 0 to "
+                            "{high}.", what=what, player=who(names, s, start=False), high=high)
         values[s] = v
     return values
 
@@ -56,14 +56,14 @@ def score_ramsch(d: Record, ctx: Context, seats: tuple[int, ...]) -> Scored:
     if not r.keys() <= RAMSCH_FIELDS:
         unknown = sorted(str(k) for k in r if k not in RAMSCH_FIELDS)[0]
         raise SkatError(f"ramsch.{unknown}", "Unknown Ramsch field.")
-    points = _per_seat(r, "points", seats, 120, _POINTS)
-    tricks = _per_seat(r, "tricks", seats, 10, _TRICKS)
+    points = _per_seat(r, "points", seats, 120, _POINTS, ctx.names)
+    tricks = _per_seat(r, "tricks", seats, 10, _TRICKS, ctx.names)
     trick_sum = point_sum = 0
     for p in seats:
         took, got = tricks[p], points[p]
         if took == 0 and got:
-            raise SkatError("ramsch.points", "Seat {seat} took no trick but has {points} card "
-                            "points.", seat=p, points=got)
+            raise SkatError("ramsch.points", "{player} took no trick but has {points} card "
+                            "points.", player=who(ctx.names, p), points=got)
         trick_sum += took
         point_sum += got
     if trick_sum != 10:

@@ -21,7 +21,7 @@ from .deal import (
     score_passed,
     score_penalty,
 )
-from .errors import Phrase, SkatError
+from .errors import Phrase, SkatError, who
 from .explain import LANGUAGES
 from .fields import Record, active_seats, seat
 from .options import Options, OptionsCache
@@ -258,7 +258,7 @@ def _evaluate_table(table: object, lang: str, explain: bool) -> dict[str, Any]:
         if beer_loser is not None:
             raise SkatError("kind", "The Beer Skat sitting ended at deal {number}: "
                             "{player} reached the limit.", number, number=beer_loser[1],
-                            player=_name(names, beer_loser[0]))
+                            player=who(names, beer_loser[0], start=False))
         try:
             s, row = table_row(d, ctx, tracker, bock_options, explain_lang, score_game_fn)
             factor = 1 << row["bock"]
@@ -327,10 +327,6 @@ def _evaluate_table(table: object, lang: str, explain: bool) -> dict[str, Any]:
             basis, stake=money["stake"], currency=money["currency"],
             options=money["options"], lost_games=lost, passed_deals=passed)
     return result
-
-
-def _name(names: tuple[str, ...] | None, p: int) -> Phrase | str:
-    return names[p] if names else Phrase("seat {seat}", seat=p)
 
 
 def _money_settings(table: Record, scoring: str) -> dict[str, Any]:

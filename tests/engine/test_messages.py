@@ -76,7 +76,7 @@ def test_the_source_is_scanned() -> None:
     """The scan finds the raise sites (a broken scan would pass every test below)."""
     found = source_templates()
     assert len(found) > 150
-    assert "Seat {seat} sits out this deal and cannot declare." in found
+    assert "{player} sits out this deal and cannot declare." in found
     assert "The declarer" in found  # a Phrase
     assert "{what} must be a finite amount, not {value}." in found  # a SettlementError
 
@@ -205,6 +205,17 @@ def refusal(call: Any, value: Any) -> SkatError:
         "declarer", "Seat 2 sits out this deal and cannot declare.",
         "Platz 2 setzt in diesem Spiel aus und kann nicht Alleinspieler sein.",
         id="seat-sitting-out"),
+    pytest.param(
+        {**GAME, "players": ["Anna", "Bernd", "Clara", "Dieter"], "dealer": 2, "declarer": 2},
+        "declarer", "Clara sits out this deal and cannot declare.",
+        "Clara setzt in diesem Spiel aus und kann nicht Alleinspieler sein.",
+        id="named-player-sitting-out"),
+    pytest.param(
+        {"kind": "ramsch", "players": ["Anna", "Bernd", "Clara"],
+         "options": {"ramsch": "when_all_pass"},
+         "ramsch": {"points": {"0": 60, "1": 40, "2": 20}, "tricks": {"0": 6, "1": 4, "2": 0}}},
+        "ramsch.points", "Clara took no trick but has 20 card points.",
+        "Clara hat keinen Stich gemacht, aber 20 Augen.", id="ramsch-points-without-trick"),
     pytest.param(
         {**GAME, "declarer_points": 100, "declarer_tricks": 10},
         "declarer_points", "All ten tricks make 120 card points.",

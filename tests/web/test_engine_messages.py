@@ -21,10 +21,11 @@ from .factories import make_club, make_table, make_user
 
 pytestmark = pytest.mark.django_db
 
-# At a 4-table whose first dealer is seat 0, seat 0 sits out the first deal.
+# At a 4-table whose first dealer is seat 0, seat 0 (Anna) sits out the first deal: the
+# message names her as the screen does, not by a seat number the screen never shows.
 SITTING_OUT = {
-    "de": "Platz 0 setzt in diesem Spiel aus und kann nicht Alleinspieler sein.",
-    "en": "Seat 0 sits out this deal and cannot declare.",
+    "de": "Anna Altenburg setzt in diesem Spiel aus und kann nicht Alleinspieler sein.",
+    "en": "Anna Altenburg sits out this deal and cannot declare.",
 }
 NULL_AFTER_24 = {
     "de": "Null (23) reicht nicht für den Reizwert 24; Null Hand (35) würde reichen.",
