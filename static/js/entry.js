@@ -3,7 +3,8 @@
 // - a quick result clears the card points, typing card points clears the quick result;
 // - a fixed-value game (Null …) clears the matadors;
 // - the save button is disabled while the live preview reports a problem;
-// - the connection state shows "saving…" while a request is under way.
+// - the connection state shows "saving…" while a request is under way;
+// - a double tap on save sends the deal once.
 (function () {
   "use strict";
 
@@ -59,9 +60,27 @@
       });
     }
 
-    form.addEventListener("submit", function () {
+    // One tap on Save sends the deal once. A second tap while the page is on its way (a
+    // double tap, a shaky thumb) is ignored: the server would recognise the repeated
+    // request id, but the table should not have to wonder which answer it is looking at.
+    var sending = false;
+    form.addEventListener("submit", function (event) {
+      if (sending) {
+        event.preventDefault();
+        return;
+      }
+      sending = true;
       if (save) {
         save.setAttribute("aria-busy", "true");
+      }
+    });
+    // Back to this page from the history: it may be sent again.
+    window.addEventListener("pageshow", function (event) {
+      if (event.persisted) {
+        sending = false;
+        if (save) {
+          save.removeAttribute("aria-busy");
+        }
       }
     });
   }
