@@ -3,9 +3,8 @@ standard won suit game, the live preview explains it, and the tap targets are bi
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,47 +18,44 @@ from .factories import make_club, make_table, make_user
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
-CHROMIUM = shutil.which("chromium")
 TAPS = ["declarer-1", "game-clubs", "matadors-1", "bid-24", "result-won", "save"]
 
 
 @pytest.fixture
-def browser(playwright: Any) -> Iterator[Any]:
-    """Debian's chromium, launched from pytest-playwright's one Playwright instance (a second
-    sync Playwright in the same session would clash with its event loop)."""
-    if CHROMIUM is None:
-        pytest.skip("chromium is not installed (make system-test-deps)")
-    browser = playwright.chromium.launch(executable_path=CHROMIUM,
-                                         args=["--no-sandbox", "--disable-dev-shm-usage"])
-    yield browser
-    browser.close()
+def open_table(browser: Any, browser_context_args: dict[str, Any],
+               live_server: Any) -> Iterator[Any]:
+    """Opens a new table on a touch tablet of the given size: the session's Debian chromium
+    and context settings (tests/conftest.py), with this test's viewport."""
+    contexts: list[Any] = []
 
+    def _page(width: int, height: int) -> tuple[Any, Any]:
+        table = make_table(make_club())
+        client = Client()
+        client.force_login(make_user(table.evening.club, "scorer"))
+        context = browser.new_context(
+            **{**browser_context_args, "viewport": {"width": width, "height": height}})
+        contexts.append(context)
+        context.add_cookies([{"name": settings.SESSION_COOKIE_NAME,
+                              "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                              "url": live_server.url}])
+        page = context.new_page()
+        page.goto(live_server.url + reverse("scoring:table", args=[table.pk]))
+        return page, table
 
-def _page(browser: Any, live_server: Any, width: int, height: int) -> tuple[Any, Any]:
-    table = make_table(make_club())
-    client = Client()
-    client.force_login(make_user(table.evening.club, "scorer"))
-    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True,
-                                  locale="de-DE")
-    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME,
-                          "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-                          "url": live_server.url}])
-    page = context.new_page()
-    page.goto(live_server.url + reverse("scoring:table", args=[table.pk]))
-    return page, table
+    yield _page
+    for context in contexts:
+        context.close()
 
 
 @pytest.mark.parametrize(("width", "height"), [(1024, 768), (800, 1280)])
-def test_six_taps_record_a_standard_game(browser: Any, live_server: Any, width: int,
+def test_six_taps_record_a_standard_game(open_table: Any, screenshot_dir: Path, width: int,
                                          height: int) -> None:
-    page, table = _page(browser, live_server, width, height)
+    page, table = open_table(width, height)
     for tap in TAPS[:-1]:
         page.locator(f'[data-tap="{tap}"]').tap()
     page.wait_for_selector("#preview .breakdown")
     assert "Kreuz 12 = 24" in page.inner_text("#preview")
-    shots = os.environ.get("SKATCLUB_SHOTS")
-    if shots:
-        page.screenshot(path=f"{shots}/entry-{width}x{height}.png", full_page=True)
+    page.screenshot(path=str(screenshot_dir / f"entry-{width}x{height}.png"), full_page=True)
     page.locator('[data-tap="save"]').tap()
     page.wait_for_url("**/tables/*/?saved=*")
     record = Deal.objects.get(table=table).record
@@ -67,15 +63,15 @@ def test_six_taps_record_a_standard_game(browser: Any, live_server: Any, width: 
     assert "+24" in page.inner_text(".last-rows")
 
 
-def test_tap_targets_are_at_least_44px(browser: Any, live_server: Any) -> None:
-    page, _table = _page(browser, live_server, 800, 1280)
+def test_tap_targets_are_at_least_44px(open_table: Any) -> None:
+    page, _table = open_table(800, 1280)
     for tap in TAPS:
         box = page.locator(f'[data-tap="{tap}"]').bounding_box()
         assert box["width"] >= 44 and box["height"] >= 44, (tap, box)
 
 
-def test_the_preview_shows_a_refusal_and_disables_save(browser: Any, live_server: Any) -> None:
-    page, _table = _page(browser, live_server, 1024, 768)
+def test_the_preview_shows_a_refusal_and_disables_save(open_table: Any) -> None:
+    page, _table = open_table(1024, 768)
     for tap in ("declarer-1", "game-null", "bid-24", "result-won"):
         page.locator(f'[data-tap="{tap}"]').click()
     page.wait_for_selector("#preview .errors")
