@@ -231,6 +231,13 @@ class DealForm(forms.Form):
         if bid is not None and more is not None and bid != more:
             self.add_error("bid_more", _("Choose one bid: %(a)d or %(b)d.") % {"a": bid,
                                                                                "b": more})
+        # A game needs its declarer and its game before anything else can be checked; say
+        # so in the scorer's words rather than letting the engine read "None is not a game".
+        if (data.get("kind") or "game") == "game":
+            if data.get("declarer") is None and "declarer" not in self.errors:
+                self.add_error("declarer", _("Tap who plays."))
+            if not data.get("game") and "game" not in self.errors:
+                self.add_error("game", _("Tap the game."))
         return data
 
     # ------------------------------------------------------------ record

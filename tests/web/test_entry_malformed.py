@@ -213,3 +213,17 @@ def test_random_posts_never_fail(scorer: Client, table: Table, data: dict[str, s
         assert form.is_valid() and form.to_record() == saved[0].record
     else:
         assert saved == []
+
+
+@pytest.mark.parametrize(("missing", "message"), [("declarer", "Tap who plays."),
+                                                   ("game", "Tap the game.")])
+def test_a_game_without_declarer_or_game_asks_for_it(client: Client, missing: str,
+                                                     message: str) -> None:
+    table = make_table(make_club())
+    client.force_login(make_user(table.evening.club, "scorer"))
+    data = base(table, **{missing: ""})
+    response = client.post(reverse("scoring:deal-save", args=[table.pk]), data,
+                           headers={"accept-language": "en"})
+    assert response.status_code == 422
+    assert message in response.content.decode() and "None" not in response.content.decode()
+    assert not Deal.objects.exists()
