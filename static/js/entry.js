@@ -3,7 +3,8 @@
 // - a quick result clears the card points, typing card points clears the quick result;
 // - a fixed-value game (Null …) clears the matadors;
 // - the save button is disabled while the live preview reports a problem;
-// - the connection state shows "saving…" while a request is under way;
+// - the declarer cannot say Kontra against himself: his "said by" button is disabled;
+// - the connection state shows "saving…" while the deal is sent, "offline" without network;
 // - a double tap on save sends the deal once.
 (function () {
   "use strict";
@@ -38,7 +39,24 @@
       } else if (target.name === "kontra" && target.value === "none") {
         clearRadios("kontra_by", true);
       }
+      if (target.name === "declarer") {
+        markDeclarer(target.value);
+      }
     }, true);
+
+    function markDeclarer(seat) {
+      form.querySelectorAll('input[name="kontra_by"]').forEach(function (input) {
+        var own = input.value !== "" && input.value === seat;
+        input.disabled = own;
+        if (own && input.checked) {
+          input.checked = false;
+        }
+      });
+    }
+    var chosen = form.querySelector('input[name="declarer"]:checked');
+    if (chosen) {
+      markDeclarer(chosen.value);
+    }
 
     document.body.addEventListener("htmx:afterSwap", function (event) {
       if (event.detail.target.id !== "preview" || !save) {
@@ -51,25 +69,35 @@
       save.setAttribute("aria-disabled", invalid ? "true" : "false");
     });
 
-    if (state) {
-      document.body.addEventListener("htmx:beforeRequest", function () {
+    var sending = false;  // the deal form is being submitted (see below)
+
+    function showState(key) {
+      if (state) {
         state.dataset.previous = state.dataset.previous || state.textContent;
-      });
-      document.body.addEventListener("htmx:sendError", function () {
-        state.textContent = form.dataset.offline || "offline";
-      });
+        state.textContent = key ? form.dataset[key] : state.dataset.previous;
+        state.parentNode.dataset.state = key || "saved";
+      }
     }
+    document.body.addEventListener("htmx:sendError", function () { showState("offline"); });
+    document.body.addEventListener("htmx:afterRequest", function (event) {
+      // A preview answering after Save was tapped must not hide that the deal is on its way.
+      if (event.detail.successful && navigator.onLine !== false && !sending) {
+        showState(null);
+      }
+    });
+    window.addEventListener("offline", function () { showState("offline"); });
+    window.addEventListener("online", function () { showState(null); });
 
     // One tap on Save sends the deal once. A second tap while the page is on its way (a
     // double tap, a shaky thumb) is ignored: the server would recognise the repeated
     // request id, but the table should not have to wonder which answer it is looking at.
-    var sending = false;
     form.addEventListener("submit", function (event) {
       if (sending) {
         event.preventDefault();
         return;
       }
       sending = true;
+      showState("saving");
       if (save) {
         save.setAttribute("aria-busy", "true");
       }

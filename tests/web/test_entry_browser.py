@@ -80,3 +80,31 @@ def test_the_preview_shows_a_refusal_and_disables_save(open_table: Any) -> None:
     page.locator('[data-tap="bid-23"]').click()
     page.wait_for_selector("#preview .breakdown")
     assert page.locator('[data-tap="save"]').is_enabled()
+
+
+def test_the_declarer_cannot_be_tapped_as_the_kontra_sayer(open_table: Any) -> None:
+    page, _table = open_table(1024, 768)
+    page.locator('[data-tap="declarer-1"]').tap()
+    assert page.locator("#kontra_by-1").is_disabled()
+    assert page.locator("#kontra_by-2").is_enabled()
+    page.locator('[data-tap="declarer-2"]').tap()
+    assert page.locator("#kontra_by-1").is_enabled() and page.locator("#kontra_by-2").is_disabled()
+
+
+def test_the_screen_says_saving_while_the_deal_is_on_its_way(open_table: Any) -> None:
+    """Save switches the connection state to "saving", and a live preview answering after
+    that tap does not switch it back. (The test's own submit listener, added after the
+    page's, reads the state and keeps the page from leaving so it can be looked at.)"""
+    page, table = open_table(1024, 768)
+    page.evaluate("""() => document.getElementById('deal-form').addEventListener('submit', e => {
+        e.preventDefault();
+        window.seenState = document.querySelector('.connection').dataset.state;
+    })""")
+    for tap in TAPS:
+        page.locator(f'[data-tap="{tap}"]').tap()
+    page.wait_for_function("window.seenState !== undefined")
+    assert page.evaluate("window.seenState") == "saving"
+    page.wait_for_timeout(500)  # any preview still under way has answered by now
+    assert page.locator(".connection").get_attribute("data-state") == "saving"
+    assert page.inner_text(".connection") == "Wird gespeichert …"
+    assert not Deal.objects.filter(table=table).exists()
