@@ -367,6 +367,7 @@ def _table_row(d: object, ctx: Context, tracker: RoundTracker, bock_options: Any
         "round_end": counts and tracker.counted % tracker.players == 0,
         "bock": level, "won": s.won, "value": s.value, "charged_value": s.charged,
         "overbid": s.overbid, "base": s.base, "multiplier": s.multiplier,
+        "matadors": s.matadors, "levels": s.levels,
     }
     if explain is not None:
         row["explanation"] = explanation(s, explain, level, ctx.names)
