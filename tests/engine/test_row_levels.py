@@ -1,6 +1,6 @@
 """Each row of evaluate_table carries the matadors and the levels that counted, so a printed
 sheet can tick Hand, Schneider, angesagt, Schwarz, angesagt and Ouvert without working
-out a rule itself."""
+out a rule itself; the result counts each seat's passed-in deals (what a fee charges)."""
 
 from __future__ import annotations
 
@@ -48,3 +48,12 @@ def test_historic_schneider_and_records_that_are_not_games() -> None:
     solo, passed = rows(deals, rules="american1898")
     assert solo["matadors"] == 1 and solo["levels"] == ("schneider",)
     assert passed["matadors"] is None and passed["levels"] == ()
+
+
+def test_the_result_counts_the_passed_deals_each_seat_was_in() -> None:
+    deals = [{"kind": "passed"}, {"kind": "game", "declarer": 2, "game": "clubs",
+                                  "matadors": 1, "bid": 18, "declarer_points": 70},
+             {"kind": "passed"}]
+    result = evaluate_table({"players": 4, "deals": deals})
+    # dealer 0 sits out the first passed deal, dealer 2 the second
+    assert result["games"]["passed"] == {"0": 1, "1": 2, "2": 1, "3": 2}
