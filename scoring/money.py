@@ -35,3 +35,12 @@ def money(value: str | Decimal | None, places: int | None = None) -> str:
         places = max(0, -exponent) if isinstance(exponent, int) else 2
     text = number_format(number, decimal_pos=places, use_l10n=True)
     return MINUS + text[1:] if text.startswith("-") else text
+
+
+def rate(value: Decimal, unit: str | Decimal) -> Decimal:
+    """A stake as written: at least the currency's decimals, more only where it has them
+    (0.1 → 0.10, 0.0025 stays, 1 → 1.00 EUR; JPY 2 → 2)."""
+    places = places_of(unit)
+    exponent = value.normalize().as_tuple().exponent
+    own = -exponent if isinstance(exponent, int) and exponent < 0 else 0
+    return value.quantize(Decimal(1).scaleb(-max(places, own)))

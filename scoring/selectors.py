@@ -19,6 +19,7 @@ from scoring.engine.deal import QUICK_RESULTS
 from scoring.engine.games import HISTORIC_GAMES, ISKO_GAMES, Game
 from scoring.engine.settlement import SettlementOptions, minor_unit, parse_settlement_options
 from scoring.models import AuditEntry, Deal, Evening, Seat, Table
+from scoring.money import rate
 
 SUIT_SYMBOLS = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
 
@@ -477,7 +478,7 @@ def evening_money(evening: Evening, sheets: list[ScoreSheet]) -> EveningMoney:
                 person[key] += getattr(seat, key)
     players = [PlayerMoney(pid, p["name"], tuple(p["tables"]), p["net"], p["fees"],
                            p["balance"]) for pid, p in people.items()]
-    return EveningMoney(evening, evening.currency, evening.stake.normalize(), unit, options, tables,
+    return EveningMoney(evening, evening.currency, rate(evening.stake, unit), unit, options, tables,
                         unsettled, players, sum((t.pot for t in tables), Decimal(0)))
 
 

@@ -26,8 +26,10 @@ from django.utils.formats import date_format
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from scoring.engine import SkatError
+from scoring.engine.settlement import minor_unit
 from scoring.models import Evening, Seat, Table
-from scoring.money import money
+from scoring.money import money, rate
 from scoring.pdf import grid as grids
 from scoring.pdf import weasy
 from scoring.selectors import (
@@ -110,9 +112,12 @@ def _stamp() -> str:
 def _stake_words(evening: Evening) -> str:
     if not evening.stake:
         return ""
+    try:
+        unit = minor_unit(evening.currency)
+    except SkatError:
+        unit = Decimal("0.01")
     return _("%(stake)s %(currency)s per point") % {
-        "stake": money(evening.stake.normalize()),
-        "currency": evening.currency}
+        "stake": money(rate(evening.stake, unit)), "currency": evening.currency}
 
 
 def _evening_context(evening: Evening) -> dict[str, Any]:
