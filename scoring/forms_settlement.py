@@ -21,7 +21,7 @@ from scoring.engine.settlement import (
     settle,
 )
 from scoring.models import Evening, Scoring
-from scoring.money import money, places_of
+from scoring.money import money, places_of, rate
 
 AMOUNT = {"max_digits": 12, "decimal_places": 4, "min_value": Decimal("0"), "localize": True}
 TIER = re.compile(r"^\s*(\d+)\s*[:=]\s*(\S+)\s*$")
@@ -155,20 +155,29 @@ def plain(value: Decimal | None) -> Decimal | None:
 
 
 def initial_for(evening: Evening) -> dict[str, Any]:
+    """The form as the evening stands, amounts written with the currency's decimals."""
     raw = evening.settlement or {}
     try:
         options = parse_settlement_options(raw or None)
     except SettlementError:  # shown as it is; saving will insist on valid amounts
         options = parse_settlement_options(None)
+    try:
+        unit = minor_unit(evening.currency)
+    except SettlementError:
+        unit = Decimal("0.01")
+
+    def shown(value: Decimal | None) -> Decimal | None:
+        return rate(value, unit) if value else None
+
     tiers = options.lost_game_fee_tiers
     return {
-        "stake": plain(evening.stake), "currency": evening.currency, "on": options.on,
+        "stake": rate(evening.stake, unit), "currency": evening.currency, "on": options.on,
         "round_totals_first": options.round_totals_first,
-        "lost_game_fee": plain(options.lost_game_fee) or None,
-        "lost_game_fee_tiers": "; ".join(f"{start}: {money(fee)}" for start, fee in tiers)
-        if tiers else "",
-        "passed_deal_fee": plain(options.passed_deal_fee) or None,
-        "entry_fee": plain(options.entry_fee) or None,
-        "loss_cap": plain(options.loss_cap),
+        "lost_game_fee": shown(options.lost_game_fee),
+        "lost_game_fee_tiers": "; ".join(f"{start}: {money(rate(fee, unit))}"
+                                         for start, fee in tiers) if tiers else "",
+        "passed_deal_fee": shown(options.passed_deal_fee),
+        "entry_fee": shown(options.entry_fee),
+        "loss_cap": None if options.loss_cap is None else rate(options.loss_cap, unit),
         "version": evening.version,
     }

@@ -2,10 +2,12 @@
 
 Each renders from the selectors, the one source the HTML pages render too (``table_sheet``,
 ``evening_money``, ``evening_ranking``), and is rendered by WeasyPrint once per version of
-what it shows: the cache key is a digest of everything printed except the deals themselves,
-which are covered by the tables' versions (bumped by every change to a deal) and, against
-writes that bypass the services, each table's deal count and latest change. A second request
-is served from the cache; a changed deal, setting or name makes a new key.
+what it shows. The cache key is a digest of everything printed except the deals themselves:
+the evening's version and settings, names, dates, the layout and the language. The deals are
+covered by the tables' versions (bumped by every change through the services) and, for a deal
+saved or deleted some other way (a shell, an import), each table's deal count and latest
+change. A second request is served from the cache; a changed deal, setting or name makes a
+new key, and the old entry ages out.
 """
 
 from __future__ import annotations

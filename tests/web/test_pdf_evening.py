@@ -11,14 +11,14 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from scoring.models import Evening
+from scoring.models import Evening, RuleProfile
 from scoring.presets import PRESETS
 from scoring.services import evening_create, table_create
 
 from . import pdfs
 from .factories import make_club
 from .money_fixtures import EXTRAS, engine_tables, money_evening
-from .test_sheet_pages import login
+from .test_sheet_pages import login, play
 
 pytestmark = [pytest.mark.django_db, pdfs.needs_poppler]
 
@@ -138,3 +138,26 @@ def test_an_evening_without_deals_or_tables_prints(client: Client) -> None:
         for name in ("settlement-pdf", "summary-pdf"):
             assert pdfs.pages(get(client, name, evening)) == 1
     assert "This evening has no tables yet." in pdfs.text(get(client, "summary-pdf", empty))
+
+
+def test_a_beer_skat_evening_prints_without_money(client: Client) -> None:
+    club = make_club()
+    profile = RuleProfile.objects.create(club=club, name="Bierskat", rules="american1898",
+                                         scoring="beer", stake="0.05")
+    evening = evening_create(club=club, date=timezone.localdate(), profile=profile)
+    table = table_create(evening=evening, players=list(club.players.all()[:3]))
+    play(table, [{"kind": "game", "declarer": 1, "game": "solo_clubs", "matadors": 1,
+                  "bid": 36, "declarer_points": 70},
+                 {"kind": "game", "declarer": 2, "game": "grand_solo", "matadors": 2,
+                  "bid": 48, "declarer_points": 40}])
+    login(client, club)
+    summary = pdfs.text(get(client, "summary-pdf", evening))
+    assert "Beer Skat: the lowest count is best." in summary
+    settlement = pdfs.text(get(client, "settlement-pdf", evening))
+    assert "Beer Skat settles no money" in settlement
+    sheet = client.get(reverse("scoring:sheet-pdf", args=[table.pk]),
+                       headers={"accept-language": "en"})
+    text = pdfs.text(sheet.content)
+    assert "♣ Clubs Solo" in text and "Settlement" not in text
+    page = client.get(reverse("scoring:settlement", args=[evening.pk])).content.decode()
+    assert "Beer Skat settles no money" in page
