@@ -107,7 +107,14 @@ class EveningAdmin(admin.ModelAdmin):
     list_filter = ["club", "closed", "rules", "scoring"]
     date_hierarchy = "date"
     search_fields = ["name", "club__name"]
+    readonly_fields = ["version"]
     inlines = [TableInline]
+
+    def save_model(self, request: HttpRequest, obj: Evening, form: Any, change: bool) -> None:
+        # Money changed here, as on the settlement page, makes an open settlement form stale.
+        if change and {"stake", "currency", "settlement"} & set(form.changed_data):
+            obj.version += 1
+        super().save_model(request, obj, form, change)
 
 
 class SeatInline(admin.TabularInline):

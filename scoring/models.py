@@ -158,6 +158,10 @@ class Evening(RulesMixin):
     name = models.CharField(_("name"), max_length=100, default="Clubabend")
     profile_name = models.CharField(_("rule profile"), max_length=100, blank=True)
     closed = models.BooleanField(_("closed"), default=False)
+    # Bumped by every change to the evening's money settings (stake, currency, club extras):
+    # the settlement form carries the version it was shown, so a save against another
+    # version is refused as stale, and printed PDFs are keyed by it with the tables' versions.
+    version = models.PositiveIntegerField(_("version"), default=0)
 
     class Meta:
         verbose_name = _("evening")

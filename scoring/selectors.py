@@ -7,16 +7,19 @@ number of queries per page."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop, ngettext
+from django.utils.translation import gettext_noop, ngettext, pgettext
 
 from scoring.engine import SkatError, evaluate_table
 from scoring.engine.deal import QUICK_RESULTS
 from scoring.engine.games import HISTORIC_GAMES, ISKO_GAMES, Game
+from scoring.engine.settlement import SettlementOptions, minor_unit, parse_settlement_options
 from scoring.models import AuditEntry, Deal, Evening, Seat, Table
+from scoring.money import rate
 
 SUIT_SYMBOLS = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
 
@@ -68,6 +71,11 @@ class SheetRow:
     underline: frozenset[int]
     explanation: str
     result_key: str = ""  # the quick result tapped ("lost_schneider" …), "" for card points
+    # What the printed sheet shows in its own columns (the screen folds them into "details"):
+    game_base: str = ""  # the game without its declarations: "Null" of "Null Ouvert Hand"
+    matadors: int | None = None  # with n = +n, without n = −n; None where a game has none
+    levels: frozenset[str] = frozenset()  # "hand", "schneider", "schwarz_announced" …
+    result_short: str = ""  # card points, tricks or a quick result in a few letters
 
     @property
     def says_lost(self) -> bool:
@@ -109,6 +117,7 @@ class ScoreSheet:
     beer_loser: int | None
     deleted: list[Deal] = field(default_factory=list)
     error: EngineMessage | None = None  # the stored deals no longer score (should not happen)
+    passed: list[int] = field(default_factory=list)  # passed-in deals each seat sat in on
 
     @property
     def seeger_fabian(self) -> bool:
@@ -142,6 +151,16 @@ def game_label(rules: str, options: dict[str, Any], record: dict[str, Any],
         name += " Hand" if record.get("hand") else ""
     symbol = SUIT_SYMBOLS.get(game.trump or "", "")
     return name, symbol, game.trump in ("H", "D")
+
+
+def game_base_name(rules: str, options: dict[str, Any], record: dict[str, Any],
+                   lang: str) -> str:
+    """The game's own name without Hand or Ouvert ("Null" for Null Ouvert Hand)."""
+    if record.get("kind") == "game":
+        game = game_for(rules, options, str(record.get("game")))
+        if game is not None:
+            return game.name_de if lang == "de" else game.name_en
+    return game_label(rules, options, record, lang)[0]
 
 
 DECLARATION_LABELS = [
@@ -189,6 +208,37 @@ def result_label(record: dict[str, Any]) -> str:
     return ""
 
 
+# A column a few letters wide on the printed sheet; the levels show Schneider and Schwarz.
+QUICK_SHORT = {
+    "won": ("result, short", "won"), "won_schneider": ("result, short", "won"),
+    "won_schwarz": ("result, short", "won"), "lost": ("result, short", "lost"),
+    "lost_schneider": ("result, short", "lost"), "lost_schwarz": ("result, short", "lost"),
+}
+
+
+def result_short(record: dict[str, Any]) -> str:
+    quick = record.get("result")
+    if quick == "sixty":
+        return "60:60"
+    if quick in QUICK_SHORT:
+        return pgettext(*QUICK_SHORT[quick])
+    points = record.get("declarer_points")
+    if points is not None:
+        return str(points)
+    tricks = record.get("declarer_tricks")
+    if tricks is not None:
+        return pgettext("tricks, short", "%d tr.") % tricks
+    return ""
+
+
+def _printed(row: dict[str, Any], record: dict[str, Any], rules: str, options: dict[str, Any],
+             lang: str) -> dict[str, Any]:
+    """The SheetRow fields of the printed sheet's own columns."""
+    return {"game_base": game_base_name(rules, options, record, lang),
+            "matadors": row.get("matadors"), "levels": frozenset(row.get("levels") or ()),
+            "result_short": result_short(record)}
+
+
 def _by_seat(values: dict[str, int] | None, players: int) -> list[int | None]:
     values = values or {}
     return [values.get(str(p)) for p in range(players)]
@@ -223,6 +273,7 @@ def table_sheet(table: Table, lang: str, explain: bool = True) -> ScoreSheet:
             else None,
             round_end=row["round_end"], underline=frozenset(row["underline"]),
             explanation=row.get("explanation", ""),
+            **_printed(row, record, evening.rules, evening.options, lang),
         ))
     nxt = result["next"]
     sf = result.get("seeger_fabian_totals")
@@ -237,6 +288,7 @@ def table_sheet(table: Table, lang: str, explain: bool = True) -> ScoreSheet:
         next_ramsch_round=nxt["ramsch_round"], next_ramsch_deal=nxt["ramsch_deal"],
         bock_pending=result["bock_pending"], settlement=result.get("settlement"),
         beer_loser=result.get("beer_loser"), deleted=[d for d in deals if d.deleted],
+        passed=[result["games"]["passed"][str(p)] for p in range(n)],
     )
 
 
@@ -248,7 +300,7 @@ def _empty_sheet(table: Table, players: list[str], deals: list[Deal],
         won=[0] * n, lost=[0] * n, next_dealer=table.first_dealer, next_active=[],
         next_round=1, next_deal_in_round=1, next_bock=0, next_ramsch_round=False,
         next_ramsch_deal=0, bock_pending=0, settlement=None,
-        beer_loser=None, deleted=[d for d in deals if d.deleted], error=err,
+        beer_loser=None, deleted=[d for d in deals if d.deleted], error=err, passed=[0] * n,
     )
 
 
@@ -289,6 +341,7 @@ def deal_preview(table: Table, record: dict[str, Any], lang: str,
         entries=_by_seat(row["entries"], n), totals=[row["totals"][str(p)] for p in range(n)],
         seeger_fabian=None, round_end=row["round_end"], underline=frozenset(row["underline"]),
         explanation=row.get("explanation", ""),
+        **_printed(row, record, table.evening.rules, table.evening.options, lang),
     ), None)
 
 
@@ -302,3 +355,203 @@ def audit_for_evening(evening: Evening) -> QuerySet[AuditEntry]:
 
 def audit_for_deal(deal: Deal) -> QuerySet[AuditEntry]:
     return deal.audit.select_related("user").order_by("at", "id")
+
+
+# ---------------------------------------------------------------- money and ranking
+#
+# Every amount below is the engine's (evaluate_table → settle): pair payments, nets, fees,
+# transfers and cross-checks per table. Money is settled per table (DECISIONS.md §5/§6); the
+# evening's money of a person is the sum over his tables, added up here in Decimal.
+
+@dataclass(frozen=True)
+class Payment:
+    payer: str
+    payee: str
+    amount: Decimal
+    points: int | None = None  # a pair's difference in points (None for a transfer)
+
+
+@dataclass(frozen=True)
+class SeatMoney:
+    seat: int
+    player_id: int
+    name: str
+    points: int  # the total settled on: classic points, or Seeger-Fabian points
+    won: int
+    lost: int
+    passed: int
+    net: Decimal  # the sum of his rounded (and capped) pair payments
+    fees: Decimal  # lost-game, passed-deal and entry fees, into the club's pot
+    balance: Decimal  # net − fees: what he receives (+) or pays (−) in all
+    exact: Decimal  # cross-check: stake × (n·S − ΣS), unrounded
+    lowest_zero: Decimal  # cross-check: the lowest score taken as zero
+    average: Decimal  # cross-check: each score against the average
+    capped: bool  # his loss was cut to the loss cap
+
+
+@dataclass
+class TableMoney:
+    sheet: ScoreSheet
+    seats: list[SeatMoney]
+    pairs: list[Payment]
+    transfers: list[Payment]
+    pot: Decimal
+    agree: bool  # the cross-checks give the same money as the pair payments
+
+    @property
+    def table(self) -> Table:
+        return self.sheet.table
+
+    @property
+    def capped(self) -> bool:
+        return any(seat.capped for seat in self.seats)
+
+
+@dataclass(frozen=True)
+class PlayerMoney:
+    player_id: int
+    name: str
+    tables: tuple[int, ...]
+    net: Decimal
+    fees: Decimal
+    balance: Decimal
+
+
+@dataclass
+class EveningMoney:
+    evening: Evening
+    currency: str
+    stake: Decimal
+    unit: Decimal
+    options: SettlementOptions
+    tables: list[TableMoney]
+    unsettled: list[ScoreSheet]  # tables that settle no money (Beer Skat) or do not score
+    players: list[PlayerMoney]
+    pot: Decimal
+
+    @property
+    def places(self) -> int:
+        exponent = self.unit.as_tuple().exponent
+        return max(0, -exponent) if isinstance(exponent, int) else 2
+
+    @property
+    def agree(self) -> bool:
+        return all(t.agree for t in self.tables)
+
+    @property
+    def on_seeger_fabian(self) -> bool:
+        return self.options.on == "seeger_fabian"
+
+    @property
+    def has_fees(self) -> bool:
+        o = self.options
+        return bool(o.lost_game_fee or o.lost_game_fee_tiers or o.passed_deal_fee
+                    or o.entry_fee)
+
+
+def _table_money(sheet: ScoreSheet) -> TableMoney | None:
+    settlement = sheet.settlement
+    if not settlement or sheet.error is not None:
+        return None
+    names = sheet.players
+    ids = [seat.player_id for seat in sheet.table.seats.all()]
+    basis = (sheet.seeger_fabian_totals if settlement["on"] == "seeger_fabian"
+             and sheet.seeger_fabian_totals is not None else sheet.totals)
+    checks = settlement["checks"]
+    passed = sheet.passed or [0] * len(names)
+    seats = [
+        SeatMoney(
+            seat=p, player_id=ids[p], name=names[p], points=basis[p], won=sheet.won[p],
+            lost=sheet.lost[p], passed=passed[p], net=Decimal(settlement["net"][str(p)]),
+            fees=Decimal(settlement["fees"][str(p)]),
+            balance=Decimal(settlement["balance"][str(p)]),
+            exact=Decimal(checks["exact"][str(p)]),
+            lowest_zero=Decimal(checks["lowest_zero"][str(p)]),
+            average=Decimal(checks["average"][str(p)]), capped=p in settlement["capped"])
+        for p in range(len(names))
+    ]
+    pairs = [Payment(names[x["payer"]], names[x["payee"]], Decimal(x["amount"]), x["points"])
+             for x in settlement["pairs"]]
+    transfers = [Payment(names[x["from"]], names[x["to"]], Decimal(x["amount"]))
+                 for x in settlement["transfers"]]
+    return TableMoney(sheet, seats, pairs, transfers, Decimal(settlement["pot"]),
+                      bool(checks["agree"]))
+
+
+def evening_money(evening: Evening, sheets: list[ScoreSheet]) -> EveningMoney:
+    """The evening's settlement: each table's, and each person's sum over his tables."""
+    try:
+        options = parse_settlement_options(evening.settlement or None)
+        unit = minor_unit(evening.currency)
+    except SkatError:  # stored settings the engine refuses: every table shows the error
+        options, unit = SettlementOptions(), Decimal("0.01")
+    tables: list[TableMoney] = []
+    unsettled: list[ScoreSheet] = []
+    for sheet in sheets:
+        money = _table_money(sheet)
+        if money is None:
+            unsettled.append(sheet)
+        else:
+            tables.append(money)
+    people: dict[int, dict[str, Any]] = {}
+    for money in tables:
+        for seat in money.seats:
+            person = people.setdefault(seat.player_id, {
+                "name": seat.name, "tables": [], "net": Decimal(0), "fees": Decimal(0),
+                "balance": Decimal(0)})
+            person["tables"].append(money.table.number)
+            for key in ("net", "fees", "balance"):
+                person[key] += getattr(seat, key)
+    players = [PlayerMoney(pid, p["name"], tuple(p["tables"]), p["net"], p["fees"],
+                           p["balance"]) for pid, p in people.items()]
+    return EveningMoney(evening, evening.currency, rate(evening.stake, unit), unit, options, tables,
+                        unsettled, players, sum((t.pot for t in tables), Decimal(0)))
+
+
+@dataclass(frozen=True)
+class Standing:
+    rank: int
+    player_id: int
+    name: str
+    tables: tuple[int, ...]
+    points: int
+    seeger_fabian: int | None
+    won: int
+    lost: int
+
+
+def evening_ranking(evening: Evening, sheets: list[ScoreSheet]) -> list[Standing]:
+    """All players of the evening, best first: by Seeger-Fabian points where the evening is
+    scored so (ties: more games won, then fewer lost, DECISIONS.md §2), by classic points
+    otherwise; in Beer Skat the lowest count is best. Equal places share a rank."""
+    people: dict[int, dict[str, Any]] = {}
+    for sheet in sheets:
+        seats = list(sheet.table.seats.all())
+        for p, name in enumerate(sheet.players):
+            person = people.setdefault(seats[p].player_id, {
+                "name": name, "tables": [], "points": 0, "sf": None, "won": 0, "lost": 0})
+            person["tables"].append(sheet.table.number)
+            person["points"] += sheet.totals[p]
+            person["won"] += sheet.won[p]
+            person["lost"] += sheet.lost[p]
+            if sheet.seeger_fabian_totals is not None:
+                person["sf"] = (person["sf"] or 0) + sheet.seeger_fabian_totals[p]
+    scoring = evening.scoring
+
+    def key(person: dict[str, Any]) -> tuple[int, ...]:
+        if scoring == "seeger_fabian":
+            return (-(person["sf"] or 0), -person["won"], person["lost"])
+        if scoring == "beer":
+            return (person["points"],)
+        return (-person["points"],)
+
+    ordered = sorted(people.items(), key=lambda item: (key(item[1]), item[1]["name"]))
+    standings: list[Standing] = []
+    for index, (pid, person) in enumerate(ordered):
+        rank = index + 1
+        if standings and key(person) == key(ordered[index - 1][1]):
+            rank = standings[-1].rank
+        standings.append(Standing(rank, pid, person["name"], tuple(person["tables"]),
+                                  person["points"], person["sf"], person["won"],
+                                  person["lost"]))
+    return standings

@@ -193,3 +193,45 @@ def table_create(*, evening: Any, players: list[Any], first_dealer: int = 0,
         Seat.objects.bulk_create(
             Seat(table=table, position=i, player=p) for i, p in enumerate(players))
     return table
+
+
+# ---------------------------------------------------------------- the evening's money
+
+class StaleEvening(Exception):
+    """Someone else changed the evening's money settings since the form was shown."""
+
+    def __init__(self, evening: Any) -> None:
+        super().__init__("stale")
+        self.evening = evening
+
+
+def evening_settlement(*, evening: Any, stake: Any, currency: str,
+                       settlement: dict[str, Any], expected_version: int) -> Any:
+    """Set the evening's stake, currency and club extras (deal-record.md "Settlement").
+
+    Checked by the model (and so the engine) before anything is written; refused as stale
+    when the evening is no longer at ``expected_version``; bumps the version, which also
+    makes every printed PDF of the evening out of date."""
+    from django.core.exceptions import ValidationError
+
+    from scoring.engine.settlement import SettlementError, minor_unit, parse_settlement_options
+    from scoring.engine.settlement import settle as dry_settle
+    from scoring.models import Evening
+
+    candidate = Evening.objects.get(pk=evening.pk)
+    candidate.stake, candidate.currency, candidate.settlement = stake, currency, settlement
+    candidate.full_clean()
+    try:  # the amounts must also be whole units of the currency: settle two empty totals
+        dry_settle([0, 0], stake=candidate.stake, currency=currency,
+                   options=parse_settlement_options(settlement), lost_games=[0, 0],
+                   passed_deals=[0, 0])
+        minor_unit(currency)
+    except SettlementError as err:
+        raise ValidationError({"settlement": err.message}) from None
+    with transaction.atomic():
+        changed = Evening.objects.filter(pk=evening.pk, version=expected_version).update(
+            stake=stake, currency=currency, settlement=settlement, version=F("version") + 1)
+        if not changed:
+            raise StaleEvening(Evening.objects.get(pk=evening.pk))
+    evening.refresh_from_db(fields=["stake", "currency", "settlement", "version"])
+    return evening

@@ -1,7 +1,8 @@
 from __future__ import annotations
 
-from scoring.views import club, entry, home, sheet
+from scoring.views import club, entry, home, printed, settlement, sheet
 
 app_name = "scoring"
 
-urlpatterns = [*home.urlpatterns, *club.urlpatterns, *entry.urlpatterns, *sheet.urlpatterns]
+urlpatterns = [*home.urlpatterns, *club.urlpatterns, *entry.urlpatterns, *sheet.urlpatterns,
+               *settlement.urlpatterns, *printed.urlpatterns]

@@ -123,6 +123,18 @@ else:
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    # Rendered PDFs (scoring.pdf), keyed by the versions of what they print: files, so that
+    # every worker process serves what one of them rendered. Old versions age out.
+    "pdf": {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": os.getenv("PDF_CACHE_DIR", str(BASE_DIR / "var" / "pdf-cache")),
+        "TIMEOUT": envint("PDF_CACHE_SECONDS", str(60 * 60 * 24 * 30)),
+        "OPTIONS": {"MAX_ENTRIES": envint("PDF_CACHE_ENTRIES", "1000")},
+    },
+}
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings
+from django.core.cache import caches
 from django.test import override_settings
 
 # Playwright's sync API marks its event loop as running in the test thread between its calls
@@ -37,6 +39,20 @@ CHROMIUM_ARGS = [
 ]
 SCREENSHOTS = Path(os.environ.get("SCREENSHOT_DIR") or Path(__file__).parents[1] / "screenshots")
 TABLET = {"width": 1024, "height": 768}
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _pdf_cache_in_memory() -> Iterator[None]:
+    # Never the project's var/pdf-cache: a test database reuses primary keys and versions, so
+    # a PDF cached by another run could answer for different deals.
+    pdf = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pdf-tests"}
+    with override_settings(CACHES={**settings.CACHES, "pdf": pdf}):
+        yield
+
+
+@pytest.fixture(autouse=True)
+def _empty_pdf_cache() -> None:
+    caches["pdf"].clear()
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -105,6 +105,10 @@ class Scored:
     played = False  # the cards were played (no concession, no Schenken accepted)
     schneider_played = False
     schwarz_played = False
+    # What a printed sheet ticks: the matadors (None where a game has none) and the levels
+    # that counted beyond "game", in the order a scorer says them ("hand", "schneider" …).
+    matadors: int | None = None
+    levels: tuple[str, ...] = ()
     # (kind, *data) read by explanation(), rendered per language only when asked for
     explain_parts: tuple[Any, ...] = ()
 
@@ -454,6 +458,7 @@ def _isko_game(d: Record, ctx: Context, active: tuple[int, ...] | None,
     s.base, s.multiplier = game.base, multiplier
     s.kontra_factor = KONTRA_FACTOR[kontra]
     s.entries = {declarer: entry * s.kontra_factor}
+    s.matadors, s.levels = matadors, levels[1:]
     s.explain_parts = ("game", matadors, levels, game, value, bid, won, overbid,
                        charged, factor, reason, kontra)
     return s
@@ -509,9 +514,17 @@ def _isko_null(d: Record, s: Scored, o: Options, bid: int, concession: str | Non
     s.won = won
     s.kontra_factor = KONTRA_FACTOR[kontra]
     s.entries = {declarer: entry * s.kontra_factor}
+    s.levels = _DECLARED[hand, ouvert]
     s.explain_parts = ("null", game_label_null(hand, ouvert), value, won, reason, factor,
                        kontra)
     return s
+
+
+# The levels of a game without multipliers (Null, Nullo …) are its declarations.
+_DECLARED: dict[tuple[bool, bool], tuple[str, ...]] = {
+    (False, False): (), (True, False): ("hand",), (False, True): ("ouvert",),
+    (True, True): ("hand", "ouvert"),
+}
 
 
 def game_label_null(hand: bool, ouvert: bool) -> str:
@@ -666,6 +679,7 @@ def _historic_game(d: Record, ctx: Context, active: tuple[int, ...] | None,
     s.base, s.multiplier = game.base, multiplier
     s.entries = _contra_entries(declarer, entry, kontra, kontra_by)
     s.kontra_factor = abs(s.entries[declarer] // entry)
+    s.matadors, s.levels = matadors, tuple(levels[1:])
     s.explain_parts = ("game", matadors, tuple(levels), game, value, bid, won, overbid,
                        charged, factor, reason, kontra)
     return s
@@ -706,6 +720,7 @@ def _historic_fixed(d: Record, s: Scored, game: Game, bid: int, concession: str 
             reason = ("nullo_tricks", tricks)
     entry = value if won else -factor * charged
     s.won, s.value, s.charged, s.overbid, s.base = won, value, charged, False, value
+    s.levels = _DECLARED[False, ouvert]
     s.explain_parts = ("fixed", name, value, won, reason, factor, charged)
     s.entries = _contra_entries(declarer, entry, kontra, kontra_by)
     s.kontra_factor = abs(s.entries[declarer] // entry)

@@ -305,7 +305,9 @@ def _evaluate_table(table: object, lang: str, explain: bool) -> dict[str, Any]:
         "rules": ctx.system, "scoring": scoring, "players": list(names) if names else players,
         "deals": rows,
         "totals": {str(p): totals[p] for p in seats},
-        "games": {"won": {str(p): won[p] for p in seats}, "lost": {str(p): lost[p] for p in seats}},
+        "games": {"won": {str(p): won[p] for p in seats}, "lost": {str(p): lost[p] for p in seats},
+                  # the passed-in deals each seat sat in on (what a passed-deal fee charges)
+                  "passed": {str(p): passed[p] for p in seats}},
         "bock_pending": tracker.pending(),
         "next": {"dealer": tracker.dealer, "active": list(tracker.active),
                  "round": tracker.round, "deal_in_round": upcoming.deal_in_round,
@@ -372,6 +374,7 @@ def _table_row(d: object, ctx: Context, tracker: RoundTracker, bock_options: Any
         "round_end": counts and tracker.counted % tracker.players == 0,
         "bock": level, "won": s.won, "value": s.value, "charged_value": s.charged,
         "overbid": s.overbid, "base": s.base, "multiplier": s.multiplier,
+        "matadors": s.matadors, "levels": s.levels,
     }
     if explain is not None:
         row["explanation"] = explanation(s, explain, level, ctx.names)

@@ -6,4 +6,6 @@ URL names (namespace "scoring"), fixed so features can link to each other:
             deal-history
 - club.py   (clubs, access): home, club, evening-create, table-create, player-create, members,
             codes, code-entry, code
+- settlement.py (the treasurer's page): settlement
+- printed.py (PDFs): sheet-pdf, settlement-pdf, summary-pdf
 """

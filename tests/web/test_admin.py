@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+from types import SimpleNamespace
+
 import pytest
 from django.contrib import admin
 from django.contrib.auth import get_user_model
-from django.test import Client
+from django.test import Client, RequestFactory
 from django.urls import reverse
 
 from scoring.models import (
@@ -115,3 +118,15 @@ def test_a_new_club_is_german_and_gets_the_preset_profiles(superuser_client: Cli
     assert club.rule_profiles.count() == len(PRESETS)
     assert club.rule_profiles.filter(name="Hoyle").exists()
     assert Club(name="x", slug="x").language == "de"
+
+
+def test_changing_the_money_in_the_admin_bumps_the_evenings_version(deal: Deal) -> None:
+    evening = deal.table.evening
+    model_admin = admin.site._registry[Evening]
+    request = RequestFactory().post("/")
+    evening.stake = Decimal("0.10")
+    model_admin.save_model(request, evening, SimpleNamespace(changed_data=["stake"]), True)
+    evening.name = "Pokalabend"
+    model_admin.save_model(request, evening, SimpleNamespace(changed_data=["name"]), True)
+    evening.refresh_from_db()
+    assert (evening.version, evening.stake, evening.name) == (1, Decimal("0.10"), "Pokalabend")

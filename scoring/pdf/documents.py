@@ -1,0 +1,216 @@
+"""The printed documents: a table's score sheet, the evening's settlement and its summary.
+
+Each renders from the selectors, the one source the HTML pages render too (``table_sheet``,
+``evening_money``, ``evening_ranking``), and is rendered by WeasyPrint once per version of
+what it shows. The cache key is a digest of everything printed except the deals themselves:
+the evening's version and settings, names, dates, the layout and the language. The deals are
+covered by the tables' versions (bumped by every change through the services) and, for a deal
+saved or deleted some other way (a shell, an import), each table's deal count and latest
+change. A second request is served from the cache; a changed deal, setting or name makes a
+new key, and the old entry ages out.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import BaseCache, caches
+from django.db.models import Count, Max, QuerySet
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+from django.utils.formats import date_format
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from scoring.engine import SkatError
+from scoring.engine.settlement import minor_unit
+from scoring.models import Evening, Seat, Table
+from scoring.money import money, rate
+from scoring.pdf import grid as grids
+from scoring.pdf import weasy
+from scoring.selectors import (
+    ScoreSheet,
+    evening_money,
+    evening_ranking,
+    evening_tables,
+    table_sheet,
+    tables_with_everything,
+)
+
+# Bump when a printed layout changes, so that PDFs of the old layout are not served.
+FORMAT = 1
+KINDS = ("sheet", "settlement", "summary")
+LAYOUTS = ("standard", "historical")
+CACHE_ALIAS = "pdf"
+
+
+@dataclass(frozen=True)
+class Document:
+    kind: str
+    key: str  # changes whenever anything the document prints could have changed
+    filename: str
+    html: Callable[[], str]  # builds the document's HTML (reads the deals, runs the engine)
+
+
+def pdf_cache() -> BaseCache:
+    return caches[CACHE_ALIAS if CACHE_ALIAS in settings.CACHES else "default"]
+
+
+def get_pdf(document: Document) -> tuple[bytes, bool]:
+    """The document's PDF and whether it came from the cache."""
+    cache = pdf_cache()
+    pdf = cache.get(document.key)
+    if isinstance(pdf, bytes):
+        return pdf, True
+    pdf = render(document).pdf
+    cache.set(document.key, pdf)
+    return pdf, False
+
+
+def render(document: Document) -> weasy.Rendered:
+    return weasy.render(document.html())
+
+
+# ------------------------------------------------------------------ cache keys
+
+def _state(evening: Evening, tables: QuerySet[Table]) -> list[Any]:
+    """What a document of these tables prints, short of the deals: two queries."""
+    rows = list(
+        tables.order_by("number")
+        .annotate(deal_count=Count("deals"), deal_stamp=Max("deals__updated"))
+        .values_list("pk", "number", "version", "first_dealer", "deal_count", "deal_stamp"))
+    seats = list(Seat.objects.filter(table__in=[row[0] for row in rows])
+                 .order_by("table_id", "position").values_list("table_id", "player__name"))
+    return [
+        evening.pk, evening.version, evening.club.name, evening.club.slug, evening.name,
+        evening.date, evening.rules, evening.options, evening.scoring, evening.stake,
+        evening.currency, evening.settlement, evening.profile_name, rows, seats,
+    ]
+
+
+def _key(kind: str, evening: Evening, tables: QuerySet[Table], *extra: Any) -> str:
+    from weasyprint import __version__ as weasyprint_version
+
+    state = [FORMAT, weasyprint_version, kind, translation.get_language(), *extra,
+             _state(evening, tables)]
+    digest = hashlib.sha256(
+        json.dumps(state, sort_keys=True, default=str).encode()).hexdigest()
+    return f"skatclub-pdf:{kind}:{evening.pk}:{digest}"
+
+
+# ------------------------------------------------------------------ shared context
+
+def _stamp() -> str:
+    return _("Skatclub · as of %(when)s") % {
+        "when": date_format(timezone.localtime(), "SHORT_DATETIME_FORMAT")}
+
+
+def _stake_words(evening: Evening) -> str:
+    if not evening.stake:
+        return ""
+    try:
+        unit = minor_unit(evening.currency)
+    except SkatError:
+        unit = Decimal("0.01")
+    return _("%(stake)s %(currency)s per point") % {
+        "stake": money(rate(evening.stake, unit)), "currency": evening.currency}
+
+
+def _evening_context(evening: Evening) -> dict[str, Any]:
+    return {"evening": evening, "club": evening.club, "printed": _stamp(),
+            "stake_words": _stake_words(evening)}
+
+
+def _base_name(evening: Evening, what: str) -> str:
+    return slugify(f"{evening.club.slug}-{evening.date:%Y-%m-%d}-{what}") or "skatclub"
+
+
+# ------------------------------------------------------------------ the score sheet
+
+def net_money(sheet: ScoreSheet) -> list[str] | None:
+    """Each player's net of the table's settlement, localised; None when nothing is settled
+    (no stake, Beer Skat, or deals that no longer score)."""
+    settlement = sheet.settlement
+    if not settlement or sheet.error is not None or not Decimal(settlement["stake"]):
+        return None
+    return [money(settlement["net"][str(p)]) for p in range(len(sheet.players))]
+
+
+def sheet_html(table_id: int, layout: str) -> str:
+    table = tables_with_everything(Table.objects.filter(pk=table_id)).get()
+    lang = "en" if (translation.get_language() or "de").startswith("en") else "de"
+    sheet = table_sheet(table, lang, explain=False)
+    evening = table.evening
+    nets = net_money(sheet)
+    label = (_("Settlement (%(currency)s)") % {"currency": sheet.settlement["currency"]}
+             if nets and sheet.settlement else "")
+    build = grids.book_grid if layout == "historical" else grids.standard_grid
+    grid = build(sheet, nets, label)
+    title = _("Score sheet · table %(number)d") % {"number": table.number}
+    return render_to_string("scoring/pdf/sheet.html", {
+        **_evening_context(evening), "table": table, "sheet": sheet, "grid": grid,
+        "layout": layout, "title": title,
+        "running_head": f"{evening.club.name} · {evening.name} · "
+                        f"{date_format(evening.date, 'SHORT_DATE_FORMAT')}",
+        "doc_label": title,
+    })
+
+
+def sheet_document(table: Table, layout: str = "standard") -> Document:
+    layout = layout if layout in LAYOUTS else "standard"
+    evening = table.evening
+    tables = Table.objects.filter(pk=table.pk)
+    suffix = "-historical" if layout == "historical" else ""
+    return Document(
+        "sheet", _key("sheet", evening, tables, table.pk, layout),
+        f"{_base_name(evening, f'table-{table.number}')}{suffix}.pdf",
+        lambda: sheet_html(table.pk, layout))
+
+
+# ------------------------------------------------------------------ settlement and summary
+
+def _evening_sheets(evening: Evening) -> list[ScoreSheet]:
+    lang = "en" if (translation.get_language() or "de").startswith("en") else "de"
+    return [table_sheet(table, lang, explain=False) for table in evening_tables(evening)]
+
+
+def settlement_html(evening: Evening) -> str:
+    sheets = _evening_sheets(evening)
+    title = _("Settlement")
+    return render_to_string("scoring/pdf/settlement.html", {
+        **_evening_context(evening), "money": evening_money(evening, sheets), "title": title,
+        "running_head": f"{evening.club.name} · {evening.name} · "
+                        f"{date_format(evening.date, 'SHORT_DATE_FORMAT')}",
+        "doc_label": title,
+    })
+
+
+def summary_html(evening: Evening) -> str:
+    sheets = _evening_sheets(evening)
+    title = _("Evening summary")
+    return render_to_string("scoring/pdf/summary.html", {
+        **_evening_context(evening), "sheets": sheets,
+        "ranking": evening_ranking(evening, sheets),
+        "money": evening_money(evening, sheets), "title": title,
+        "running_head": f"{evening.club.name} · {evening.name} · "
+                        f"{date_format(evening.date, 'SHORT_DATE_FORMAT')}",
+        "doc_label": title,
+    })
+
+
+def settlement_document(evening: Evening) -> Document:
+    return Document(
+        "settlement", _key("settlement", evening, evening.tables.all()),
+        f"{_base_name(evening, 'settlement')}.pdf", lambda: settlement_html(evening))
+
+
+def summary_document(evening: Evening) -> Document:
+    return Document(
+        "summary", _key("summary", evening, evening.tables.all()),
+        f"{_base_name(evening, 'summary')}.pdf", lambda: summary_html(evening))

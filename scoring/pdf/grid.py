@@ -1,0 +1,552 @@
+"""The printed score sheet as a character grid, paginated here rather than by WeasyPrint.
+
+Why a grid: WeasyPrint lays out a ``<table>`` cell by cell (about 10 ms per row of a score
+sheet, 10.7 s for 1,000 deals on this machine), and most of that is per box: styles, line
+breaking and drawing for every cell. A score sheet is a grid of short texts in fixed columns,
+so each page here is *one* ``<pre>`` block in DejaVu Sans Mono, one text line per deal, every
+column padded to its width in characters. Only what must differ gets an inline element (the
+bold entry, a red one, a red suit). The ruling is one small inline SVG per page behind the
+text, drawn in grid units (x in characters, y in lines), so its lines meet the text exactly.
+
+Pages are cut here: the number of lines a page holds is known (fixed line height), so every
+page is a block of its own with the column titles repeated at its top and the totals,
+Seeger-Fabian and money lines on the last page together with at least one deal.
+
+Everything here is plain Python on a ``ScoreSheet`` (the one source the HTML sheet renders
+too); ``scoring.pdf.documents`` puts it into the template and hands it to WeasyPrint.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import math
+import shutil
+import subprocess
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
+from scoring.selectors import ScoreSheet, SheetRow
+from scoring.templatetags.sheet_tags import (
+    MINUS,
+    bock_mark,
+    book_rows,
+    kontra_mark,
+    minus,
+    seeger_fabian,
+    short_names,
+)
+
+MONO_FONT = "DejaVu Sans Mono"
+MONO_ADVANCE = 1233 / 2048  # DejaVu Sans Mono: every glyph is this many em wide
+MM_PER_PT = 25.4 / 72
+
+# A4 portrait; the page margins are in templates/scoring/pdf/base.html and must agree.
+CONTENT_WIDTH_MM = 190.0
+CONTENT_HEIGHT_MM = 267.0
+LINE_MM = 4.2  # one deal
+MAX_FONT_PT = 8.0
+MIN_FONT_PT = 5.0
+HEAD_MM = 30.0  # the sheet's head on page 1 (club, date, players, rules): fixed height
+END_MM = 25.0  # legend and signature lines under the grid on the last page
+
+GAP = 1  # characters between two columns; a rule runs through its middle
+EDGE = 1  # a blank character at either end of every line, the frame through its middle
+ELLIPSIS = "…"
+
+# Ruling, in millimetres, and the shading of Bock and Ramsch rounds (colours as on screen).
+THIN_MM = 0.12
+THICK_MM = 0.45
+ROUND_MM = 0.55
+RULE = "#9a9a90"
+STRONG = "#1b1b1b"
+SHADES = {"bock": "#fff0c2", "ramsch": "#dde8f8", "head": "#ecebe3", "sum": "#f4f3ec"}
+
+# The level ticks in the order of a paper list (table-screen.md): Hand, Schneider, angesagt,
+# Schwarz, angesagt, Ouvert.
+LEVELS = ("hand", "schneider", "schneider_announced", "schwarz", "schwarz_announced", "ouvert")
+TICK = "×"
+
+
+def level_letters() -> list[str]:
+    return [pgettext("level, one letter: Hand", "H"),
+            pgettext("level, one letter: Schneider", "S"),
+            pgettext("level, one letter: announced", "A"),
+            pgettext("level, one letter: Schwarz", "S"),
+            pgettext("level, one letter: announced", "A"),
+            pgettext("level, one letter: Ouvert", "O")]
+
+
+# ------------------------------------------------------------------ cells and columns
+
+@dataclass(frozen=True)
+class Column:
+    width: int  # characters
+    align: str = "<"  # "<" left, ">" right, "^" centred
+    rule: str = "thin"  # on the column's left edge: "thin", "thick" or ""
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A cell's text in parts, each with a style: "" plain, "b" bold, "n" bold red (a
+    negative entry), "r" red (♥ ♦). ``span`` columns are merged (their gaps included)."""
+
+    parts: tuple[tuple[str, str], ...] = ()
+    span: int = 1
+    align: str | None = None  # overrides the column's
+
+    @property
+    def text(self) -> str:
+        return "".join(text for text, _style in self.parts)
+
+
+def cell(text: str = "", style: str = "", span: int = 1, align: str | None = None) -> Cell:
+    return Cell(((text, style),) if text else (), span, align)
+
+
+EMPTY = Cell()
+
+
+@dataclass
+class Line:
+    cells: list[Cell]
+    shade: str = ""  # a key of SHADES
+    rule_below: str = ""  # "thin" (every deal), "round" (a round ends), "strong"
+    bold: bool = False
+    underline: tuple[int, ...] = ()  # columns ruled underneath (the book layout)
+
+
+@dataclass
+class Page:
+    number: int
+    lines: list[Line]
+    first: bool
+    last: bool
+    html: SafeString = field(default=mark_safe(""))
+    svg: SafeString = field(default=mark_safe(""))
+
+    @property
+    def height_css(self) -> str:
+        return f"{len(self.lines) * LINE_MM:.3f}mm"  # not localised: "12,6mm" is no CSS
+
+
+@dataclass
+class Grid:
+    """A paginated sheet: ``width`` characters wide at ``font_pt``."""
+
+    columns: list[Column]
+    pages: list[Page]
+    font_pt: float
+    legend: list[str]
+
+    @property
+    def width(self) -> int:
+        return grid_width(self.columns)
+
+    @property
+    def font_css(self) -> str:
+        return f"{self.font_pt:.1f}pt"
+
+
+def grid_width(columns: Sequence[Column]) -> int:
+    """Characters per line: the columns, the gaps between them and the two edges."""
+    return sum(c.width for c in columns) + GAP * (len(columns) - 1) + 2 * EDGE
+
+
+# ------------------------------------------------------------------ text that fits the grid
+
+@functools.cache
+def _mono_coverage() -> frozenset[int] | None:
+    """The code points DejaVu Sans Mono has, or None when it cannot be read (then every
+    character is trusted)."""
+    if shutil.which("fc-match") is None:
+        return None
+    try:
+        path = subprocess.run(
+            ["fc-match", "--format=%{file}", MONO_FONT], capture_output=True, text=True,
+            timeout=5, check=True).stdout.strip()
+        from fontTools.ttLib import TTFont  # WeasyPrint's own dependency
+
+        font = TTFont(path, lazy=True)
+        if MONO_FONT not in (font["name"].getDebugName(1) or ""):
+            return None
+        return frozenset(font.getBestCmap())
+    except Exception:  # no font, no fontconfig: print anyway, maybe less aligned
+        return None
+
+
+def grid_text(text: str) -> str:
+    """``text`` as one character per grid cell: composed (NFC), one line, and with any
+    character the monospaced font lacks (it would come from a proportional fallback font
+    and push the rest of the line out of its columns) replaced by "?"."""
+    text = unicodedata.normalize("NFC", " ".join(str(text).split()))
+    coverage = _mono_coverage()
+    if coverage is None or all(ord(ch) in coverage for ch in text):
+        return text
+    return "".join(ch if ord(ch) in coverage else "?" for ch in text)
+
+
+def fit(text: str, width: int, align: str) -> str:
+    if len(text) > width:
+        return text[: max(width - 1, 0)] + ELLIPSIS if width > 0 else ""
+    if align == ">":
+        return text.rjust(width)
+    if align == "^":
+        return text.center(width)
+    return text.ljust(width)
+
+
+_TAGS = {"b": ("<b>", "</b>"), "n": ('<b class="neg">', "</b>"),
+         "r": ('<span class="red">', "</span>")}
+
+
+def escape(text: str) -> str:
+    return html.escape(text, quote=False)  # text inside <pre>: no attribute values
+
+
+def line_html(line: Line, columns: Sequence[Column]) -> str:
+    """One grid line as HTML: every cell padded to its columns, styled parts wrapped."""
+    out: list[str] = []
+    index = 0
+    for item in line.cells:
+        span = columns[index: index + item.span]
+        width = sum(c.width for c in span) + GAP * (len(span) - 1)
+        align = item.align or span[0].align
+        text = item.text
+        if len(text) > width or all(not style for _part, style in item.parts):
+            out.append(escape(fit(text, width, align)))  # a cut text loses its styles
+        else:
+            room = width - len(text)
+            left = room if align == ">" else (room // 2 if align == "^" else 0)
+            out.append(" " * left)
+            for part, style in item.parts:
+                if style:
+                    start, end = _TAGS[style]
+                    out.append(f"{start}{escape(part)}{end}")
+                else:
+                    out.append(escape(part))
+            out.append(" " * (room - left))
+        index += item.span
+        if index < len(columns):
+            out.append(" " * GAP)
+    markup = " " * EDGE + "".join(out).rstrip()
+    return f"<b>{markup}</b>" if line.bold else markup
+
+
+# ------------------------------------------------------------------ the ruling
+
+def _num(value: float) -> str:
+    return f"{value:.4f}".rstrip("0").rstrip(".")
+
+
+def _spanned(line: Line) -> set[int]:
+    """The columns whose left edge lies inside one of the line's cells."""
+    inside: set[int] = set()
+    index = 0
+    for item in line.cells:
+        inside.update(range(index + 1, index + item.span))
+        index += item.span
+    return inside
+
+
+def ruling_svg(lines: Sequence[Line], columns: Sequence[Column], font_pt: float) -> str:
+    """The page's ruling behind the text: shading, a thin rule under every line, a thick one
+    after each round, the column rules. One SVG in grid units (x: characters, y: lines),
+    stretched over the grid box, so rules sit exactly between the columns of text."""
+    width = grid_width(columns)
+    height = len(lines)
+    char_mm = MONO_ADVANCE * font_pt * MM_PER_PT
+
+    def y_units(mm: float) -> str:
+        return _num(mm / LINE_MM)
+
+    def x_units(mm: float) -> str:
+        return _num(mm / char_mm)
+
+    shades: list[str] = []
+    run_start, run_shade = 0, ""
+    for number, line in enumerate([*lines, Line([])]):
+        if line.shade != run_shade:
+            if run_shade:
+                shades.append(f'<rect x="0" y="{run_start}" width="{width}" '
+                              f'height="{number - run_start}" fill="{SHADES[run_shade]}"/>')
+            run_start, run_shade = number, line.shade
+    thin_h, round_h, strong_h, under = [], [], [], []
+    for number, line in enumerate(lines, start=1):
+        target = {"thin": thin_h, "round": round_h, "strong": strong_h}.get(line.rule_below)
+        if target is not None:
+            target.append(f"M0 {number}H{width}")
+        for col in line.underline:
+            x0 = EDGE + sum(c.width + GAP for c in columns[:col])
+            under.append(f"M{x0} {_num(number - 0.06)}H{x0 + columns[col].width}")
+    # A column's rule runs down every line except where a cell spans across it (the labels
+    # of the foot, a player's name over his two columns).
+    covered = [_spanned(line) for line in lines]
+    thin_v, thick_v = [f"M{EDGE / 2} 0V{height}M{width - EDGE / 2} 0V{height}"], []
+    x = EDGE
+    for number, column in enumerate(columns):
+        if number and column.rule:
+            edge = _num(x - GAP / 2)
+            target = thick_v if column.rule == "thick" else thin_v
+            start = None
+            for y, hidden in enumerate([*(number in c for c in covered), True]):
+                if not hidden and start is None:
+                    start = y
+                elif hidden and start is not None:
+                    target.append(f"M{edge} {start}V{y}")
+                    start = None
+        x += column.width + GAP
+
+    def path(parts: list[str], colour: str, stroke: str) -> str:
+        if not parts:
+            return ""
+        return (f'<path d="{"".join(parts)}" stroke="{colour}" stroke-width="{stroke}" '
+                f'fill="none"/>')
+
+    return (
+        f'<svg class="ruling" viewBox="0 0 {width} {height}" preserveAspectRatio="none" '
+        f'xmlns="http://www.w3.org/2000/svg" aria-hidden="true">'
+        + "".join(shades)
+        + path(thin_h, RULE, y_units(THIN_MM))
+        + path(thin_v, RULE, x_units(THIN_MM))
+        + path(thick_v, STRONG, x_units(THICK_MM))
+        + path(round_h, STRONG, y_units(ROUND_MM))
+        + path(strong_h, STRONG, y_units(THICK_MM))
+        + path(under, STRONG, y_units(THICK_MM))
+        + "</svg>"
+    )
+
+
+# ------------------------------------------------------------------ pagination
+
+def lines_per_page(first: bool) -> int:
+    height = CONTENT_HEIGHT_MM - (HEAD_MM if first else 0)
+    return int(height // LINE_MM) - 1  # a line's worth of slack against rounding
+
+
+def paginate(head: Sequence[Line], body: Sequence[Line], foot: Sequence[Line]) -> list[Page]:
+    """Pages of at most ``lines_per_page`` lines, each starting with ``head``; the last page
+    also holds ``foot`` and the legend and signatures under the grid, and at least one line
+    of ``body`` (a sheet never ends on a page of totals alone)."""
+    end_lines = math.ceil(END_MM / LINE_MM)
+    pages: list[Page] = []
+    rest = list(body)
+    while True:
+        first = not pages
+        room = lines_per_page(first) - len(head)
+        if len(rest) + len(foot) + end_lines <= room:
+            pages.append(Page(len(pages) + 1, [*head, *rest, *foot], first, True))
+            return pages
+        take = min(room, max(len(rest) - 1, 0))
+        if take <= 0:  # the foot alone does not fit on a page: let it run on
+            pages.append(Page(len(pages) + 1, [*head, *rest, *foot], first, True))
+            return pages
+        pages.append(Page(len(pages) + 1, [*head, *rest[:take]], first, False))
+        rest = rest[take:]
+
+
+def font_for(columns: Sequence[Column]) -> float:
+    """The largest size (in 0.1 pt) at which the grid fits the page width."""
+    fits = CONTENT_WIDTH_MM / (grid_width(columns) * MONO_ADVANCE * MM_PER_PT)
+    return max(MIN_FONT_PT, min(MAX_FONT_PT, math.floor(fits * 10) / 10))
+
+
+def finish(columns: list[Column], head: list[Line], body: list[Line], foot: list[Line],
+           legend: list[str]) -> Grid:
+    font_pt = font_for(columns)
+    pages = paginate(head, body, foot)
+    for page in pages:
+        page.html = mark_safe("\n".join([line_html(line, columns) for line in page.lines]))
+        page.svg = mark_safe(ruling_svg(page.lines, columns, font_pt))
+    return Grid(columns, pages, font_pt, legend)
+
+
+# ------------------------------------------------------------------ the standard layout
+
+def _width(texts: Iterable[str], least: int, most: int) -> int:
+    return max(least, min(most, max((len(t) for t in texts), default=0)))
+
+
+def _matadors(values: Iterable[int | None]) -> list[str]:
+    with_, without = pgettext("matadors, short", "w %d"), pgettext("matadors, short", "w/o %d")
+    return [(with_ if value > 0 else without) % abs(value) if value else "" for value in values]
+
+
+def _signed(value: int | None) -> str:
+    return minus(value) if value is not None else ""
+
+
+def _entry_cell(value: int | None, span: int = 1) -> Cell:
+    if value is None:
+        return Cell(span=span)
+    return cell(minus(value), "n" if value < 0 else "b", span=span)
+
+
+def _number_cell(value: int | str | None, span: int = 2, bold: bool = False) -> Cell:
+    text = minus(value) if value is not None else ""
+    negative = text.startswith(MINUS)
+    return cell(text, "n" if negative else ("b" if bold else ""), span=span, align=">")
+
+
+def standard_grid(sheet: ScoreSheet, net_money: list[str] | None,
+                  money_label: str) -> Grid:
+    """The ruled sheet of table-screen.md: Nr., Geber, Alleinspieler, Spiel, mit/ohne, the
+    level ticks, Reizwert, Augen, K/R, Bock, then per player the entry and running total."""
+    names = [grid_text(n) for n in short_names(sheet)]
+    rows = sheet.rows
+    fixed_titles = [_("No."), _("Dealer"), _("Declarer"), _("Game"),
+                    pgettext("matadors column, short", "w/o")]
+    games = [grid_text(f"{r.symbol} {r.game_base}".strip()) for r in rows]
+    mats = _matadors(r.matadors for r in rows)
+    bids = [str(r.bid) if r.bid is not None else "" for r in rows]
+    results = [grid_text(r.result_short) for r in rows]
+    marks = [bock_mark(r) + ("R" if r.ramsch_round else "") for r in rows]
+    entries = [[_signed(v) for v in r.entries] for r in rows]
+    totals = [[minus(v) for v in r.totals] for r in rows]
+    players = len(names)
+    columns = [
+        Column(_width([str(r.number) for r in rows] + [fixed_titles[0]], 2, 5), ">", ""),
+        Column(_width([names[r.dealer] for r in rows] + [fixed_titles[1]], 4, 9)),
+        Column(_width([names[r.declarer] for r in rows if r.declarer is not None]
+                      + [fixed_titles[2]], 4, 9)),
+        Column(_width([*games, fixed_titles[3]], 5, 14)),
+        Column(_width([*mats, fixed_titles[4]], 3, 7)),
+        *[Column(1, "^", "thin" if i == 0 else "") for i in range(len(LEVELS))],
+        Column(_width([*bids, _("Bid")], 3, 4), ">"),
+        Column(_width([*results, _("Pts")], 3, 6), ">"),
+        Column(3, "^"),
+        Column(_width([*marks, "Bock"], 3, 4), "^"),
+    ]
+    fixed = len(columns)
+    footer_numbers = list(sheet.totals)
+    for line in seeger_fabian(sheet):
+        footer_numbers += [line.won_bonus, line.lost_malus, line.others_bonus, line.total]
+    for seat in range(players):
+        entry_w = _width([e[seat] for e in entries], 3, 7)
+        total_w = _width([t[seat] for t in totals] + [minus(v) for v in footer_numbers]
+                         + (net_money or []), 4, 9)
+        # The name over both sub-columns: widen the total for a long name (up to 12).
+        total_w = max(total_w, min(len(names[seat]), 12) - entry_w - GAP)
+        columns += [Column(entry_w, ">", "thick"), Column(total_w, ">", "")]
+
+    head = Line(
+        [cell(fixed_titles[0]), cell(fixed_titles[1]), cell(fixed_titles[2]),
+         cell(fixed_titles[3]), cell(fixed_titles[4]),
+         *[cell(letter) for letter in level_letters()],
+         cell(_("Bid")), cell(_("Pts")), cell("K/R"), cell("Bock"),
+         *[cell(name, span=2, align="^") for name in names]],
+        shade="head", rule_below="strong", bold=True)
+
+    body: list[Line] = []
+    for i, row in enumerate(rows):
+        body.append(_deal_line(row, names, games[i], mats[i], bids[i], results[i], marks[i],
+                               entries[i], totals[i]))
+    if not rows:
+        body.append(Line([cell(_("No deals yet."), span=fixed)]))
+
+    foot = _standard_foot(sheet, fixed, net_money, money_label)
+    legend = [
+        _("Levels: H Hand, S Schneider, A announced, S Schwarz, A announced, O Ouvert."),
+        _("K/R: Kontra, Re. Bock ×2/×4; R: a deal of a Ramsch round. Bold: the deal's entry; "
+          "beside it each player's running total. A thick line closes each round."),
+    ]
+    return finish(columns, [head], body, foot, legend)
+
+
+def _deal_line(row: SheetRow, names: list[str], game: str, mats: str, bid: str, result: str,
+               mark: str, entries: list[str], totals: list[str]) -> Line:
+    symbol = row.symbol
+    if symbol and row.red:
+        game_cell = Cell(((symbol, "r"), (game[len(symbol):], "")))
+    else:
+        game_cell = cell(game)
+    cells = [
+        cell(str(row.number)), cell(names[row.dealer]),
+        cell(names[row.declarer] if row.declarer is not None else ""), game_cell, cell(mats),
+        *[cell(TICK if level in row.levels else "") for level in LEVELS],
+        cell(bid), cell(result), cell(kontra_mark(row)), cell(mark),
+    ]
+    for seat, value in enumerate(row.entries):
+        cells.append(_entry_cell(value) if entries[seat] else EMPTY)
+        cells.append(cell(totals[seat]))
+    shade = "bock" if row.bock else ("ramsch" if row.ramsch_round else "")
+    return Line(cells, shade=shade, rule_below="round" if row.round_end else "thin")
+
+
+def _standard_foot(sheet: ScoreSheet, fixed: int, net_money: list[str] | None,
+                   money_label: str) -> list[Line]:
+    def line(label: str, values: Sequence[int | str], *, bold: bool = False,
+             rule: str = "thin", shade: str = "") -> Line:
+        return Line([cell(label, "b" if bold else "", span=fixed, align=">"),
+                     *[_number_cell(v, bold=bold) for v in values]],
+                    rule_below=rule, shade=shade)
+
+    foot = [line(_("Total"), sheet.totals, bold=True, rule="strong", shade="sum")]
+    sf = seeger_fabian(sheet)
+    if sf:
+        foot += [
+            line(_("Games won"), [x.won for x in sf]),
+            line(_("Games lost"), [x.lost for x in sf]),
+            line(_("Won games × 50"), [x.won_bonus for x in sf]),
+            line(_("Lost games × −50"), [x.lost_malus for x in sf]),
+            line(_("Others' lost games × %(bonus)s") % {"bonus": sheet.lost_bonus},
+                 [x.others_bonus for x in sf]),
+            line(_("Seeger-Fabian points"), [x.total for x in sf], bold=True, rule="strong",
+                 shade="sum"),
+        ]
+    if net_money:
+        foot.append(line(money_label, net_money, bold=True, rule="strong"))
+    return foot
+
+
+# ------------------------------------------------------------------ the historical layout
+
+def book_grid(sheet: ScoreSheet, net_money: list[str] | None, money_label: str) -> Grid:
+    """The 1898 and Hoyle books' layout: one column per player holding only his entries, each
+    with the running balance; every n-th entry of a column underlined (DECISIONS §5, H-15)."""
+    names = [grid_text(n) for n in short_names(sheet)]
+    lines = book_rows(sheet)
+    players = len(names)
+    label = _("Line")
+    # The first column also holds the labels of the foot.
+    number_w = _width([str(len(lines)), label, _("Total"), money_label if net_money else ""],
+                      3, 18)
+    columns = [Column(number_w, ">", "")]
+    for seat in range(players):
+        entries = [minus(line[seat].entry) for line in lines if line[seat]]
+        balances = [minus(line[seat].balance) for line in lines if line[seat]]
+        entry_w = _width(entries, 4, 7)
+        balance_w = _width([*balances, minus(sheet.totals[seat]), *(net_money or [])], 5, 9)
+        balance_w = max(balance_w, min(len(names[seat]), 14) - entry_w - GAP)
+        columns += [Column(entry_w, ">", "thick"), Column(balance_w, ">", "")]
+    head = Line([cell(label), *[cell(name, span=2, align="^") for name in names]],
+                shade="head", rule_below="strong", bold=True)
+    body = []
+    for number, line in enumerate(lines, start=1):
+        cells = [cell(str(number))]
+        underline: list[int] = []
+        for seat, entry in enumerate(line):
+            if entry is None:
+                cells += [EMPTY, EMPTY]
+                continue
+            cells += [_entry_cell(entry.entry), cell(minus(entry.balance))]
+            if entry.underline:
+                underline += [1 + 2 * seat, 2 + 2 * seat]
+        body.append(Line(cells, rule_below="thin", underline=tuple(underline)))
+    if not lines:
+        body.append(Line([cell(_("No deals yet."), span=len(columns))]))
+    foot = [Line([cell(_("Total"), "b", align=">"),
+                  *[_number_cell(v, bold=True) for v in sheet.totals]],
+                 rule_below="strong", shade="sum")]
+    if net_money:
+        foot.append(Line([cell(money_label, "b", align=">"),
+                          *[_number_cell(v, bold=True) for v in net_money]],
+                         rule_below="strong"))
+    legend = [_("Each column holds one player's entries with the running balance; a line "
+                "under every %(n)d entries.") % {"n": players}]
+    return finish(columns, [head], body, foot, legend)

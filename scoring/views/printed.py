@@ -1,0 +1,61 @@
+"""The printed evening: a table's score sheet, the evening's settlement and its summary as
+PDFs (scoring.pdf), each rendered once per version of what it shows and then served from the
+cache; a browser that has the current version gets 304 Not Modified.
+
+Access as for the pages they print: the sheet for the table's club and for a device holding
+the table's code; the settlement and the summary for the club's members. Other clubs get 404.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.urls import URLPattern, path
+from django.utils.cache import get_conditional_response
+from django.utils.http import content_disposition_header
+
+from scoring.access import evening_for, table_for
+from scoring.pdf.documents import (
+    Document,
+    get_pdf,
+    settlement_document,
+    sheet_document,
+    summary_document,
+)
+
+
+def pdf_response(request: HttpRequest, document: Document) -> HttpResponse:
+    etag = f'"{document.key.rsplit(":", 1)[-1][:40]}"'
+    not_modified = get_conditional_response(request, etag=etag)
+    if not_modified is not None:
+        not_modified["ETag"] = etag
+        return not_modified
+    pdf, cached = get_pdf(document)
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = content_disposition_header(False, document.filename)
+    response["ETag"] = etag
+    # The browser keeps it but asks each time: a changed deal changes the ETag.
+    response["Cache-Control"] = "private, no-cache"
+    response["X-PDF-Cache"] = "hit" if cached else "miss"
+    return response
+
+
+def sheet_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    table, _actor = table_for(request, pk)
+    return pdf_response(request, sheet_document(table, request.GET.get("layout", "standard")))
+
+
+def settlement_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    evening, _member = evening_for(request, pk)
+    return pdf_response(request, settlement_document(evening))
+
+
+def summary_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    evening, _member = evening_for(request, pk)
+    return pdf_response(request, summary_document(evening))
+
+
+urlpatterns: list[URLPattern] = [
+    path("tables/<int:pk>/sheet.pdf", sheet_pdf, name="sheet-pdf"),
+    path("evenings/<int:pk>/settlement.pdf", settlement_pdf, name="settlement-pdf"),
+    path("evenings/<int:pk>/summary.pdf", summary_pdf, name="summary-pdf"),
+]
