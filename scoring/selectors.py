@@ -12,7 +12,7 @@ from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop, ngettext, pgettext
+from django.utils.translation import gettext_noop, ngettext, pgettext, pgettext_lazy
 
 from scoring.engine import SkatError, evaluate_table
 from scoring.engine.deal import QUICK_RESULTS
@@ -209,10 +209,12 @@ def result_label(record: dict[str, Any]) -> str:
 
 
 # A column a few letters wide on the printed sheet; the levels show Schneider and Schwarz.
+# Written out as literals so that makemessages finds them.
+_WON_SHORT = pgettext_lazy("result, short", "won")
+_LOST_SHORT = pgettext_lazy("result, short", "lost")
 QUICK_SHORT = {
-    "won": ("result, short", "won"), "won_schneider": ("result, short", "won"),
-    "won_schwarz": ("result, short", "won"), "lost": ("result, short", "lost"),
-    "lost_schneider": ("result, short", "lost"), "lost_schwarz": ("result, short", "lost"),
+    "won": _WON_SHORT, "won_schneider": _WON_SHORT, "won_schwarz": _WON_SHORT,
+    "lost": _LOST_SHORT, "lost_schneider": _LOST_SHORT, "lost_schwarz": _LOST_SHORT,
 }
 
 
@@ -221,7 +223,7 @@ def result_short(record: dict[str, Any]) -> str:
     if quick == "sixty":
         return "60:60"
     if quick in QUICK_SHORT:
-        return pgettext(*QUICK_SHORT[quick])
+        return str(QUICK_SHORT[quick])
     points = record.get("declarer_points")
     if points is not None:
         return str(points)
