@@ -28,7 +28,9 @@ def tables_with_everything(queryset: QuerySet[Table]) -> QuerySet[Table]:
     """The prefetches every sheet needs: three queries however many deals."""
     return queryset.select_related("evening__club").prefetch_related(
         Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position")),
-        Prefetch("deals", queryset=Deal.objects.order_by("position")),
+        # Only what a sheet reads: the timestamps' converters cost more than the rest of a row.
+        Prefetch("deals", queryset=Deal.objects.only(
+            "id", "table_id", "position", "record", "deleted").order_by("position")),
     )
 
 
@@ -134,14 +136,17 @@ def game_for(rules: str, options: dict[str, Any], key: str) -> Game | None:
     return HISTORIC_GAMES.get(rules, {}).get(key)
 
 
+RECORD_NAMES = {"passed": gettext_noop("passed in"), "ramsch": gettext_noop("Ramsch"),
+                "penalty": gettext_noop("penalty"), "misdeal": gettext_noop("misdeal")}
+
+
 def game_label(rules: str, options: dict[str, Any], record: dict[str, Any],
                lang: str) -> tuple[str, str, bool]:
     """(name, suit symbol, red?) of a record, e.g. ("Kreuz", "♣", False)."""
     kind = record.get("kind")
     if kind != "game":
-        names = {"passed": _("passed in"), "ramsch": _("Ramsch"), "penalty": _("penalty"),
-                 "misdeal": _("misdeal")}
-        return names.get(str(kind), str(kind)), "", False
+        name = RECORD_NAMES.get(str(kind))
+        return (_(name) if name else str(kind)), "", False
     game = game_for(rules, options, str(record.get("game")))
     if game is None:
         return str(record.get("game")), "", False
@@ -246,8 +251,10 @@ def _by_seat(values: dict[str, int] | None, players: int) -> list[int | None]:
     return [values.get(str(p)) for p in range(players)]
 
 
-def table_sheet(table: Table, lang: str, explain: bool = True) -> ScoreSheet:
-    """The score sheet of a table fetched with ``tables_with_everything``."""
+def table_sheet(table: Table, lang: str, explain: bool = True,
+                explain_from: int = 1) -> ScoreSheet:
+    """The score sheet of a table fetched with ``tables_with_everything``; rows numbered
+    ``explain_from`` or later carry their explanation when ``explain`` is on."""
     evening = table.evening
     deals = list(table.deals.all())
     live = [d for d in deals if not d.deleted]
@@ -255,7 +262,7 @@ def table_sheet(table: Table, lang: str, explain: bool = True) -> ScoreSheet:
     players = document["players"]
     n = len(players)
     try:
-        result = evaluate_table(document, lang=lang, explain=explain)
+        result = evaluate_table(document, lang=lang, explain=explain, explain_from=explain_from)
     except SkatError as err:  # stored data the engine refuses: show it, never a 500
         return _empty_sheet(table, players, deals, EngineMessage.of(err, lang))
     rows = []

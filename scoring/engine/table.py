@@ -207,15 +207,18 @@ def _cyclic_gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def evaluate_table(table: object, lang: str = "en", explain: bool = False) -> dict[str, Any]:
+def evaluate_table(table: object, lang: str = "en", explain: bool = False,
+                   explain_from: int = 1) -> dict[str, Any]:
     """Score an evening at one table (deal-record.md "A table") with rounds, Bock, totals and
-    the settlement. ``explain`` adds each deal's explanation in ``lang`` (it costs about a
-    third of the time, so a sheet asks for it only where it shows it)."""
+    the settlement. ``explain`` adds the explanation in ``lang`` of each deal numbered
+    ``explain_from`` or later (it costs about a third of the time, so a page asks for it
+    only where it shows it: the table screen after a save wants one deal's)."""
     with _cyclic_gc_paused():
-        return _evaluate_table(table, lang, explain)
+        return _evaluate_table(table, lang, explain, explain_from)
 
 
-def _evaluate_table(table: object, lang: str, explain: bool) -> dict[str, Any]:
+def _evaluate_table(table: object, lang: str, explain: bool, explain_from: int
+                    ) -> dict[str, Any]:
     if type(table) is not dict:
         raise SkatError(None, "A table must be a JSON object.")
     _unknown(table, TABLE_FIELDS)
@@ -260,7 +263,8 @@ def _evaluate_table(table: object, lang: str, explain: bool) -> dict[str, Any]:
                             "{player} reached the limit.", number, number=beer_loser[1],
                             player=who(names, beer_loser[0], start=False))
         try:
-            s, row = table_row(d, ctx, tracker, bock_options, explain_lang, score_game_fn)
+            s, row = table_row(d, ctx, tracker, bock_options,
+                               explain_lang if number >= explain_from else None, score_game_fn)
             factor = 1 << row["bock"]
             entries = {k: v * factor for k, v in s.entries.items()} if factor > 1 else s.entries
             if beer:

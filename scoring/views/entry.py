@@ -250,17 +250,19 @@ def _row_for(sheet: ScoreSheet, deal: Deal) -> Any:
 def table_view(request: HttpRequest, pk: int) -> HttpResponse:
     table, _actor, writable = _writer(request, pk)
     table = _full(table)
-    sheet = table_sheet(table, _lang())
+    # Of all rows only the one just saved shows its explanation (in the "saved" notice).
+    raw = request.GET.get("saved", "")
+    saved_id = int(raw) if raw.isdigit() and len(raw) < 12 else None
+    live = [d.pk for d in table.deals.all() if not d.deleted]
+    number = live.index(saved_id) + 1 if saved_id in live else None
+    sheet = table_sheet(table, _lang(), explain=number is not None, explain_from=number or 1)
     form = None
     if writable:
         # In a Ramsch round only a Ramsch (or a Grand Hand instead) is accepted.
         kind = "ramsch" if sheet.next_ramsch_round else "game"
         form = DealForm(initial={"version": table.version, "kind": kind},
                         rules=_rules(table), active=sheet.next_active)
-    saved = None
-    raw = request.GET.get("saved", "")
-    if raw.isdigit() and len(raw) < 12:
-        saved = next((row for row in sheet.rows if row.deal_id == int(raw)), None)
+    saved = sheet.rows[number - 1] if number is not None else None
     return render(request, "scoring/entry/table.html",
                   screen_context(request, table, sheet, form=form, writable=writable,
                                  saved=saved))
