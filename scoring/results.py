@@ -19,37 +19,47 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
-from dataclasses import dataclass, field
-from decimal import Decimal
-from typing import Any
+from collections import defaultdict
+from typing import Any, NamedTuple
 
 from django.core.cache import caches
 from django.db.models import QuerySet
 
 from scoring.engine import SkatError, evaluate_table
-from scoring.models import Deal, Table
+from scoring.models import Deal, Evening, Player, Seat, Table
 
 CACHE_ALIAS = "results"
 # Bump when TableResult changes shape or the engine scores differently, so that entries
 # written by older code are never read.
-FORMAT = 1
+FORMAT = 2
 # Above this many tables the deals are selected by the tables' query instead of a list of ids
 # (SQLite limits the number of parameters of one statement).
 MAX_IDS = 500
 
 
-@dataclass
-class GameStats:
-    """A seat's games as declarer of one kind (game key)."""
+class TableRef(NamedTuple):
+    """A table as rankings need it, read without building model objects (a season has
+    hundreds): its players in seat order, its evening and where it stands."""
 
-    played: int = 0
-    won: int = 0
-    value: int = 0  # sum of the game values (Spielwert)
+    pk: int
+    version: int
+    evening: Evening
+    series: int
+    number: int
+    first_dealer: int
+    access_code: str
+    players: tuple[Player, ...]
 
 
-@dataclass
-class Extreme:
+class Game(NamedTuple):
+    """A seat's games of one kind (game key) as declarer."""
+
+    played: int
+    won: int
+    value: int  # sum of the game values (Spielwert)
+
+
+class Extreme(NamedTuple):
     """A seat's biggest single entry in one direction, and the deal that brought it."""
 
     entry: int
@@ -58,17 +68,16 @@ class Extreme:
     game: str  # game key, "" when the deal is no game
 
 
-@dataclass
-class SeatStats:
-    games: dict[str, GameStats] = field(default_factory=dict)
-    best: Extreme | None = None
-    worst: Extreme | None = None
+class SeatStats(NamedTuple):
+    games: dict[str, Game]
+    best: Extreme | None
+    worst: Extreme | None
 
 
-@dataclass
-class TableResult:
+class TableResult(NamedTuple):
     """Per seat (in seat order): game points, Seeger-Fabian points where the table can have
-    them, games won and lost as declarer, money, and the declarer statistics."""
+    them, games won and lost as declarer, money, and the declarer statistics. Plain tuples,
+    lists and numbers, so that hundreds of them come out of the cache quickly."""
 
     seats: int
     points: list[int]
@@ -76,7 +85,7 @@ class TableResult:
     won: list[int]
     lost: list[int]
     counted: int  # deals that count toward rounds and the series length
-    money: list[Decimal] | None  # each seat's balance after the settlement and its fees
+    money: list[str] | None  # each seat's balance after the settlement and its fees
     currency: str
     stats: list[SeatStats]
     error: str | None = None  # the engine refused the stored deals (should not happen)
@@ -92,41 +101,39 @@ def _scoring(document: dict[str, Any], seats: int) -> str:
     return scoring
 
 
-def compute(table: Table, records: list[dict[str, Any]]) -> TableResult:
-    """The result of ``table`` (evening and seats loaded) with these live records."""
+def compute(table: TableRef, records: list[dict[str, Any]]) -> TableResult:
+    """The result of ``table`` with these live records."""
     evening = table.evening
-    names = [seat.player.name for seat in table.seats.all()]
-    seats = len(names)
-    document = {**evening.rules_dict(), "players": names,
+    seats = len(table.players)
+    document = {**evening.rules_dict(), "players": [p.name for p in table.players],
                 "first_dealer": table.first_dealer, "deals": records}
     document["scoring"] = _scoring(document, seats)
     try:
         result = evaluate_table(document)
     except SkatError as err:
-        return TableResult(seats=seats, points=[0] * seats, seeger_fabian=None, won=[0] * seats,
-                           lost=[0] * seats, counted=0, money=None, currency=evening.currency,
-                           stats=[SeatStats() for _ in range(seats)], error=err.message)
+        return TableResult(seats, [0] * seats, None, [0] * seats, [0] * seats, 0, None,
+                           evening.currency, [SeatStats({}, None, None)] * seats, err.message)
     keys = [str(s) for s in range(seats)]
-    stats = [SeatStats() for _ in range(seats)]
+    games: list[dict[str, list[int]]] = [{} for _ in range(seats)]
+    best: list[Extreme | None] = [None] * seats
+    worst: list[Extreme | None] = [None] * seats
     counted = 0
     for record, row in zip(records, result["deals"], strict=True):
         counted += row["counts"]
         kind = row["kind"]
         game = str(record.get("game", "")) if kind == "game" else ""
         if kind == "game":
-            games = stats[record["declarer"]].games
-            entry = games.get(game)
-            if entry is None:
-                entry = games[game] = GameStats()
-            entry.played += 1
-            entry.won += bool(row["won"])
-            entry.value += row["value"] or 0
-        for seat, value in row["entries"].items():
-            seat_stats = stats[int(seat)]
-            if value > 0 and (seat_stats.best is None or value > seat_stats.best.entry):
-                seat_stats.best = Extreme(value, row["number"], kind, game)
-            elif value < 0 and (seat_stats.worst is None or value < seat_stats.worst.entry):
-                seat_stats.worst = Extreme(value, row["number"], kind, game)
+            tally = games[record["declarer"]].setdefault(game, [0, 0, 0])
+            tally[0] += 1
+            tally[1] += bool(row["won"])
+            tally[2] += row["value"] or 0
+        for seat_key, value in row["entries"].items():
+            seat = int(seat_key)
+            high, low = best[seat], worst[seat]
+            if value > 0 and (high is None or value > high.entry):
+                best[seat] = Extreme(value, row["number"], kind, game)
+            elif value < 0 and (low is None or value < low.entry):
+                worst[seat] = Extreme(value, row["number"], kind, game)
     sf = result.get("seeger_fabian_totals")
     settlement = result.get("settlement")
     return TableResult(
@@ -136,37 +143,54 @@ def compute(table: Table, records: list[dict[str, Any]]) -> TableResult:
         won=[result["games"]["won"][k] for k in keys],
         lost=[result["games"]["lost"][k] for k in keys],
         counted=counted,
-        money=[Decimal(settlement["balance"][k]) for k in keys] if settlement else None,
+        money=[settlement["balance"][k] for k in keys] if settlement else None,
         currency=evening.currency,
-        stats=stats,
+        stats=[SeatStats({key: Game(*t) for key, t in games[s].items()}, best[s], worst[s])
+               for s in range(seats)],
     )
 
 
-def _digest(table: Table) -> str:
-    evening = table.evening
-    basis = [evening.rules_dict(), table.first_dealer, len(table.seats.all()),
-             table.access_code]
-    raw = json.dumps(basis, sort_keys=True, default=str).encode()
-    return hashlib.blake2b(raw, digest_size=10).hexdigest()
+def _key(table: TableRef, version: int, rules: dict[int, str]) -> str:
+    """The cache key: the table's id and version, and a digest of everything else its result
+    depends on (``rules``: each evening's rules as JSON, made once per page)."""
+    evening_rules = rules.get(table.evening.pk)
+    if evening_rules is None:
+        evening_rules = rules[table.evening.pk] = json.dumps(
+            table.evening.rules_dict(), sort_keys=True, default=str)
+    basis = f"{evening_rules}|{table.first_dealer}|{len(table.players)}|{table.access_code}"
+    digest = hashlib.blake2b(basis.encode(), digest_size=10).hexdigest()
+    return f"table-result:{FORMAT}:{table.pk}:{version}:{digest}"
 
 
-def _key(table: Table, version: int) -> str:
-    return f"table-result:{FORMAT}:{table.pk}:{version}:{_digest(table)}"
+def table_refs(tables: QuerySet[Table], players: dict[int, Player],
+               evenings: dict[int, Evening]) -> list[TableRef]:
+    """The tables of a query as TableRefs, in the query's order: two queries (the tables, and
+    their seats); ``players`` and ``evenings`` are the objects to refer to, by id."""
+    seated: dict[int, list[int]] = defaultdict(list)
+    for table_id, player_id in Seat.objects.filter(table__in=tables.values("pk")).order_by(
+            "table_id", "position").values_list("table_id", "player_id"):
+        seated[table_id].append(player_id)
+    return [
+        TableRef(pk, version, evenings[evening_id], series, number, first_dealer, code,
+                 tuple(players[p] for p in seated[pk]))
+        for pk, version, evening_id, series, number, first_dealer, code in tables.values_list(
+            "pk", "version", "evening_id", "series", "number", "first_dealer", "access_code")
+    ]
 
 
-def table_results(tables: Iterable[Table], source: QuerySet[Table] | None = None,
+def table_results(tables: list[TableRef], source: QuerySet[Table] | None = None,
                   ) -> dict[int, TableResult]:
-    """The result of every table (loaded with its evening and seats), by table id.
+    """The result of every table, by table id.
 
     At most one query: the live deals of the tables the cache does not hold. ``source`` is a
     query of the tables, used instead of their ids when there are many."""
-    tables = list(tables)
     cache = caches[CACHE_ALIAS]
-    keys = {table.pk: _key(table, table.version) for table in tables}
+    rules: dict[int, str] = {}
+    keys = {table.pk: _key(table, table.version, rules) for table in tables}
     found: dict[str, TableResult] = cache.get_many(list(keys.values())) if keys else {}
     missing = [table for table in tables if keys[table.pk] not in found]
     if missing:
-        fresh = _compute_missing(missing, source)
+        fresh = _compute_missing(missing, source, rules)
         cache.set_many(dict(fresh.values()), timeout=None)
         for pk, (key, result) in fresh.items():
             keys[pk] = key
@@ -174,8 +198,8 @@ def table_results(tables: Iterable[Table], source: QuerySet[Table] | None = None
     return {pk: found[key] for pk, key in keys.items()}
 
 
-def _compute_missing(tables: list[Table], source: QuerySet[Table] | None,
-                     ) -> dict[int, tuple[str, TableResult]]:
+def _compute_missing(tables: list[TableRef], source: QuerySet[Table] | None,
+                     rules: dict[int, str]) -> dict[int, tuple[str, TableResult]]:
     by_id = {table.pk: table for table in tables}
     deals = Deal.objects.order_by("table_id", "position")
     if len(by_id) > MAX_IDS and source is not None:
@@ -193,5 +217,5 @@ def _compute_missing(tables: list[Table], source: QuerySet[Table] | None,
         versions[table_id] = version
         if not deleted:
             records[table_id].append(record)
-    return {pk: (_key(table, versions[pk]), compute(table, records[pk]))
+    return {pk: (_key(table, versions[pk], rules), compute(table, records[pk]))
             for pk, table in by_id.items()}

@@ -316,7 +316,7 @@ def series_seed(*, evening: Any, players: list[Any] | None = None,
                     "series": last.number, "table": waiting[0].table.number,
                     "count": waiting[0].counted, "length": waiting[0].length})
         if players is None:
-            players = [seat.player for t in last.tables for seat in t.table.seats.all()]
+            players = [player for t in last.tables for player in t.table.players]
         _check_players(evening, players)
         order = list(players)
         rng.shuffle(order)  # the lot, for players equal in every respect

@@ -18,15 +18,35 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import QuerySet
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
-from scoring.models import Evening, Player, Scoring, Season, Seat, Table
-from scoring.results import GameStats, SeatStats, TableResult, table_results
+from scoring.models import Evening, Player, Scoring, Season, Table
+from scoring.results import Game, TableRef, TableResult, table_refs, table_results
 
 CLASSIC = Season.Evaluation.CLASSIC.value
 SEEGER_FABIAN = Season.Evaluation.SEEGER_FABIAN.value
 TENTH = Decimal("0.1")
+
+
+def counting_rule(season: Season) -> str:
+    """"The best 20 evenings count" / "Every evening counts", and who is ranked."""
+    if season.best_of is None:
+        rule = _("Every evening counts.")
+    else:
+        rule = ngettext("Each player's best evening counts.",
+                        "Each player's best %(count)d evenings count.",
+                        season.best_of) % {"count": season.best_of}
+    if season.min_evenings > 1:
+        rule += " " + ngettext(
+            "Ranked from %(count)d evening on.", "Ranked from %(count)d evenings on.",
+            season.min_evenings) % {"count": season.min_evenings}
+    return rule
+
+
+def tie_rule() -> str:
+    return _("Equal scores: more games won, then fewer games lost.")
 
 
 def evaluation_of(evening: Evening, season: Season | None = None) -> str:
@@ -43,7 +63,7 @@ class TableSeat:
     """Where a player sat in one series of an evening."""
 
     series: int
-    table: Table
+    table: TableRef
     position: int
     result: TableResult
 
@@ -108,6 +128,11 @@ class Standing:
     def name(self) -> str:
         return self.player.name
 
+    @property
+    def money_sort(self) -> Decimal:
+        """For sorting by money: the amounts added up (a season is played in one currency)."""
+        return sum(self.money.values(), Decimal(0))
+
     def tie_key(self) -> tuple[int, int, int]:
         """Higher score, then more games won, then fewer games lost."""
         return (-self.score, -self.won, self.lost)
@@ -133,20 +158,24 @@ def rank(standings: list[Standing]) -> list[Standing]:
 
 # ---------------------------------------------------------------- reading the tables
 
-def _tables(queryset: QuerySet[Table]) -> QuerySet[Table]:
-    """Tables with their evening and seated players: two queries."""
-    return queryset.select_related("evening").prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position")),
-    ).order_by("evening__date", "evening_id", "series", "number")
+def _tables(queryset: QuerySet[Table], evenings: dict[int, Evening],
+            players: dict[int, Player]) -> list[TableRef]:
+    """The tables in order of date, series and number: two queries."""
+    return table_refs(queryset.order_by("evening__date", "evening_id", "series", "number"),
+                      players, evenings)
+
+
+def _players(club_id: int) -> dict[int, Player]:
+    return {p.pk: p for p in Player.objects.filter(club_id=club_id)}
 
 
 @dataclass
 class Problem:
-    table: Table
+    table: TableRef
     message: str
 
 
-def _collect(tables: Iterable[Table], results: dict[int, TableResult],
+def _collect(tables: Iterable[TableRef], results: dict[int, TableResult],
              evaluation: Callable[[Evening], str],
              ) -> tuple[dict[int, dict[int, Line]], list[Problem]]:
     """Each player's line for each evening: {evening id: {player id: Line}}."""
@@ -165,12 +194,12 @@ def _collect(tables: Iterable[Table], results: dict[int, TableResult],
                 "Order at a table of 3 or 4); its game points are counted instead.")))
         scores = result.seeger_fabian if seeger and result.seeger_fabian else result.points
         by_player = lines[evening.pk]
-        for index, seat in enumerate(table.seats.all()):
+        for index, seated in enumerate(table.players):
             if index >= result.seats:
                 break
-            line = by_player.get(seat.player_id)
+            line = by_player.get(seated.pk)
             if line is None:
-                line = by_player[seat.player_id] = Line(evening=evening, player=seat.player)
+                line = by_player[seated.pk] = Line(evening=evening, player=seated)
             score = scores[index]
             line.score += score
             line.points += result.points[index]
@@ -183,7 +212,7 @@ def _collect(tables: Iterable[Table], results: dict[int, TableResult],
             line.series[table.series] = line.series.get(table.series, 0) + score
             if result.money is not None:
                 line.money[result.currency] = (
-                    line.money.get(result.currency, Decimal(0)) + result.money[index])
+                    line.money.get(result.currency, Decimal(0)) + Decimal(result.money[index]))
             line.seats.append(TableSeat(table.series, table, index, result))
     return lines, problems
 
@@ -205,7 +234,7 @@ def _evening_standings(lines: Iterable[Line]) -> list[Standing]:
 
 @dataclass
 class TableProgress:
-    table: Table
+    table: TableRef
     counted: int
     length: int | None  # games in the series at this table, None for an open list
 
@@ -252,14 +281,12 @@ def evening_ranking(evening: Evening, *, before_series: int | None = None) -> Ev
     queryset = evening.tables.all()
     if before_series is not None:
         queryset = queryset.filter(series__lt=before_series)
-    tables = list(_tables(queryset))
-    for table in tables:
-        table.evening = evening  # one object for all, already loaded
+    tables = _tables(queryset, {evening.pk: evening}, _players(evening.club_id))
     results = table_results(tables)
     lines, problems = _collect(tables, results, lambda e: evaluation_of(e))
     series: dict[int, list[TableProgress]] = defaultdict(list)
     for table in tables:
-        length = evening.series_length(len(table.seats.all()))
+        length = evening.series_length(len(table.players))
         series[table.series].append(TableProgress(table, results[table.pk].counted, length))
     return EveningRanking(
         evening=evening, evaluation=evaluation_of(evening),
@@ -331,15 +358,14 @@ def _season_rows(season: Season, lines: dict[int, dict[int, Line]],
 
 
 def season_standings(season: Season) -> SeasonStandings:
-    """The season table (three queries, or four when a table changed since it was cached)."""
+    """The season table: four queries (evenings, players, tables, seats), and a fifth for
+    the deals of the tables that changed since they were cached."""
     source = season_tables(season)
-    tables = list(_tables(source))
+    all_evenings = {e.pk: e for e in season.evenings.order_by("date", "pk")}
+    tables = _tables(source, all_evenings, _players(season.club_id))
     results = table_results(tables, source)
     lines, problems = _collect(tables, results, lambda e: season.evaluation)
-    evenings: dict[int, Evening] = {}
-    for table in tables:
-        if table.evening_id in lines:
-            evenings.setdefault(table.evening_id, table.evening)
+    evenings = {pk: evening for pk, evening in all_evenings.items() if pk in lines}
     for evening_id in evenings:
         _evening_standings(lines[evening_id].values())  # places of each evening
     rows = _season_rows(season, lines, list(evenings))
@@ -357,7 +383,7 @@ class Highlight:
     deal: int
     game: str  # the game's name, "Ramsch" …
     evening: Evening
-    table: Table
+    table: TableRef
 
 
 @dataclass
@@ -367,7 +393,7 @@ class PlayerSeason:
     standing: Standing | None
     players: int  # ranked players in the season table
     lines: list[Line]  # the player's evenings, in date order
-    games: list[tuple[str, GameStats]]  # by game, most played first
+    games: list[tuple[str, Game]]  # by game, most played first
     played: int
     won: int
     value: int
@@ -391,17 +417,16 @@ def player_season(season: Season, player: Player, game_name: Callable[[Evening, 
     standings = season_standings(season)
     row = standings.row_for(player)
     lines = sorted(row.lines, key=lambda line: line.evening.date) if row else []
-    totals: dict[str, GameStats] = {}
+    totals: dict[str, Game] = {}
     best: Highlight | None = None
     worst: Highlight | None = None
     for line in lines:
         for seat in line.seats:
-            stats: SeatStats = seat.result.stats[seat.position]
+            stats = seat.result.stats[seat.position]
             for key, game in stats.games.items():
-                total = totals.setdefault(key, GameStats())
-                total.played += game.played
-                total.won += game.won
-                total.value += game.value
+                total = totals.get(key, Game(0, 0, 0))
+                totals[key] = Game(total.played + game.played, total.won + game.won,
+                                   total.value + game.value)
             if stats.best is not None and (best is None or stats.best.entry > best.entry):
                 best = Highlight(stats.best.entry, stats.best.deal,
                                  game_name(line.evening, stats.best.kind, stats.best.game),
