@@ -190,17 +190,14 @@ class Season(models.Model):
         ordering = ["-start", "-id"]
         constraints = [
             models.UniqueConstraint(fields=["club", "name"], name="season_name_unique_in_club"),
-            models.CheckConstraint(condition=models.Q(end__gte=models.F("start")),
-                                   name="season_ends_after_it_starts"),
+            models.CheckConstraint(
+                condition=models.Q(end__gte=models.F("start")),
+                name="season_ends_after_it_starts",
+                violation_error_message=_("The season cannot end before it starts.")),
         ]
 
     def __str__(self) -> str:
         return self.name
-
-    def clean(self) -> None:
-        super().clean()
-        if self.start and self.end and self.end < self.start:
-            raise ValidationError({"end": _("The season cannot end before it starts.")})
 
 
 class Evening(RulesMixin):
