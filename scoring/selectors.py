@@ -96,6 +96,7 @@ class ScoreSheet:
     beer_loser: int | None
     deleted: list[Deal] = field(default_factory=list)
     error: SkatError | None = None  # the stored deals no longer score (should not happen)
+    counted: int = 0  # deals that count toward rounds and the series length
 
     @property
     def seeger_fabian(self) -> bool:
@@ -224,6 +225,7 @@ def table_sheet(table: Table, lang: str, explain: bool = True) -> ScoreSheet:
         next_ramsch_round=nxt["ramsch_round"], next_ramsch_deal=nxt["ramsch_deal"],
         bock_pending=result["bock_pending"], settlement=result.get("settlement"),
         beer_loser=result.get("beer_loser"), deleted=[d for d in deals if d.deleted],
+        counted=sum(1 for row in result["deals"] if row["counts"]),
     )
 
 
