@@ -6,4 +6,6 @@ URL names (namespace "scoring"), fixed so features can link to each other:
             deal-history
 - club.py   (clubs, access): home, club, evening-create, table-create, player-create, members,
             codes, code-entry, code
+- season.py (seasons): season, season-create, season-edit, season-pdf, season-player
+- series.py (an evening's series): evening-ranking, series-new
 """
