@@ -13,6 +13,7 @@ queries, however many evenings and deals there are.
 
 from __future__ import annotations
 
+import bisect
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from scoring.engine.table import _cyclic_gc_paused as cyclic_gc_paused
 from scoring.models import Evening, Player, Scoring, Season, Table
 from scoring.results import Game, TableRef, TableResult, table_refs, table_results
 
@@ -134,8 +136,13 @@ class Standing:
         return sum(self.money.values(), Decimal(0))
 
     def tie_key(self) -> tuple[int, int, int]:
-        """Higher score, then more games won, then fewer games lost."""
-        return (-self.score, -self.won, self.lost)
+        return tie_key(self.score, self.won, self.lost)
+
+
+def tie_key(score: int, won: int, lost: int) -> tuple[int, int, int]:
+    """Who is ahead: the higher score, then more games won, then fewer games lost
+    (DECISIONS.md §2); smaller is better."""
+    return (-score, -won, lost)
 
 
 def rank(standings: list[Standing]) -> list[Standing]:
@@ -278,6 +285,11 @@ class EveningRanking:
 def evening_ranking(evening: Evening, *, before_series: int | None = None) -> EveningRanking:
     """The ranking across all tables and series of the evening; ``before_series`` leaves out
     that series and the ones after it (the results a new series is seeded by)."""
+    with cyclic_gc_paused():  # many small, acyclic objects: see season_standings
+        return _evening_ranking(evening, before_series)
+
+
+def _evening_ranking(evening: Evening, before_series: int | None) -> EveningRanking:
     queryset = evening.tables.all()
     if before_series is not None:
         queryset = queryset.filter(series__lt=before_series)
@@ -359,7 +371,16 @@ def _season_rows(season: Season, lines: dict[int, dict[int, Line]],
 
 def season_standings(season: Season) -> SeasonStandings:
     """The season table: four queries (evenings, players, tables, seats), and a fifth for
-    the deals of the tables that changed since they were cached."""
+    the deals of the tables that changed since they were cached.
+
+    A season makes some ten thousand small objects (cached results, lines, rows), none of
+    them in a reference cycle; the cyclic collector, set off by so many allocations, would
+    scan them again and again (it doubled the page's p95), so it waits, as in the engine."""
+    with cyclic_gc_paused():
+        return _season_standings(season)
+
+
+def _season_standings(season: Season) -> SeasonStandings:
     source = season_tables(season)
     all_evenings = {e.pk: e for e in season.evenings.order_by("date", "pk")}
     tables = _tables(source, all_evenings, _players(season.club_id))
@@ -414,7 +435,13 @@ def player_season(season: Season, player: Player, game_name: Callable[[Evening, 
                   ) -> PlayerSeason:
     """The player's season: his row, his evenings, his games as declarer and his highlights.
     ``game_name(evening, kind, game key)`` names a game in the reader's language."""
-    standings = season_standings(season)
+    with cyclic_gc_paused():  # see season_standings
+        return _player_season(season, player, game_name)
+
+
+def _player_season(season: Season, player: Player,
+                   game_name: Callable[[Evening, str, str], str]) -> PlayerSeason:
+    standings = _season_standings(season)
     row = standings.row_for(player)
     lines = sorted(row.lines, key=lambda line: line.evening.date) if row else []
     totals: dict[str, Game] = {}
@@ -445,31 +472,41 @@ def player_season(season: Season, player: Player, game_name: Callable[[Evening, 
 
 def _places(season: Season, standings: SeasonStandings,
             player: Player) -> list[tuple[Evening, int | None]]:
-    """The player's place in the season table after each evening of the season."""
-    lines: dict[int, dict[int, Line]] = defaultdict(dict)
+    """The player's place in the season table after each evening of the season: the season
+    table is brought up to date evening by evening (best N kept in a sorted list per player)
+    instead of being built forty times."""
+    by_evening: dict[int, list[tuple[int, Line]]] = defaultdict(list)
     for row in standings.rows:
         for line in row.lines:
-            lines[line.evening.pk][row.player.pk] = _copy(line)
-    places = []
-    ids = [evening.pk for evening in standings.evenings]
-    for count, evening in enumerate(standings.evenings, start=1):
-        rows = _season_rows(season, lines, ids[:count])
-        mine = next((r for r in rows if r.player.pk == player.pk), None)
-        places.append((evening, mine.rank if mine else None))
+            by_evening[line.evening.pk].append((row.player.pk, line))
+    scores: dict[int, list[int]] = defaultdict(list)  # ascending
+    total: dict[int, int] = defaultdict(int)
+    won: dict[int, int] = defaultdict(int)
+    lost: dict[int, int] = defaultdict(int)
+    best_of = season.best_of
+    places: list[tuple[Evening, int | None]] = []
+    for evening in standings.evenings:
+        for player_id, line in by_evening[evening.pk]:
+            bisect.insort(scores[player_id], line.score)
+            total[player_id] += line.score
+            won[player_id] += line.won
+            lost[player_id] += line.lost
+        mine = scores.get(player.pk)
+        if not mine or len(mine) < season.min_evenings:
+            places.append((evening, None))
+            continue
+        keys = {
+            pid: tie_key(total[pid] if best_of is None else sum(played[-best_of:]),
+                         won[pid], lost[pid])
+            for pid, played in scores.items() if len(played) >= season.min_evenings}
+        key = keys[player.pk]
+        places.append((evening, 1 + sum(1 for other in keys.values() if other < key)))
     return places
 
 
-def _copy(line: Line) -> Line:
-    """A line whose ``counted`` mark a partial season table may set without touching the
-    season's own."""
-    return Line(evening=line.evening, player=line.player, score=line.score,
-                points=line.points, seeger_fabian=line.seeger_fabian, won=line.won,
-                lost=line.lost, series=line.series, money=line.money, seats=line.seats,
-                rank=line.rank)
-
-
 __all__ = [
-    "EveningRanking", "Line", "PlayerSeason", "SeasonStandings", "Standing",
+    "EveningRanking", "Line", "PlayerSeason", "SeasonStandings", "Standing", "counting_rule",
     "evaluation_of", "evening_ranking", "player_season", "rank", "season_standings",
+    "tie_key", "tie_rule",
 ]
 

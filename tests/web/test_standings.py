@@ -8,7 +8,7 @@ from decimal import Decimal
 
 import pytest
 
-from scoring.standings import evening_ranking, season_standings
+from scoring.standings import evening_ranking, player_season, season_standings
 
 from .factories import make_club
 from .seasons import game, make_evening, make_season, play, player, seat_and_play
@@ -16,6 +16,10 @@ from .seasons import game, make_evening, make_season, play, player, seat_and_pla
 pytestmark = pytest.mark.django_db
 
 W, L = True, False
+
+
+def game_key(evening, kind, key):  # type: ignore[no-untyped-def]
+    return key
 
 
 def table_of(rows):  # type: ignore[no-untyped-def]
@@ -53,6 +57,15 @@ def test_best_n_average_and_minimum_evenings() -> None:
     assert a_row.dropped == 1
     assert [e.pk for e in standings.evenings] == [one.pk, two.pk, three.pk]
     assert standings.problems == []
+
+    # the place after each evening: ranked from the second evening on
+    def places(who):  # type: ignore[no-untyped-def]
+        return [place for _e, place in player_season(season, who, game_key).places]
+
+    assert places(a) == [None, 1, 1]
+    assert places(b) == [None, 2, 4]  # C and D pass him at the third evening
+    assert places(d) == [None, None, 2]
+    assert places(e) == [None, None, None]
 
 
 def test_every_evening_counts_without_best_n() -> None:
