@@ -129,7 +129,7 @@ def build_season(*, evenings: int, tables: int, series: int = 1, seed: int = 1,
     years = (f"{first.year}" if first.year == final.year
              else f"{first.year}/{str(final.year)[2:]}")
     season = Season.objects.create(
-        club=club, name=f"Saison {years}",
+        club=club, name=years,
         start=first, end=final,
         evaluation=Season.Evaluation.SEEGER_FABIAN,
         best_of=max(1, evenings * 3 // 4) if evenings >= 4 else None,

@@ -14,7 +14,6 @@ from typing import Any, BinaryIO
 from django.core.management.base import CommandError
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
-from django.utils.translation import gettext as _
 
 from scoring.models import Season
 from scoring.standings import counting_rule, season_standings, tie_rule
@@ -60,6 +59,4 @@ def standings_command(options: dict[str, Any], stdout: Any) -> None:
         return
     with open(options["output"], "wb") as handle:
         handle.write(pdf)
-    with translation.override("en"):
-        stdout.write(_("%(file)s: the season table of %(season)s (%(size)d bytes).") % {
-            "file": options["output"], "season": season.name, "size": len(pdf)})
+    stdout.write(f"{options['output']}: the season table of {season.name} ({len(pdf)} bytes).")
