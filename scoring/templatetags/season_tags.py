@@ -26,10 +26,10 @@ def points(value: Any) -> str:
 
 @register.filter
 def decimal1(value: Any) -> str:
-    """16.0 → "16,0" in German; −8.5 → "−8,5"; "" for None."""
+    """1474.5 → "1.474,5" in German; −8.5 → "−8,5"; "" for None."""
     if value is None or value == "":
         return ""
-    text = number_format(Decimal(value), 1)
+    text = number_format(Decimal(value), 1, force_grouping=True)
     return MINUS + text[1:] if text.startswith("-") else text
 
 
