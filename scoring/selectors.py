@@ -282,7 +282,8 @@ def deal_preview(table: Table, record: dict[str, Any], lang: str,
 
 
 def evening_tables(evening: Evening) -> QuerySet[Table]:
-    return tables_with_everything(evening.tables.all()).order_by("number")
+    # the series being played first: it is what the organiser follows during the evening
+    return tables_with_everything(evening.tables.all()).order_by("-series", "number")
 
 
 def audit_for_evening(evening: Evening) -> QuerySet[AuditEntry]:
