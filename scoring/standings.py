@@ -78,7 +78,6 @@ class Line:
     player: Player
     score: int = 0  # in the evaluation that ranks
     points: int = 0  # classic game points
-    seeger_fabian: int | None = 0
     won: int = 0
     lost: int = 0
     series: dict[int, int] = field(default_factory=dict)  # score per series
@@ -210,10 +209,6 @@ def _collect(tables: Iterable[TableRef], results: dict[int, TableResult],
             score = scores[index]
             line.score += score
             line.points += result.points[index]
-            if line.seeger_fabian is not None and result.seeger_fabian is not None:
-                line.seeger_fabian += result.seeger_fabian[index]
-            else:
-                line.seeger_fabian = None
             line.won += result.won[index]
             line.lost += result.lost[index]
             line.series[table.series] = line.series.get(table.series, 0) + score
@@ -282,20 +277,17 @@ class EveningRanking:
         return any(row.money and any(row.money.values()) for row in self.rows)
 
 
-def evening_ranking(evening: Evening, *, before_series: int | None = None) -> EveningRanking:
-    """The ranking across all tables and series of the evening; ``before_series`` leaves out
-    that series and the ones after it (the results a new series is seeded by)."""
+def evening_ranking(evening: Evening) -> EveningRanking:
+    """The ranking across all tables and series of the evening so far (what the next series
+    is seeded by), and how far each table's series has come."""
     with cyclic_gc_paused():  # many small, acyclic objects: see season_standings
-        return _evening_ranking(evening, before_series)
+        return _evening_ranking(evening)
 
 
-def _evening_ranking(evening: Evening, before_series: int | None) -> EveningRanking:
-    queryset = evening.tables.all()
-    if before_series is not None:
-        queryset = queryset.filter(series__lt=before_series)
-    tables = _tables(queryset, {evening.pk: evening}, _players(evening.club_id))
+def _evening_ranking(evening: Evening) -> EveningRanking:
+    tables = _tables(evening.tables.all(), {evening.pk: evening}, _players(evening.club_id))
     results = table_results(tables)
-    lines, problems = _collect(tables, results, lambda e: evaluation_of(e))
+    lines, problems = _collect(tables, results, evaluation_of)
     series: dict[int, list[TableProgress]] = defaultdict(list)
     for table in tables:
         length = evening.series_length(len(table.players))
