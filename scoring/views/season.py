@@ -8,6 +8,7 @@ club's season or player does not exist here (404). Every number is derived from 
 
 from __future__ import annotations
 
+import datetime
 from decimal import Decimal
 from typing import Any
 
@@ -28,7 +29,6 @@ from scoring.models import Evening, Membership, Season, Table
 from scoring.selectors import game_label, table_sheet, tables_with_everything
 from scoring.standings import (
     TENTH,
-    Line,
     PlayerSeason,
     Standing,
     counting_rule,
@@ -38,6 +38,7 @@ from scoring.standings import (
 )
 from scoring.standings_pdf import standings_pdf
 from scoring.tables import season_table
+from scoring.templatetags.season_tags import decimal1
 
 
 def _lang() -> str:
@@ -119,26 +120,40 @@ def _game_name(lang: str) -> Any:
     return name
 
 
-def _short_date(line: Line, lang: str) -> str:
-    return date_format(line.evening.date, "d.m." if lang == "de" else "n/j")
+def _short_date(day: datetime.date, lang: str) -> str:
+    return date_format(day, "d.m." if lang == "de" else "n/j")
 
 
-def _season_charts(data: PlayerSeason, lang: str) -> dict[str, Any]:
+def _game_rows(data: PlayerSeason, lang: str) -> list[dict[str, Any]]:
+    """The player's games as declarer by game, most played first."""
+    if not data.lines:
+        return []
+    name = _game_name(lang)
+    evening = data.lines[0].evening
+    return [{
+        "name": name(evening, "game", key), "played": game.played, "won": game.won,
+        "lost": game.played - game.won,
+        "rate": (Decimal(100 * game.won) / game.played).quantize(TENTH),
+        "average": (Decimal(game.value) / game.played).quantize(TENTH),
+    } for key, game in data.games]
+
+
+def _season_charts(data: PlayerSeason, games: list[dict[str, Any]],
+                   lang: str) -> dict[str, Any]:
     lines = data.lines
-    labels = [_short_date(line, lang) for line in lines]
+    labels = [_short_date(line.evening.date, lang) for line in lines]
     name = data.player.name
     out: dict[str, Any] = {}
-    if lines:
-        standing = data.standing
-        average = float(standing.average) if standing and standing.average is not None else None
+    standing = data.standing
+    if lines and standing is not None:
         out["trend"] = charts.bar_chart(
             title=_("%(name)s: result per evening") % {"name": name},
             description=_("One bar per evening of the season, %(first)s to %(last)s; hatched "
                           "bars are dropped results. Average: %(average)s.") % {
-                "first": labels[0], "last": labels[-1],
-                "average": standing.average if standing else "–"},
+                "first": labels[0], "last": labels[-1], "average": decimal1(standing.average)},
             labels=labels, values=[line.score for line in lines],
-            muted=[not line.counted for line in lines], reference=average,
+            muted=[not line.counted for line in lines],
+            reference=float(standing.average) if standing.average is not None else None,
             reference_label=_("average"))
     places = [place for _evening, place in data.places]
     if any(place is not None for place in places):
@@ -146,17 +161,15 @@ def _season_charts(data: PlayerSeason, lang: str) -> dict[str, Any]:
             title=_("%(name)s: place in the season table") % {"name": name},
             description=_("The place after each evening of the season, from the first to the "
                           "last; place 1 is at the top."),
-            x_labels=[date_format(evening.date, "d.m." if lang == "de" else "n/j")
-                      for evening, _place in data.places],
+            x_labels=[_short_date(evening.date, lang) for evening, _place in data.places],
             lines=[charts.Line(name, places, highlight=True)], invert=True, legend=False)
-    if data.games:
+    if games:
         out["games"] = charts.stacked_bars(
             title=_("%(name)s: games as declarer") % {"name": name},
             description=_("Won and lost games for each game played as declarer."),
-            rows=[(_game_name(lang)(lines[0].evening, "game", key), [
-                charts.Segment(stats.won, charts.POSITIVE, _("won")),
-                charts.Segment(stats.played - stats.won, charts.NEGATIVE, _("lost")),
-            ]) for key, stats in data.games])
+            rows=[(game["name"], [charts.Segment(game["won"], charts.POSITIVE, _("won")),
+                                  charts.Segment(game["lost"], charts.NEGATIVE, _("lost"))])
+                  for game in games])
     return out
 
 
@@ -184,19 +197,6 @@ def _evening_charts(evening: Evening, data: PlayerSeason, lang: str) -> list[dic
     return out
 
 
-def _game_rows(data: PlayerSeason, lang: str) -> list[dict[str, Any]]:
-    if not data.lines:
-        return []
-    name = _game_name(lang)
-    evening = data.lines[0].evening
-    return [{
-        "name": name(evening, "game", key), "played": stats.played, "won": stats.won,
-        "lost": stats.played - stats.won,
-        "rate": (Decimal(100 * stats.won) / stats.played).quantize(TENTH),
-        "average": (Decimal(stats.value) / stats.played).quantize(TENTH),
-    } for key, stats in data.games]
-
-
 @login_required
 def player_view(request: HttpRequest, pk: int, player: int) -> HttpResponse:
     season, _member = access.season_for(request, pk)
@@ -209,12 +209,13 @@ def player_view(request: HttpRequest, pk: int, player: int) -> HttpResponse:
         chosen = next((line for line in data.lines if line.evening.pk == int(raw)), None)
     if chosen is None and data.lines:
         chosen = data.lines[-1]
+    games = _game_rows(data, lang)
     return render(request, "scoring/season/player.html", {
         "season": season, "club": season.club, "player": the_player, "data": data,
-        "charts": _season_charts(data, lang), "chosen": chosen,
+        "charts": _season_charts(data, games, lang), "chosen": chosen,
         "evening_charts": _evening_charts(chosen.evening, data, lang) if chosen else [],
         "series_numbers": sorted({n for line in data.lines for n in line.series}),
-        "game_rows": _game_rows(data, lang),
+        "game_rows": games,
         "counting_rule": counting_rule(season),
     })
 

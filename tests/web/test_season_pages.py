@@ -147,6 +147,10 @@ def test_the_player_page_shows_figures_charts_and_evenings(client: Client) -> No
     html = client.get(reverse("scoring:season-player", args=[season.pk, anna.pk]),
                       {"evening": evenings[0].pk}, headers=EN).content.decode()
     assert 'aria-current="true"' in html and "Place 2 that evening" in html  # B scored 48, A 24
+    idle = player(club, "Ida")  # a member who has not played this season
+    html = client.get(reverse("scoring:season-player", args=[season.pk, idle.pk]),
+                      headers=EN).content.decode()
+    assert "no evening played yet" in html and "<svg" not in html
 
 
 def test_a_player_of_another_club_does_not_exist_here(client: Client) -> None:
