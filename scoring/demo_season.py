@@ -17,19 +17,18 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
 from scoring.demo import generate_deals
 from scoring.engine import evaluate_table
+from scoring.management.commands.demo import demo_admin
 from scoring.models import (
     AuditEntry,
     Club,
     Deal,
     Evening,
-    Membership,
     Player,
     RuleProfile,
     Season,
@@ -40,8 +39,6 @@ from scoring.services import evening_create, series_draw, series_seed
 
 SLUG = "demo-saison"
 CLUB_NAME = "Skatclub Grand Hand (Demo-Saison)"
-USERNAME = "demo"
-PASSWORD = "skat-demo"
 PROFILE = {"name": "Liga (ISkO, Seeger-Fabian)", "rules": "isko", "options": {},
            "scoring": "seeger_fabian", "stake": Decimal("0.01"), "currency": "EUR",
            "settlement": {"lost_game_fee": "0.50"}}
@@ -116,12 +113,7 @@ def build_season(*, evenings: int, tables: int, series: int = 1, seed: int = 1,
     profile = RuleProfile.objects.create(club=club, **PROFILE)
     size = 4 * tables + max(2, tables)
     players = Player.objects.bulk_create(Player(club=club, name=n) for n in roster(size))
-    user_model = get_user_model()
-    user = user_model.objects.filter(username=USERNAME).first()
-    if user is None:
-        user = user_model.objects.create_user(USERNAME, password=PASSWORD)
-    Membership.objects.update_or_create(user=user, club=club,
-                                        defaults={"role": Membership.Role.ADMIN})
+    demo_admin(club)
     today = today or timezone.localdate()
     last = today - datetime.timedelta(days=(today.weekday() - 4) % 7)  # the latest Friday
     dates = [last - datetime.timedelta(weeks=evenings - 1 - i) for i in range(evenings)]

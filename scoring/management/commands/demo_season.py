@@ -13,7 +13,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from scoring.demo_season import PASSWORD, USERNAME, build_season
+from scoring.demo_season import build_season
+from scoring.management.commands.demo import PASSWORD, USERNAME
 from scoring.models import Deal
 
 
