@@ -14,7 +14,7 @@ from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
-from scoring.models import Club, Deal, Evening, Membership, Table
+from scoring.models import Club, Deal, Evening, Membership, Player, Season, Table
 from scoring.services import Actor
 
 SESSION_KEY = "table_grants"
@@ -39,12 +39,28 @@ def club_for(request: HttpRequest, slug: str, *, write: bool = False,
 
 def evening_for(request: HttpRequest, pk: int, *, write: bool = False,
                 admin: bool = False) -> tuple[Evening, Membership]:
-    evening = get_object_or_404(Evening.objects.select_related("club"), pk=pk)
+    evening = get_object_or_404(Evening.objects.select_related("club", "season"), pk=pk)
     member = membership(request, evening.club)
     if member is None:
         raise Http404
     _require(member, write=write, admin=admin)
     return evening, member
+
+
+def season_for(request: HttpRequest, pk: int, *, admin: bool = False,
+               ) -> tuple[Season, Membership]:
+    """A season for a member of its club; editing it is for the club's admins."""
+    season = get_object_or_404(Season.objects.select_related("club"), pk=pk)
+    member = membership(request, season.club)
+    if member is None:
+        raise Http404
+    _require(member, write=False, admin=admin)
+    return season, member
+
+
+def player_for(club: Club, pk: int) -> Player:
+    """A player of this club; another club's player does not exist here."""
+    return get_object_or_404(Player, pk=pk, club=club)
 
 
 def table_for(request: HttpRequest, pk: int, *, write: bool = False) -> tuple[Table, Actor]:

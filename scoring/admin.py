@@ -21,6 +21,7 @@ from scoring.models import (
     Membership,
     Player,
     RuleProfile,
+    Season,
     Seat,
     Table,
 )
@@ -96,15 +97,22 @@ class RuleProfileAdmin(admin.ModelAdmin):
 class TableInline(admin.TabularInline):
     model = Table
     extra = 0
-    fields = ["number", "first_dealer", "access_code", "version"]
+    fields = ["series", "number", "first_dealer", "access_code", "version"]
     readonly_fields = ["access_code", "version"]
     show_change_link = True
 
 
+@admin.register(Season)
+class SeasonAdmin(admin.ModelAdmin):
+    list_display = ["name", "club", "start", "end", "evaluation", "best_of", "min_evenings"]
+    list_filter = ["club", "evaluation"]
+    search_fields = ["name", "club__name"]
+
+
 @admin.register(Evening)
 class EveningAdmin(admin.ModelAdmin):
-    list_display = ["date", "name", "club", "profile_name", "closed"]
-    list_filter = ["club", "closed", "rules", "scoring"]
+    list_display = ["date", "name", "club", "season", "profile_name", "closed"]
+    list_filter = ["club", "season", "closed", "rules", "scoring"]
     date_hierarchy = "date"
     search_fields = ["name", "club__name"]
     readonly_fields = ["version"]
@@ -125,7 +133,7 @@ class SeatInline(admin.TabularInline):
 
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin):
-    list_display = ["__str__", "number", "access_code"]
+    list_display = ["__str__", "series", "number", "access_code"]
     list_filter = ["evening__club"]
     readonly_fields = ["access_code", "version"]
     inlines = [SeatInline]

@@ -12,9 +12,10 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from scoring.models import Club, Membership, Player, RuleProfile
+from scoring.models import Club, Membership, Player, RuleProfile, Season
 
 MAX_SEATS = 6
+DEFAULT_SERIES_ROUNDS = 12  # 48 games at a 4-table, 36 at a 3-table
 
 
 def normalize_code(raw: str) -> str:
@@ -63,12 +64,30 @@ class EveningForm(forms.Form):
     currency = forms.CharField(
         label=_("Currency"), required=False, max_length=3, min_length=3,
         help_text=_("Three letters, such as EUR. Leave empty to use the rule profile's."))
+    season = forms.ModelChoiceField(
+        label=_("Season"), queryset=Season.objects.none(), required=False,
+        empty_label=_("no season"))
+    series_rounds = forms.IntegerField(
+        label=_("Rounds per series"), required=False, min_value=1, max_value=50,
+        help_text=_("12 rounds are 48 games at a 4-table and 36 at a 3-table; a table's "
+                    "series ends by itself when they are played. Empty: an open list."))
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         kwargs.setdefault("initial", {})
         kwargs["initial"].setdefault("date", timezone.localdate())
         kwargs["initial"].setdefault("name", _("Club evening"))
         super().__init__(*args, **kwargs)
+        seasons = club.seasons.all()
+        season_field = self.fields["season"]
+        assert isinstance(season_field, forms.ModelChoiceField)
+        season_field.queryset = seasons
+        if "season" not in self.initial:
+            # The season running today, and its series length.
+            today = timezone.localdate()
+            current = next((s for s in seasons if s.start <= today <= s.end), None)
+            self.initial["season"] = current.pk if current else None
+            self.initial.setdefault(
+                "series_rounds", current.series_rounds if current else DEFAULT_SERIES_ROUNDS)
         profiles = club.rule_profiles.all()
         field = self.fields["profile"]
         assert isinstance(field, forms.ModelChoiceField)

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import get_language
@@ -151,6 +152,55 @@ class RuleProfile(RulesMixin):
         return self.name
 
 
+class Season(models.Model):
+    """A club's season: its evenings make up the season table (Saisontabelle).
+
+    The evaluation decides which points rank the players (classic game points or
+    Seeger-Fabian), ``best_of`` how many evenings count (all, or each player's best N:
+    the rest are dropped results, Streichergebnisse), and ``min_evenings`` how many
+    evenings a player needs to be ranked at all."""
+
+    class Evaluation(models.TextChoices):
+        CLASSIC = "classic", _("classic points")
+        SEEGER_FABIAN = "seeger_fabian", _("Seeger-Fabian")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons",
+                             verbose_name=_("club"))
+    name = models.CharField(_("name"), max_length=100)
+    start = models.DateField(_("first day"))
+    end = models.DateField(_("last day"))
+    evaluation = models.CharField(
+        _("evaluation"), max_length=20, choices=Evaluation.choices,
+        default=Evaluation.SEEGER_FABIAN)
+    best_of = models.PositiveSmallIntegerField(
+        _("evenings that count"), null=True, blank=True,
+        validators=[MinValueValidator(1)],
+        help_text=_("Each player's best N evenings count; leave empty to count every evening."))
+    min_evenings = models.PositiveSmallIntegerField(
+        _("evenings to be ranked"), default=1,
+        help_text=_("Players with fewer evenings are listed below the ranked players."))
+    series_rounds = models.PositiveSmallIntegerField(
+        _("rounds per series"), null=True, blank=True, default=12,
+        validators=[MinValueValidator(1), MaxValueValidator(50)],
+        help_text=_("For the season's new evenings: 12 rounds are 48 games at a 4-table and "
+                    "36 at a 3-table. Empty: open lists without a fixed length."))
+
+    class Meta:
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
+        ordering = ["-start", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="season_name_unique_in_club"),
+            models.CheckConstraint(
+                condition=models.Q(end__gte=models.F("start")),
+                name="season_ends_after_it_starts",
+                violation_error_message=_("The season cannot end before it starts.")),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class Evening(RulesMixin):
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="evenings",
                              verbose_name=_("club"))
@@ -162,6 +212,14 @@ class Evening(RulesMixin):
     # the settlement form carries the version it was shown, so a save against another
     # version is refused as stale, and printed PDFs are keyed by it with the tables' versions.
     version = models.PositiveIntegerField(_("version"), default=0)
+    season = models.ForeignKey(
+        Season, on_delete=models.SET_NULL, null=True, blank=True, related_name="evenings",
+        verbose_name=_("season"))
+    # A series is 12 rounds in a tournament: 48 games at a 4-table, 36 at a 3-table (a round
+    # is one deal by every person at the table). None: an open list without a fixed length.
+    series_rounds = models.PositiveSmallIntegerField(
+        _("rounds per series"), null=True, blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(50)])
 
     class Meta:
         verbose_name = _("evening")
@@ -170,6 +228,11 @@ class Evening(RulesMixin):
 
     def __str__(self) -> str:
         return f"{self.name} {self.date:%Y-%m-%d}"
+
+    def series_length(self, players: int) -> int | None:
+        """Games in a series at a table of ``players``: 48 at a 4-table and 36 at a 3-table
+        for 12 rounds; None for an open list."""
+        return self.series_rounds * players if self.series_rounds else None
 
     def codes_valid_until(self) -> datetime:
         """Table codes work on the evening's date and through the following night (until
@@ -194,6 +257,8 @@ def new_access_code() -> str:
 class Table(models.Model):
     evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="tables",
                                 verbose_name=_("evening"))
+    # Each series of an evening has its own tables and seating, numbered from 1.
+    series = models.PositiveSmallIntegerField(_("series"), default=1)
     number = models.PositiveSmallIntegerField(_("table"))
     first_dealer = models.PositiveSmallIntegerField(_("first dealer"), default=0)
     access_code = models.CharField(
@@ -205,12 +270,15 @@ class Table(models.Model):
     class Meta:
         verbose_name = _("table")
         verbose_name_plural = _("tables")
-        ordering = ["evening", "number"]
+        ordering = ["evening", "series", "number"]
         constraints = [
-            models.UniqueConstraint(fields=["evening", "number"], name="table_number_unique"),
+            models.UniqueConstraint(fields=["evening", "series", "number"],
+                                    name="table_number_unique_in_series"),
         ]
 
     def __str__(self) -> str:
+        if self.series > 1:
+            return f"{self.evening} – {_('Series')} {self.series}, {_('Table')} {self.number}"
         return f"{self.evening} – {_('Table')} {self.number}"
 
 

@@ -120,6 +120,7 @@ class ScoreSheet:
     deleted: list[Deal] = field(default_factory=list)
     error: EngineMessage | None = None  # the stored deals no longer score (should not happen)
     passed: list[int] = field(default_factory=list)  # passed-in deals each seat sat in on
+    counted: int = 0  # deals that count toward rounds and the series length
 
     @property
     def seeger_fabian(self) -> bool:
@@ -298,6 +299,7 @@ def table_sheet(table: Table, lang: str, explain: bool = True,
         bock_pending=result["bock_pending"], settlement=result.get("settlement"),
         beer_loser=result.get("beer_loser"), deleted=[d for d in deals if d.deleted],
         passed=[result["games"]["passed"][str(p)] for p in range(n)],
+        counted=sum(1 for row in result["deals"] if row["counts"]),
     )
 
 
@@ -355,7 +357,8 @@ def deal_preview(table: Table, record: dict[str, Any], lang: str,
 
 
 def evening_tables(evening: Evening) -> QuerySet[Table]:
-    return tables_with_everything(evening.tables.all()).order_by("number")
+    # the series being played first: it is what the organiser follows during the evening
+    return tables_with_everything(evening.tables.all()).order_by("-series", "number")
 
 
 def audit_for_evening(evening: Evening) -> QuerySet[AuditEntry]:

@@ -3,18 +3,23 @@ refused when stale, idempotent on retry, and written to the audit log."""
 
 from __future__ import annotations
 
+import random
 import uuid
 from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import F, Max
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
+from scoring import seating
 from scoring.engine import SkatError, evaluate_table
-from scoring.models import AuditEntry, Deal, Table
+from scoring.models import AuditEntry, Deal, Evening, RuleSystem, Scoring, Season, Seat, Table
 from scoring.selectors import table_document
+from scoring.standings import evening_ranking
 
 
 @dataclass(frozen=True)
@@ -48,10 +53,29 @@ def _claim_version(table: Table, expected_version: int) -> bool:
     )
 
 
-def _check_table(table: Table, records: list[dict[str, Any]]) -> None:
-    """Score the whole table as it would be: raises SkatError naming the deal."""
+def _check_table(table: Table, records: list[dict[str, Any]], *, appended: bool = False,
+                 ) -> None:
+    """Score the whole table as it would be: raises SkatError naming the deal, or when the
+    table's series would be longer than the evening's series length."""
     document = table_document(table, records)
-    evaluate_table(document)
+    result = evaluate_table(document)
+    length = table.evening.series_length(len(document["players"]))
+    if length is None:
+        return
+    rows = result["deals"]
+    counted = sum(1 for row in rows if row["counts"])
+    if appended and records[-1].get("kind") != "penalty":
+        # A penalty may still be written under a finished list; a deal may not.
+        before = counted - (1 if rows and rows[-1]["counts"] else 0)
+        if before >= length:
+            raise SkatError(None, _(
+                "Series %(series)d is complete: all %(length)d games have been played at this "
+                "table. No further deal can be recorded.")
+                % {"series": table.series, "length": length})
+    if counted > length:
+        raise SkatError(None, _(
+            "Series %(series)d has %(length)d games; with this change this table would have "
+            "played %(count)d.") % {"series": table.series, "length": length, "count": counted})
 
 
 def _audit(deal: Deal, action: str, actor: Actor, before: Any, after: Any, reason: str) -> None:
@@ -89,7 +113,7 @@ def deal_record(*, table: Table, record: dict[str, Any], expected_version: int, 
         with transaction.atomic():
             if not _claim_version(table, expected_version):
                 raise StaleTable(Table.objects.get(pk=table.pk))
-            _check_table(table, _live_records(table) + [record])
+            _check_table(table, _live_records(table) + [record], appended=True)
             last = table.deals.aggregate(last=Max("position"))["last"] or 0
             deal = Deal.objects.create(table=table, position=last + 1, record=record,
                                        request_id=request_id)
@@ -154,30 +178,73 @@ def _change(deal: Deal, action: str, record: dict[str, Any] | None, reason: str,
 
 # ---------------------------------------------------------------- evenings and tables
 
-def evening_create(*, club: Any, date: Any, profile: Any, name: str = "Clubabend",
-                   stake: Any = None, currency: str | None = None) -> Any:
-    """An evening with a frozen copy of the profile's rules (later profile changes never
-    reach it)."""
-    from scoring.models import Evening
+_FROM_SEASON: Any = object()  # series_rounds not given: the season's, or an open list
 
+
+def evening_create(*, club: Any, date: Any, profile: Any, name: str = "Clubabend",
+                   stake: Any = None, currency: str | None = None, season: Any = None,
+                   series_rounds: Any = _FROM_SEASON) -> Any:
+    """An evening with a frozen copy of the profile's rules (later profile changes never
+    reach it), in ``season`` if given, with series of ``series_rounds`` rounds (None: an
+    open list; by default the season's series length)."""
+    if series_rounds is _FROM_SEASON:
+        series_rounds = season.series_rounds if season is not None else None
     evening = Evening(
         club=club, date=date, name=name, profile_name=profile.name, rules=profile.rules,
         options=profile.options, scoring=profile.scoring,
         stake=profile.stake if stake is None else stake,
         currency=currency or profile.currency, settlement=profile.settlement,
+        season=season, series_rounds=series_rounds,
     )
     evening.full_clean()
+    check_season(evening)
     evening.save()
     return evening
 
 
+def check_season(evening: Any) -> None:
+    """An evening fits its season: the same club, within its dates, and scored in a way the
+    season's evaluation can rank (Seeger-Fabian needs the International Skat Order)."""
+    season = evening.season
+    if season is None:
+        return
+    if season.club_id != evening.club_id:
+        raise ValidationError(_("The season belongs to another club."))
+    if not season.start <= evening.date <= season.end:
+        raise ValidationError(
+            _("%(date)s is not within the season %(season)s (%(start)s to %(end)s).") % {
+                "date": date_format(evening.date, "SHORT_DATE_FORMAT"), "season": season.name,
+                "start": date_format(season.start, "SHORT_DATE_FORMAT"),
+                "end": date_format(season.end, "SHORT_DATE_FORMAT")})
+    if evening.scoring == Scoring.BEER:
+        raise ValidationError(_("A Beer Skat evening cannot count toward a season."))
+    if (season.evaluation == Season.Evaluation.SEEGER_FABIAN
+            and evening.rules != RuleSystem.ISKO):
+        raise ValidationError(_(
+            "The season is evaluated by Seeger-Fabian, which needs the International Skat "
+            "Order."))
+
+
+def season_assign_evenings(*, season: Any) -> int:
+    """Put the club's evenings within the season's dates that belong to no season yet into
+    it (those the season can rank); returns how many."""
+    assigned = 0
+    with transaction.atomic():
+        for evening in season.club.evenings.filter(
+                season__isnull=True, date__gte=season.start, date__lte=season.end):
+            evening.season = season
+            try:
+                check_season(evening)
+            except ValidationError:
+                continue
+            evening.save(update_fields=["season"])
+            assigned += 1
+    return assigned
+
+
 def table_create(*, evening: Any, players: list[Any], first_dealer: int = 0,
-                 number: int | None = None) -> Table:
-    """A table of 3 to 6 of the club's players, seated in the order given."""
-    from django.core.exceptions import ValidationError
-
-    from scoring.models import Seat
-
+                 number: int | None = None, series: int = 1) -> Table:
+    """A table of 3 to 6 of the club's players in a series, seated in the order given."""
     if not 3 <= len(players) <= 6:
         raise ValidationError(_("A table has 3 to 6 players."))
     if len({p.pk for p in players}) != len(players):
@@ -186,10 +253,17 @@ def table_create(*, evening: Any, players: list[Any], first_dealer: int = 0,
         raise ValidationError(_("Every player must belong to the club."))
     if not 0 <= first_dealer < len(players):
         raise ValidationError(_("The first dealer must be one of the players."))
+    season = evening.season
+    if (season is not None and season.evaluation == Season.Evaluation.SEEGER_FABIAN
+            and len(players) > 4):
+        raise ValidationError(_(
+            "The season is evaluated by Seeger-Fabian, which is scored at tables of 3 or 4."))
     with transaction.atomic():
         if number is None:
-            number = (evening.tables.aggregate(last=Max("number"))["last"] or 0) + 1
-        table = Table.objects.create(evening=evening, number=number, first_dealer=first_dealer)
+            number = (evening.tables.filter(series=series).aggregate(
+                last=Max("number"))["last"] or 0) + 1
+        table = Table.objects.create(evening=evening, series=series, number=number,
+                                     first_dealer=first_dealer)
         Seat.objects.bulk_create(
             Seat(table=table, position=i, player=p) for i, p in enumerate(players))
     return table
@@ -235,3 +309,58 @@ def evening_settlement(*, evening: Any, stake: Any, currency: str,
             raise StaleEvening(Evening.objects.get(pk=evening.pk))
     evening.refresh_from_db(fields=["stake", "currency", "settlement", "version"])
     return evening
+
+
+# ---------------------------------------------------------------- series
+
+def _seat_series(evening: Any, groups: list[list[Any]], series: int) -> list[Table]:
+    return [table_create(evening=evening, players=group, number=number, series=series)
+            for number, group in enumerate(groups, start=1)]
+
+
+def _check_players(evening: Any, players: list[Any]) -> None:
+    """Before a series is seated; table_create checks each table's players."""
+    if evening.closed:
+        raise ValidationError(_("This evening is closed; no series can be seated."))
+    if len({p.pk for p in players}) != len(players):
+        raise ValidationError(_("A player can sit at a table only once."))
+
+
+def series_draw(*, evening: Any, players: list[Any], rng: random.Random | None = None,
+                ) -> list[Table]:
+    """Seat the evening's first series by lot: tables of 4, 3-tables only as needed."""
+    _check_players(evening, players)
+    with transaction.atomic():
+        if evening.tables.exists():
+            raise ValidationError(_("This evening's first series is already seated."))
+        groups = seating.draw(players, rng or random.SystemRandom())
+        return _seat_series(evening, groups, 1)
+
+
+def series_seed(*, evening: Any, players: list[Any] | None = None,
+                rng: random.Random | None = None) -> list[Table]:
+    """Seat the next series by the results so far: places 1–4 at table 1, 5–8 at table 2 …
+    (seating.py). ``players`` defaults to everyone of the last series; who has no result yet
+    (a latecomer) is seated after the others, and players equal in score, games won and games
+    lost are put in order by lot."""
+    rng = rng or random.SystemRandom()
+    with transaction.atomic():
+        ranking = evening_ranking(evening)
+        if not ranking.series:
+            raise ValidationError(_("Seat the first series by lot first."))
+        last = ranking.series[-1]
+        waiting = [t for t in last.tables if t.length is not None and not t.complete]
+        if waiting:
+            raise ValidationError(_(
+                "Series %(series)d is not finished yet: table %(table)d has played %(count)d "
+                "of %(length)d games.") % {
+                    "series": last.number, "table": waiting[0].table.number,
+                    "count": waiting[0].counted, "length": waiting[0].length})
+        if players is None:
+            players = [player for t in last.tables for player in t.table.players]
+        _check_players(evening, players)
+        order = list(players)
+        rng.shuffle(order)  # the lot, for players equal in every respect
+        rows = {row.player.pk: row for row in ranking.rows}
+        order.sort(key=lambda p: (0, rows[p.pk].tie_key()) if p.pk in rows else (1, (0, 0, 0)))
+        return _seat_series(evening, seating.seed(order), last.number + 1)

@@ -80,3 +80,13 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
 def screenshot_dir() -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     return SCREENSHOTS
+
+
+@pytest.fixture(autouse=True)
+def _empty_results_cache() -> Iterator[None]:
+    # Table results are cached across requests (scoring/results.py); a test starts cold so
+    # that the queries it counts do not depend on the tests before it.
+    from django.core.cache import caches
+
+    caches["results"].clear()
+    yield

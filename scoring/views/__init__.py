@@ -8,4 +8,6 @@ URL names (namespace "scoring"), fixed so features can link to each other:
             codes, code-entry, code
 - settlement.py (the treasurer's page): settlement
 - printed.py (PDFs): sheet-pdf, settlement-pdf, summary-pdf
+- season.py (seasons): season, season-create, season-edit, season-pdf, season-player
+- series.py (an evening's series): evening-ranking, series-new
 """

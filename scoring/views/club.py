@@ -70,6 +70,7 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
         "members_players": [p for p in players if not p.guest],
         "guests": [p for p in players if p.guest],
         "profiles": the_club.rule_profiles.all(),
+        "seasons": the_club.seasons.all(),
         "can_score": member.can_score, "is_admin": member.role == Membership.Role.ADMIN,
         "player_form": PlayerForm(club=the_club),
     })
@@ -139,7 +140,8 @@ def evening_create(request: HttpRequest, slug: str) -> HttpResponse:
                     evening = services.evening_create(
                         club=the_club, date=data["date"], profile=data["profile"],
                         name=data["name"], stake=data["stake"],
-                        currency=data["currency"] or None)
+                        currency=data["currency"] or None, season=data["season"],
+                        series_rounds=data["series_rounds"])
                     for table_form in tables.forms:
                         entries = table_form.cleaned_data.get("entries")
                         if entries:
@@ -170,9 +172,12 @@ def table_create(request: HttpRequest, pk: int) -> HttpResponse:
         form = TableForm(request.POST, club=the_club)
         if evening.closed:
             form.add_error(None, _("This evening is closed; no table can be added."))
+        # A table added later joins the evening's latest series.
+        series = max(evening.tables.values_list("series", flat=True), default=1)
         if form.is_valid():
             seated = {name.casefold() for name in Player.objects.filter(
-                seats__table__evening=evening).values_list("name", flat=True)}
+                seats__table__evening=evening, seats__table__series=series,
+            ).values_list("name", flat=True)}
             clash = [e for e in form.cleaned_data["entries"]
                      if (e.name if isinstance(e, Player) else e).casefold() in seated]
             if clash:
@@ -185,7 +190,7 @@ def table_create(request: HttpRequest, pk: int) -> HttpResponse:
                         table = services.table_create(
                             evening=evening,
                             players=_seat_players(the_club, form.cleaned_data["entries"]),
-                            first_dealer=form.cleaned_data["first_dealer"])
+                            first_dealer=form.cleaned_data["first_dealer"], series=series)
                 except ValidationError as err:
                     for message in err.messages:
                         form.add_error(None, message)

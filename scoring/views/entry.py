@@ -211,6 +211,15 @@ def bock_badge(sheet: ScoreSheet) -> dict[str, Any]:
     return badge
 
 
+def series_progress(table: Table, sheet: ScoreSheet) -> dict[str, Any] | None:
+    """ "Series 1 · game 12 of 48", or that the series is finished; None for an open list."""
+    length = table.evening.series_length(len(sheet.players))
+    if length is None:
+        return None
+    return {"number": table.series, "length": length, "played": sheet.counted,
+            "next": min(sheet.counted + 1, length), "complete": sheet.counted >= length}
+
+
 def screen_context(request: HttpRequest, table: Table, sheet: ScoreSheet, *,
                    form: DealForm | None, writable: bool, **extra: Any) -> dict[str, Any]:
     players = sheet.players
@@ -227,6 +236,7 @@ def screen_context(request: HttpRequest, table: Table, sheet: ScoreSheet, *,
         "request_id": uuid.uuid4(), "misdeal_request_id": uuid.uuid4(), "deal": None,
         "stale": False,
         "undo_reason": UNDO_REASON, "reason_suggestions": REASON_SUGGESTIONS,
+        "series": series_progress(table, sheet),
     }
     if form is not None:
         # The form's seats: the next deal's for a new one, the edited deal's own for a

@@ -58,7 +58,8 @@ def _evening_context(request: HttpRequest, pk: int) -> dict[str, Any]:
     lang = _lang()
     sheets = [table_sheet(table, lang, explain=False) for table in evening_tables(evening)]
     return {"evening": evening, "member": member, "sheets": sheets,
-            "is_admin": member.role == Membership.Role.ADMIN}
+            "is_admin": member.role == Membership.Role.ADMIN,
+            "multi_series": any(s.table.series > 1 for s in sheets)}
 
 
 def evening(request: HttpRequest, pk: int) -> HttpResponse:

@@ -22,7 +22,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.urls.converters import IntConverter, PathConverter, SlugConverter, StringConverter
 
-from scoring.models import Deal, Evening, Player, RuleProfile, Table
+from scoring.models import Deal, Evening, Player, RuleProfile, Season, Table
 from scoring.services import Actor, deal_record
 
 from .factories import make_club, make_table, make_user
@@ -63,11 +63,17 @@ def club_b_objects() -> dict[str, Any]:
         table=table, expected_version=0, actor=Actor(None, "test"),
         record={"kind": "game", "declarer": 1, "game": "clubs", "matadors": 1, "bid": 18,
                 "declarer_points": 70})
+    evening = table.evening
+    season = Season.objects.create(club=club_b, name="B 2026", start=evening.date,
+                                   end=evening.date, evaluation="classic")
+    evening.season = season
+    evening.save(update_fields=["season"])
     club_a = make_club("a", "Club A")
-    ints = sorted({table.evening.pk, table.pk, deal.pk, club_b.players.first().pk})
+    ints = sorted({evening.pk, table.pk, deal.pk, club_b.players.first().pk, season.pk})
     # Sanity: none of the ids names an object of club A.
     for model, field in ((Player, "club"), (RuleProfile, "club"), (Evening, "club"),
-                         (Table, "evening__club"), (Deal, "table__evening__club")):
+                         (Table, "evening__club"), (Deal, "table__evening__club"),
+                         (Season, "club")):
         assert not model.objects.filter(pk__in=ints, **{field: club_a}).exists()
     return {"club_a": club_a, "club_b": club_b, "ints": ints}
 
@@ -146,3 +152,5 @@ def test_control_the_same_urls_open_for_club_bs_own_admin(
     assert {"club", "evening-create", "members", "table-create", "codes"} <= found
     names = {p.name for p in object_patterns()}
     assert {"evening", "table", "sheet", "deal-history"} & names <= found
+    assert {"season", "season-edit", "season-pdf", "season-player", "season-create",
+            "evening-ranking", "series-new"} <= found

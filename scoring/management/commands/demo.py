@@ -42,6 +42,17 @@ class Command(BaseCommand):
             f"'{PASSWORD}' (club admin of 'Skatfreunde Altenburg (Demo)').")
 
 
+def demo_admin(club: Club) -> Any:
+    """The demo user (made once), as an admin of ``club``."""
+    user_model = get_user_model()
+    user = user_model.objects.filter(username=USERNAME).first()
+    if user is None:
+        user = user_model.objects.create_user(USERNAME, password=PASSWORD)
+    Membership.objects.update_or_create(user=user, club=club,
+                                        defaults={"role": Membership.Role.ADMIN})
+    return user
+
+
 @transaction.atomic
 def build_demo() -> None:
     club = Club.objects.create(slug=SLUG, name="Skatfreunde Altenburg (Demo)", language="de")
@@ -53,12 +64,7 @@ def build_demo() -> None:
                                    options=preset["options"], scoring=preset["scoring"],
                                    stake="0.05", currency="EUR")
     players = [Player.objects.create(club=club, name=name) for name in PLAYERS]
-    user_model = get_user_model()
-    user = user_model.objects.filter(username=USERNAME).first()
-    if user is None:
-        user = user_model.objects.create_user(USERNAME, password=PASSWORD)
-    Membership.objects.update_or_create(user=user, club=club,
-                                        defaults={"role": Membership.Role.ADMIN})
+    user = demo_admin(club)
     profile = RuleProfile.objects.get(club=club, name=names["club_evening"])
     evening = evening_create(club=club, date=timezone.localdate(), profile=profile,
                              name="Clubabend")

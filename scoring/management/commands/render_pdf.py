@@ -1,10 +1,12 @@
-"""`manage.py render_pdf sheet|settlement|summary --evening ID [--table N] -o FILE`: print
-from scripts. The same documents and the same cache as the site's PDF links.
+"""`manage.py render_pdf sheet|settlement|summary --evening ID [--table N] -o FILE` and
+`manage.py render_pdf standings --season ID -o FILE`: print from scripts. The same documents
+(and for the evening's, the same cache) as the site's PDF links.
 
     manage.py render_pdf sheet --evening 3 --table 2 -o tisch2.pdf
     manage.py render_pdf sheet --evening 3 --table 2 --layout historical -o tisch2-buch.pdf
     manage.py render_pdf settlement --evening 3 -o abrechnung.pdf
     manage.py render_pdf summary --evening 3 -o - | lp
+    manage.py render_pdf standings --season 2 -o saisontabelle.pdf
 
 ``--table`` is the table's number at the evening (as printed on the sheet), not its id.
 """
@@ -19,7 +21,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import translation
 
-from scoring.models import Evening, Table
+from scoring.models import Evening, Season, Table
 from scoring.pdf.documents import (
     KINDS,
     LAYOUTS,
@@ -29,14 +31,20 @@ from scoring.pdf.documents import (
     sheet_document,
     summary_document,
 )
+from scoring.standings_pdf import standings_pdf
+
+STANDINGS = "standings"
 
 
 class Command(BaseCommand):
-    help = "Render a table's score sheet, an evening's settlement or its summary as a PDF."
+    help = ("Render a table's score sheet, an evening's settlement or its summary, or a "
+            "season's standings as a PDF.")
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("kind", choices=KINDS, help="which document")
-        parser.add_argument("--evening", type=int, required=True, help="the evening's id")
+        parser.add_argument("kind", choices=[*KINDS, STANDINGS], help="which document")
+        parser.add_argument("--evening", type=int,
+                            help="the evening's id (sheet, settlement, summary)")
+        parser.add_argument("--season", type=int, help="the season's id (standings)")
         parser.add_argument("--table", type=int,
                             help="the table's number at the evening (sheet only)")
         parser.add_argument("--layout", choices=LAYOUTS, default="standard",
@@ -49,6 +57,13 @@ class Command(BaseCommand):
                             help="render afresh, neither reading nor filling the cache")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if options["kind"] == STANDINGS:
+            self._standings(options)
+            return
+        if options["season"] is not None:
+            raise CommandError("--season belongs to the standings.")
+        if options["evening"] is None:
+            raise CommandError("Say which evening: --evening ID.")
         evening = Evening.objects.select_related("club").filter(pk=options["evening"]).first()
         if evening is None:
             raise CommandError(f"There is no evening with id {options['evening']}.")
@@ -66,7 +81,20 @@ class Command(BaseCommand):
             else:
                 document = summary_document(evening)
             pdf = render(document).pdf if options["no_cache"] else get_pdf(document)[0]
-        output = options["output"]
+        self._write(options["output"], pdf, document.filename)
+
+    def _standings(self, options: dict[str, Any]) -> None:
+        if options["evening"] is not None or options["table"] is not None:
+            raise CommandError("The standings cover a season: give --season, not --evening.")
+        if options["season"] is None:
+            raise CommandError("Say which season: --season ID.")
+        season = Season.objects.select_related("club").filter(pk=options["season"]).first()
+        if season is None:
+            raise CommandError(f"There is no season with id {options['season']}.")
+        pdf = standings_pdf(season, options["lang"] or season.club.language or "de")
+        self._write(options["output"], pdf, f"season {season.name}")
+
+    def _write(self, output: str, pdf: bytes, what: str) -> None:
         if output == "-":
             sys.stdout.buffer.write(pdf)
             sys.stdout.buffer.flush()
@@ -75,7 +103,7 @@ class Command(BaseCommand):
             Path(output).write_bytes(pdf)
         except OSError as err:
             raise CommandError(f"Cannot write {output}: {err.strerror}.") from None
-        self.stderr.write(f"{output}: {document.filename} ({len(pdf):,} bytes)")
+        self.stderr.write(f"{output}: {what} ({len(pdf):,} bytes)")
 
     def _table(self, evening: Evening, number: int | None) -> Table:
         tables = evening.tables.select_related("evening__club").order_by("number")
