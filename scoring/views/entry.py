@@ -281,10 +281,10 @@ def table_view(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def deal_save(request: HttpRequest, pk: int) -> HttpResponse:
     table, actor = access.table_for(request, pk, write=True)
-    table = _full(table)
-    # Only the next deal's seats are needed here; no row of this page shows an explanation.
-    sheet = table_sheet(table, _lang(), explain=False)
-    form = DealForm(request.POST, rules=_rules(table), active=sheet.next_active)
+    # The form takes a Ramsch's points for every seat: who sat out is the engine's to say
+    # (it refuses them in its transaction), so the sheet is built only to show a refusal.
+    rules = Rules.of(table.evening.rules, table.evening.options, table.seats.count())
+    form = DealForm(request.POST, rules=rules, active=range(rules.players))
     if form.is_valid() and form.cleaned_data.get("request_id") is None:
         form.add_error("request_id", _("The form is incomplete: reload the page."))
     if form.is_valid():
@@ -298,9 +298,18 @@ def deal_save(request: HttpRequest, pk: int) -> HttpResponse:
             form.add_engine_error(err)
         else:
             return redirect(f"{reverse('scoring:table', args=[table.pk])}?saved={deal.pk}")
+    table = _full(table)
+    sheet = table_sheet(table, _lang(), explain=False)
+    shown = DealForm(request.POST, rules=rules, active=sheet.next_active)
+    shown.is_valid()
+    for name, errors in form.errors.items():  # e.g. the missing request id added above
+        if name not in shown.errors and (name == "__all__" or name in shown.fields):
+            for error in errors:
+                shown.add_error(None if name == "__all__" else name, error)
+    shown.engine_errors = form.engine_errors
     stale = _posted_version(request) not in (None, table.version)
     return render(request, "scoring/entry/table.html",
-                  screen_context(request, table, sheet, form=form, writable=True,
+                  screen_context(request, table, sheet, form=shown, writable=True,
                                  stale=stale), status=422)
 
 

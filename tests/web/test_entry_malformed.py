@@ -227,3 +227,16 @@ def test_a_game_without_declarer_or_game_asks_for_it(client: Client, missing: st
     assert response.status_code == 422
     assert message in response.content.decode() and "None" not in response.content.decode()
     assert not Deal.objects.exists()
+
+
+def test_ramsch_points_for_the_sitting_out_dealer_are_refused(client: Client) -> None:
+    """The dealer (seat 0) sits out at a 4-table: his crafted points are refused by the
+    engine, not silently dropped."""
+    table = make_table(make_club())
+    client.force_login(make_user(table.evening.club, "scorer"))
+    data = base(table, **ramsch(ramsch_points_0="0", ramsch_tricks_0="0"))
+    response = client.post(reverse("scoring:deal-save", args=[table.pk]), data,
+                           headers={"accept-language": "en"})
+    assert response.status_code == 422
+    assert "exactly the seats who played" in response.content.decode()
+    assert not Deal.objects.exists()
