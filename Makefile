@@ -68,9 +68,10 @@ check: install
 pytest: install
 	$(PY) -m pytest
 
-# Each benchmark is a standalone script; bench/ may be empty or missing.
+# Each benchmark is a standalone script (bench/_*.py are their shared helpers, not run);
+# bench/ may be empty or missing.
 bench: install
-	@for script in bench/*.py; do \
+	@for script in bench/[!_]*.py; do \
 		[ -e "$$script" ] || { echo "bench: no bench/*.py yet"; break; }; \
 		echo "== $$script"; $(PY) "$$script" || exit 1; \
 	done

@@ -17,29 +17,12 @@ Run: make bench  (or .venv/bin/python bench/entry.py [--iterations N])
 from __future__ import annotations
 
 import argparse
-import os
-import statistics
 import sys
-import tempfile
 import time
 import uuid
-from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-WORKDIR = tempfile.mkdtemp(prefix="skatclub-bench-entry-")
-os.environ["DATABASE_URL"] = ""  # always SQLite here: the target is stated for SQLite
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "skatclub.settings")
-
-import django  # noqa: E402
-from django.conf import settings  # noqa: E402
-
-django.setup()
-settings.DATABASES["default"]["NAME"] = str(Path(WORKDIR) / "bench.sqlite3")  # same OPTIONS
-settings.ALLOWED_HOSTS = ["testserver"]
-
+from _support import WORKDIR, report, timed  # noqa: E402 (sets Django up)
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
@@ -92,23 +75,7 @@ def next_deal_post(table: Table) -> dict[str, str]:
             "matadors": "1", "bid": "18", "result": "won"}
 
 
-def percentile(samples: list[float], q: float) -> float:
-    ordered = sorted(samples)
-    index = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
-    return ordered[index]
 
-
-def report(name: str, samples_ms: list[float]) -> float:
-    p95 = percentile(samples_ms, 95)
-    print(f"  {name:<44} p50 {statistics.median(samples_ms):6.1f} ms   p95 {p95:6.1f} ms   "
-          f"max {max(samples_ms):6.1f} ms")
-    return p95
-
-
-def timed(fn: Callable[[], Any]) -> float:
-    start = time.perf_counter()
-    fn()
-    return (time.perf_counter() - start) * 1000
 
 
 def main() -> int:

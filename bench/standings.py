@@ -22,28 +22,11 @@ from __future__ import annotations
 
 import argparse
 import gc
-import os
 import statistics
 import sys
-import tempfile
 import time
-from collections.abc import Callable
-from pathlib import Path
-from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-WORKDIR = tempfile.mkdtemp(prefix="skatclub-bench-standings-")
-os.environ["DATABASE_URL"] = ""  # always SQLite here: the targets are stated for SQLite
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "skatclub.settings")
-
-import django  # noqa: E402
-from django.conf import settings  # noqa: E402
-
-django.setup()
-settings.DATABASES["default"]["NAME"] = str(Path(WORKDIR) / "bench.sqlite3")  # same OPTIONS
-settings.ALLOWED_HOSTS = ["testserver"]
-
+from _support import WORKDIR, report, timed  # noqa: E402 (sets Django up)
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.cache import caches  # noqa: E402
 from django.core.management import call_command  # noqa: E402
@@ -65,23 +48,7 @@ P95_TARGET_MS = 300.0
 PDF_TARGET_S = 2.0
 
 
-def percentile(samples: list[float], q: float) -> float:
-    ordered = sorted(samples)
-    index = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
-    return ordered[index]
 
-
-def report(name: str, samples_ms: list[float]) -> float:
-    p95 = percentile(samples_ms, 95)
-    print(f"  {name:<52} p50 {statistics.median(samples_ms):7.1f} ms   p95 {p95:7.1f} ms   "
-          f"max {max(samples_ms):7.1f} ms")
-    return p95
-
-
-def timed(fn: Callable[[], Any]) -> float:
-    start = time.perf_counter()
-    fn()
-    return (time.perf_counter() - start) * 1000
 
 
 def get_ok(client: Client, url: str) -> None:
