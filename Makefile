@@ -1,6 +1,7 @@
 # Skatclub: every recipe works on a fresh Debian 12 as root with nothing but python3.
 #   make run    install, migrate, serve on http://127.0.0.1:8000/
-#   make test   install, ruff, mypy (engine, strict), Django checks, the whole pytest suite
+#   make test   install, ruff, mypy (engine, strict), Django checks, the whole pytest suite on
+#               SQLite, then again on a throwaway PostgreSQL server
 #   make bench  run every bench/*.py
 
 VENV ?= .venv
@@ -17,7 +18,8 @@ STAMP := $(VENV)/.requirements-installed
 
 export DEBIAN_FRONTEND := noninteractive
 
-.PHONY: install run migrate demo test system-test-deps lint check pytest bench messages clean
+.PHONY: install run migrate demo test system-test-deps lint check pytest pytest-postgres bench \
+	messages clean
 
 install: $(STAMP) $(MO)
 	$(PY) manage.py collectstatic --noinput --verbosity 0
@@ -49,7 +51,7 @@ migrate: install
 demo: migrate
 	$(PY) manage.py demo
 
-test: install system-test-deps lint check pytest
+test: install system-test-deps lint check pytest pytest-postgres
 
 # What the browser and PDF tests need from Debian: chromium (driven by Playwright; never
 # Playwright's own browser download) and poppler-utils (pdftotext/pdftoppm). Installed only
@@ -67,6 +69,12 @@ check: install
 
 pytest: install
 	$(PY) -m pytest
+
+# The suite again on PostgreSQL: scripts/pg-test-server installs the server if it is missing,
+# starts a throwaway cluster, sets DATABASE_URL, and always stops and removes the cluster.
+# The browser tests ran on SQLite already; they test the pages, not the database.
+pytest-postgres: install
+	scripts/pg-test-server $(PY) -m pytest -m "not browser"
 
 # Each benchmark is a standalone script; bench/ may be empty or missing.
 bench: install
