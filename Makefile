@@ -1,5 +1,6 @@
 # Skatclub: every recipe works on a fresh Debian 12 as root with nothing but python3.
 #   make run    install, migrate, serve on http://127.0.0.1:8000/
+#   make serve  the production way: DEBUG=0, gunicorn and WhiteNoise on 127.0.0.1:8000
 #   make test   install, ruff, mypy (engine, strict), Django checks, the whole pytest suite on
 #               SQLite, then again on a throwaway PostgreSQL server
 #   make bench  run every bench/*.py
@@ -18,7 +19,7 @@ STAMP := $(VENV)/.requirements-installed
 
 export DEBIAN_FRONTEND := noninteractive
 
-.PHONY: install run migrate demo test system-test-deps lint check pytest pytest-postgres bench \
+.PHONY: install run serve migrate demo test system-test-deps lint check pytest pytest-postgres bench \
 	messages clean
 
 install: $(STAMP) $(MO)
@@ -43,6 +44,30 @@ $(MO): $(PO) | $(STAMP)
 run: install migrate demo
 	@echo "Skatclub runs at http://$(HOST):$(PORT)/  (Ctrl-C stops it)"
 	$(PY) manage.py runserver $(HOST):$(PORT)
+
+# Production: DEBUG off, gunicorn with WhiteNoise serving the static files, on 127.0.0.1 for a
+# TLS proxy in front (README "Deployment"). Settings come from the environment; SECRET_KEY,
+# if not set there, is generated once into var/secret_key (git-ignored, mode 600) and read
+# from it on every start, so sessions survive a restart. ALLOWED_HOSTS defaults to the local
+# names; SECURE_SSL_REDIRECT to 0, so that plain http://127.0.0.1:8000/ can be tried out;
+# behind the proxy set SECURE_PROXY_SSL_HEADER=X-Forwarded-Proto SECURE_SSL_REDIRECT=1.
+SECRET_KEY_FILE := var/secret_key
+WORKERS ?= 3
+serve: install $(SECRET_KEY_FILE)
+	export DEBUG=0 ALLOWED_HOSTS="$${ALLOWED_HOSTS:-localhost,127.0.0.1}" \
+		SECURE_SSL_REDIRECT="$${SECURE_SSL_REDIRECT:-0}" \
+		SECRET_KEY="$${SECRET_KEY:-$$(cat $(SECRET_KEY_FILE))}" \
+	&& $(PY) manage.py collectstatic --noinput --verbosity 0 \
+	&& $(PY) manage.py migrate --noinput --verbosity 0 \
+	&& echo "Skatclub (DEBUG=0) runs at http://$(HOST):$(PORT)/  (Ctrl-C stops it)" \
+	&& exec $(VENV)/bin/gunicorn skatclub.wsgi --bind $(HOST):$(PORT) --workers $(WORKERS) \
+		--access-logfile -
+
+$(SECRET_KEY_FILE): | $(PY)
+	mkdir -p $(dir $@)
+	umask 077 && $(PY) -c 'import secrets; print(secrets.token_urlsafe(50))' > $@.tmp
+	mv $@.tmp $@
+	@echo "Generated a new SECRET_KEY in $@ (keep it secret, keep it across restarts)."
 
 migrate: install
 	$(PY) manage.py migrate --noinput --verbosity 0
