@@ -1,6 +1,8 @@
 # Skatclub: every recipe works on a fresh Debian 12 as root with nothing but python3.
 #   make run    install, migrate, serve on http://127.0.0.1:8000/
-#   make test   install, ruff, mypy (engine, strict), Django checks, the whole pytest suite
+#   make serve  the production way: DEBUG=0, gunicorn and WhiteNoise on 127.0.0.1:8000
+#   make test   install, ruff, mypy (engine, strict), Django checks, the whole pytest suite on
+#               SQLite, then again on a throwaway PostgreSQL server
 #   make bench  run every bench/*.py
 
 VENV ?= .venv
@@ -17,7 +19,8 @@ STAMP := $(VENV)/.requirements-installed
 
 export DEBIAN_FRONTEND := noninteractive
 
-.PHONY: install run migrate demo test system-test-deps lint check pytest bench messages clean
+.PHONY: install run serve migrate demo test system-test-deps lint check pytest pytest-postgres bench \
+	messages clean
 
 install: $(STAMP) $(MO)
 	$(PY) manage.py collectstatic --noinput --verbosity 0
@@ -42,6 +45,30 @@ run: install migrate demo
 	@echo "Skatclub runs at http://$(HOST):$(PORT)/  (Ctrl-C stops it)"
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
+# Production: DEBUG off, gunicorn with WhiteNoise serving the static files, on 127.0.0.1 for a
+# TLS proxy in front (README "Deployment"). Settings come from the environment; SECRET_KEY,
+# if not set there, is generated once into var/secret_key (git-ignored, mode 600) and read
+# from it on every start, so sessions survive a restart. ALLOWED_HOSTS defaults to the local
+# names; SECURE_SSL_REDIRECT to 0, so that plain http://127.0.0.1:8000/ can be tried out;
+# behind the proxy set SECURE_PROXY_SSL_HEADER=X-Forwarded-Proto SECURE_SSL_REDIRECT=1.
+SECRET_KEY_FILE := var/secret_key
+WORKERS ?= 3
+serve: install $(SECRET_KEY_FILE)
+	export DEBUG=0 ALLOWED_HOSTS="$${ALLOWED_HOSTS:-localhost,127.0.0.1}" \
+		SECURE_SSL_REDIRECT="$${SECURE_SSL_REDIRECT:-0}" \
+		SECRET_KEY="$${SECRET_KEY:-$$(cat $(SECRET_KEY_FILE))}" \
+	&& $(PY) manage.py collectstatic --noinput --verbosity 0 \
+	&& $(PY) manage.py migrate --noinput --verbosity 0 \
+	&& echo "Skatclub (DEBUG=0) runs at http://$(HOST):$(PORT)/  (Ctrl-C stops it)" \
+	&& exec $(VENV)/bin/gunicorn skatclub.wsgi --bind $(HOST):$(PORT) --workers $(WORKERS) \
+		--access-logfile -
+
+$(SECRET_KEY_FILE): | $(PY)
+	mkdir -p $(dir $@)
+	umask 077 && $(PY) -c 'import secrets; print(secrets.token_urlsafe(50))' > $@.tmp
+	mv $@.tmp $@
+	@echo "Generated a new SECRET_KEY in $@ (keep it secret, keep it across restarts)."
+
 migrate: install
 	$(PY) manage.py migrate --noinput --verbosity 0
 
@@ -49,7 +76,7 @@ migrate: install
 demo: migrate
 	$(PY) manage.py demo
 
-test: install system-test-deps lint check pytest
+test: install system-test-deps lint check pytest pytest-postgres
 
 # What the browser and PDF tests need from Debian: chromium (driven by Playwright; never
 # Playwright's own browser download) and poppler-utils (pdftotext/pdftoppm). Installed only
@@ -67,6 +94,12 @@ check: install
 
 pytest: install
 	$(PY) -m pytest
+
+# The suite again on PostgreSQL: scripts/pg-test-server installs the server if it is missing,
+# starts a throwaway cluster, sets DATABASE_URL, and always stops and removes the cluster.
+# The browser tests ran on SQLite already; they test the pages, not the database.
+pytest-postgres: install
+	scripts/pg-test-server $(PY) -m pytest -m "not browser"
 
 # Each benchmark is a standalone script (bench/_*.py are their shared helpers, not run);
 # bench/ may be empty or missing.

@@ -42,6 +42,14 @@ class StaleTable(Exception):
         self.table = table
 
 
+class _AlreadySaved(Exception):
+    """Inside deal_record's transaction: this request's deal was saved meanwhile."""
+
+    def __init__(self, deal: Deal) -> None:
+        super().__init__("already saved")
+        self.deal = deal
+
+
 def _claim_version(table: Table, expected_version: int) -> bool:
     """Move the table to the next version if it is still at ``expected_version``.
 
@@ -113,13 +121,25 @@ def deal_record(*, table: Table, record: dict[str, Any], expected_version: int, 
         with transaction.atomic():
             if not _claim_version(table, expected_version):
                 raise StaleTable(Table.objects.get(pk=table.pk))
+            if request_id is not None:
+                # The claim waits for any other save on this table to commit, so a save of
+                # the same request that was still running at the look-up above is visible
+                # now. Checking the record again would score it as the next deal and refuse
+                # it; the retry must get the deal that was saved, and give the version back.
+                done = Deal.objects.filter(table=table, request_id=request_id).first()
+                if done is not None:
+                    raise _AlreadySaved(done)
             _check_table(table, _live_records(table) + [record], appended=True)
             last = table.deals.aggregate(last=Max("position"))["last"] or 0
             deal = Deal.objects.create(table=table, position=last + 1, record=record,
                                        request_id=request_id)
             _audit(deal, AuditEntry.Action.CREATE, actor, None, record, "")
+    except _AlreadySaved as saved:
+        return saved.deal
     except IntegrityError:
-        # The same request committed on another connection a moment ago.
+        # The same request committed on another connection a moment ago. The atomic block
+        # has rolled back (to its savepoint, inside an outer transaction), so the
+        # connection can still be asked.
         if request_id is not None:
             existing = Deal.objects.filter(table=table, request_id=request_id).first()
             if existing is not None:

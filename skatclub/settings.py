@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -48,11 +49,18 @@ elif DEBUG:
     SECRET_KEY = "django-insecure-dev-only-never-use-in-production"
 else:
     # Failing loudly beats running a production site with a key from the repository.
-    raise RuntimeError("SECRET_KEY must be set when DEBUG is off")
+    raise ImproperlyConfigured(
+        "SECRET_KEY must be set when DEBUG is off: a long random string, kept secret and kept "
+        "the same across restarts (make serve keeps one in var/secret_key).")
 
-ALLOWED_HOSTS = [h for h in os.getenv("ALLOWED_HOSTS", "").split(",") if h]
+ALLOWED_HOSTS = [h.strip() for h in os.getenv("ALLOWED_HOSTS", "").split(",") if h.strip()]
 if DEBUG:
     ALLOWED_HOSTS += ["localhost", "127.0.0.1", "[::1]", "testserver"]
+elif not ALLOWED_HOSTS:
+    # Without it every request would be answered "400 Bad Request" and nothing would say why.
+    raise ImproperlyConfigured(
+        "ALLOWED_HOSTS must be set when DEBUG is off: the site's host names, comma-separated "
+        "(e.g. ALLOWED_HOSTS=skat.example.org).")
 CSRF_TRUSTED_ORIGINS = [o for o in os.getenv("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
 
 INSTALLED_APPS = [
@@ -70,6 +78,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "skatclub.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -184,6 +193,33 @@ STORAGES = {
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
 
+# ---------------------------------------------------------------- security headers
+
+# Every page, in development too (so that a page that breaks the policy shows up before it
+# is deployed): scripts, styles and images from our own origin only (skatclub/csp.py).
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+
 if not DEBUG:
+    # Production: the site is reached over HTTPS only, usually through a TLS proxy (nginx,
+    # Caddy) in front of gunicorn. Each knob can be turned off for a set-up that needs it.
     SESSION_COOKIE_SECURE = envbool("SECURE_COOKIES", "1")
     CSRF_COOKIE_SECURE = envbool("SECURE_COOKIES", "1")
+    SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", "1")
+    # Browsers remember to use HTTPS only for this long (a year); SECURE_HSTS_SECONDS=0 turns
+    # it off. Include subdomains and preload only if every subdomain serves HTTPS.
+    SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", str(60 * 60 * 24 * 365))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", "1")
+    SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", "1")
+
+# Behind a TLS proxy, Django sees plain HTTP from the proxy; the proxy says in a header that
+# the browser used HTTPS. SECURE_PROXY_SSL_HEADER names that header (usually
+# X-Forwarded-Proto). Set it only when the proxy always sets or overwrites the header:
+# otherwise a client could claim HTTPS itself.
+if os.getenv("SECURE_PROXY_SSL_HEADER"):
+    SECURE_PROXY_SSL_HEADER = (
+        "HTTP_" + os.environ["SECURE_PROXY_SSL_HEADER"].strip().upper().replace("-", "_"),
+        "https",
+    )
