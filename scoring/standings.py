@@ -109,6 +109,7 @@ class Standing:
     ranked: bool = True
     rank: int | None = None
     position: int = 0  # 1… in the ranked order, for sorting by place
+    lower_is_better: bool = False  # Beer Skat counts up: the lowest count is best
 
     @property
     def games(self) -> int:
@@ -135,7 +136,8 @@ class Standing:
         return sum(self.money.values(), Decimal(0))
 
     def tie_key(self) -> tuple[int, int, int]:
-        return tie_key(self.score, self.won, self.lost)
+        return tie_key(-self.score if self.lower_is_better else self.score, self.won,
+                       self.lost)
 
 
 def tie_key(score: int, won: int, lost: int) -> tuple[int, int, int]:
@@ -219,13 +221,15 @@ def _collect(tables: Iterable[TableRef], results: dict[int, TableResult],
     return lines, problems
 
 
-def _evening_standings(lines: Iterable[Line]) -> list[Standing]:
+def _evening_standings(lines: Iterable[Line], *, lower_is_better: bool = False,
+                       ) -> list[Standing]:
     standings = []
     for line in lines:
         standings.append(Standing(
             player=line.player, lines=[line], score=line.score, total=line.score,
             points=line.points, won=line.won, lost=line.lost, evenings=1, counted=1,
-            series=dict(line.series), money=dict(line.money)))
+            series=dict(line.series), money=dict(line.money),
+            lower_is_better=lower_is_better))
     rank(standings)
     for standing in standings:
         standing.lines[0].rank = standing.rank
@@ -294,7 +298,10 @@ def _evening_ranking(evening: Evening) -> EveningRanking:
         series[table.series].append(TableProgress(table, results[table.pk].counted, length))
     return EveningRanking(
         evening=evening, evaluation=evaluation_of(evening),
-        rows=_evening_standings(lines.get(evening.pk, {}).values()),
+        # Outside a season a Beer Skat evening ranks as it is played: the lowest count wins.
+        rows=_evening_standings(lines.get(evening.pk, {}).values(),
+                                lower_is_better=evening.season is None
+                                and evening.scoring == Scoring.BEER),
         series=[Series(number, series[number]) for number in sorted(series)],
         problems=problems)
 

@@ -135,3 +135,26 @@ def test_a_changed_table_is_scored_again_and_an_unchanged_one_is_not(
     with django_assert_num_queries(5):  # and its deals, read again
         rows = season_standings(season).rows
     assert [(r.player.name, r.score) for r in rows] == [("B", 36), ("A", 24), ("C", 0)]
+
+
+def test_a_beer_skat_evening_ranks_the_lowest_count_first() -> None:
+    """Beer Skat counts up and the first to reach the limit loses (DECISIONS §3), so outside
+    a season its evening ranking puts the lowest count first."""
+    from django.utils import timezone
+
+    from scoring.models import RuleProfile
+    from scoring.services import Actor, deal_record, evening_create, table_create
+
+    club = make_club()
+    profile = RuleProfile.objects.create(club=club, name="Bierskat", rules="american1898",
+                                         scoring="beer", stake="0")
+    evening = evening_create(club=club, date=timezone.localdate(), profile=profile)
+    table = table_create(evening=evening, players=list(club.players.all()[:3]))
+    deal_record(table=table, expected_version=0, actor=Actor(None, "test"), record={
+        "kind": "game", "declarer": 1, "game": "solo_clubs", "matadors": 1, "bid": 18,
+        "declarer_points": 70})  # won 24: each other player is charged 24
+    ranking = evening_ranking(evening)
+    names = [row.player.name for row in ranking.rows]
+    winner = table.seats.get(position=1).player.name
+    assert names[0] == winner
+    assert [(row.score, row.rank) for row in ranking.rows] == [(0, 1), (24, 2), (24, 2)]
