@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import io
+from typing import Any
 
 import pytest
 from django.core.management import call_command
 from django.db.models import RestrictedError
+from django.urls import reverse
 
 from scoring.models import AuditEntry, Club, Membership, Table
 from scoring.selectors import table_sheet, tables_with_everything
@@ -50,3 +52,13 @@ def test_a_player_who_sat_at_a_table_cannot_be_deleted_alone() -> None:
     player = Table.objects.first().seats.first().player
     with pytest.raises(RestrictedError):
         player.delete()
+
+
+def test_the_demo_evening_opens_a_season_whose_table_shows_its_players(client: Any) -> None:
+    call_command("demo", stdout=io.StringIO())
+    club = Club.objects.get(slug="demo")
+    season = club.seasons.get()
+    assert season.evenings.count() == 1
+    client.force_login(Membership.objects.get(club=club).user)
+    page = client.get(reverse("scoring:season", args=[season.pk])).content.decode()
+    assert all(name in page for name in ("Jürgen", "Käthe", "Björn", "Özlem", "Heinz"))

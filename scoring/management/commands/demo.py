@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, override
 
 from scoring.demo import generate_deals
-from scoring.models import Club, Membership, Player, RuleProfile
+from scoring.models import Club, Membership, Player, RuleProfile, Season
 from scoring.presets import PRESETS
 from scoring.services import Actor, deal_record, evening_create, table_create
 
@@ -66,8 +66,14 @@ def build_demo() -> None:
     players = [Player.objects.create(club=club, name=name) for name in PLAYERS]
     user = demo_admin(club)
     profile = RuleProfile.objects.get(club=club, name=names["club_evening"])
-    evening = evening_create(club=club, date=timezone.localdate(), profile=profile,
-                             name="Clubabend")
+    today = timezone.localdate()
+    # The evening opens the club's season, so the season table has something to show; its
+    # list stays open (no series length) so that play can go on at the demo's tables.
+    season = Season.objects.create(
+        club=club, name=str(today.year), start=today.replace(month=1, day=1),
+        end=today.replace(month=12, day=31), evaluation=Season.Evaluation.CLASSIC)
+    evening = evening_create(club=club, date=today, profile=profile, name="Clubabend",
+                             season=season, series_rounds=None)
     actor = Actor(user, user.get_username())
     # A 3-table and a 4-table, a few deals short of a full series so play can go on.
     for seats, count, seed in ((players[:3], 33, 3), (players[3:7], 45, 4)):
