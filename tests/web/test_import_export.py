@@ -301,3 +301,19 @@ def test_the_csv_command_writes_umlauts_with_a_bom(tmp_path: Path) -> None:
     assert "Jürgen" in rows[0] and "Öznur (Total)" in rows[0] and len(rows) == 4
     with pytest.raises(CommandError, match="has no table 7"):
         run("export_sheet_csv", "--evening", str(evening.pk), "--table", "7")
+
+
+def test_a_club_file_names_the_evening_and_changes_nothing(tmp_path: Path) -> None:
+    club = build_club()
+    doc = json.loads(run("export_club", club.slug))
+    doc["evenings"][2]["tables"][0]["deals"][1]["declarer"] = 7
+    before = counts()
+    with pytest.raises(CommandError, match=r"^Evening 3: Table 1, deal 2"):
+        import_file(tmp_path, json.dumps(doc), "import_club")
+    assert counts() == before
+    # a profile of the same name with other rules is refused, not overwritten
+    doc = json.loads(run("export_club", club.slug))
+    doc["rule_profiles"][0]["stake"] = "0.10"
+    with pytest.raises(CommandError, match="exists in the club with other rules"):
+        import_file(tmp_path, json.dumps(doc), "import_club")
+    assert counts() == before
