@@ -369,7 +369,8 @@ def check_evening(raw: Any, where: str = "", club_slug: str | None = None) -> _P
         rule_source = tables[0]
     else:
         raise ImportProblem(f"{prefix}an evening without tables must give its rules.")
-    rules = _rules({**rule_source, "options": rule_source.get("options", {}),
+    options = rule_source.get("options")
+    rules = _rules({**rule_source, "options": {} if options is None else options,
                     "stake": rule_source.get("stake", "0"),
                     "currency": rule_source.get("currency", "EUR"),
                     "scoring": rule_source.get("scoring", "classic"),

@@ -52,10 +52,10 @@ def sheet(request: HttpRequest, pk: int) -> HttpResponse:
 
 def sheet_csv(request: HttpRequest, pk: int) -> HttpResponse:
     """The sheet as CSV for a spreadsheet: the same rows and the same access as the page."""
-    context = _sheet_context(request, pk)
-    table = context["table"]
-    response = HttpResponse(interchange.sheet_csv(context["sheet"]),
-                            content_type="text/csv; charset=utf-8")
+    table_for(request, pk)  # 404 for strangers, before anything is read
+    table = tables_with_everything(Table.objects.filter(pk=pk)).get()
+    sheet = table_sheet(table, _lang(), explain=False)  # a spreadsheet has no tooltips
+    response = HttpResponse(interchange.sheet_csv(sheet), content_type="text/csv; charset=utf-8")
     name = f"{table.evening.date:%Y-%m-%d}-{_('table')}-{table.number}"
     if table.series > 1:
         name += f"-{_('series')}-{table.series}"

@@ -47,7 +47,7 @@ def test_backup_delete_restore_gives_the_same_rows(tmp_path: Path, json: bool) -
     target = tmp_path / "skatclub.backup"
     said = run("backup", str(target), *(["--json"] if json else []))
     sqlite = connection.vendor == "sqlite" and not json
-    assert ("SQLite online backup" if sqlite else "JSON (dumpdata)") in said
+    assert ("SQLite online backup" if sqlite else "JSON like dumpdata") in said
     assert target.read_bytes().startswith(b"SQLite format 3\x00" if sqlite else b"[")
     assert not (tmp_path / "skatclub.backup.partial").exists()
 

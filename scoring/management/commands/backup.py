@@ -26,5 +26,5 @@ class Command(BaseCommand):
             how = backup(Path(options["file"]), json=options["json"])
         except BackupError as err:
             raise CommandError(str(err)) from None
-        label = "SQLite online backup" if how == "sqlite" else "JSON (dumpdata)"
+        label = "SQLite online backup" if how == "sqlite" else "JSON like dumpdata"
         self.stdout.write(f"Backed up to {options['file']} ({label}).")
