@@ -306,15 +306,15 @@ def _check_table(raw: Any, index: int, rules: dict[str, Any], series_rounds: int
         at = f", deal {err.deal}" if err.deal is not None else ""
         field = f" ({err.field})" if err.field and err.deal is None else ""
         raise ImportProblem(f"{where}{at}{field}: {err.message}") from None
+    players = list(result["players"]) if isinstance(result["players"], list) else []
+    if not players:  # the engine also takes a number of players; a table to store needs names
+        raise ImportProblem(f"{where}: players must be a list of names.")
     if series_rounds is not None:
-        length = series_rounds * len(engine_doc["players"])
+        length = series_rounds * len(players)
         counted = sum(1 for row in result["deals"] if row["counts"])
         if counted > length:
             raise ImportProblem(f"{where}: a series has {length} games here; this table has "
                                 f"{counted}.")
-    players = list(result["players"]) if isinstance(result["players"], list) else []
-    if not players:
-        raise ImportProblem(f"{where}: players must be a list of names.")
     deals = []
     for record in engine_doc["deals"]:
         stored = dict(record)

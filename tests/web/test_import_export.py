@@ -173,6 +173,10 @@ def test_a_refused_import_exits_1_without_a_traceback(tmp_path: Path) -> None:
     (lambda d: d["tables"][1].update(number=1, series=1), "series 1 has two tables"),
     (lambda d: d["tables"][0]["deleted_deals"][0].update(position=99), "position must be"),
     (lambda d: d.update(surprise=1), "unknown field 'surprise'"),
+    (lambda d: (d.update(series_rounds=1), d["tables"][0].update(players=3)),
+     "Table 1: players must be a list of names"),
+    (lambda d: d.update(series_rounds=1), "Table 1: a series has 3 games here; this table has 9"),
+    (lambda d: d.update(settlement={"on": "nothing"}), "rules:"),
 ])
 def test_every_problem_is_named(tmp_path: Path, change: Any, expected: str) -> None:
     club = build_club()
