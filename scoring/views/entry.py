@@ -147,7 +147,7 @@ def build_controls(form: DealForm, players: list[str], active: list[int]) -> dic
         matador(-n) for n in range(5, MAX_MATADORS + 1)]
     ui["matadors_none"] = _choice("matadors", "", _("none (Null)"), current,
                                   tap="matadors-none", id="matadors-none")
-    ui["matadors_more_open"] = current.lstrip("-").isdigit() and abs(int(current)) > 4
+    ui["matadors_more_open"] = current.lstrip("-").isdecimal() and abs(int(current)) > 4
 
     current = _value(form, "bid")
     ui["bids"] = [_choice("bid", b, b, current, tap=f"bid-{b}") for b in rules.common_bids]
@@ -248,7 +248,7 @@ def screen_context(request: HttpRequest, table: Table, sheet: ScoreSheet, *,
 
 def _posted_version(request: HttpRequest) -> int | None:
     raw = request.POST.get("version", "")
-    return int(raw) if raw.isdigit() and len(raw) < 12 else None
+    return int(raw) if raw.isdecimal() and len(raw) < 12 else None
 
 
 def _row_for(sheet: ScoreSheet, deal: Deal) -> Any:
@@ -262,7 +262,7 @@ def table_view(request: HttpRequest, pk: int) -> HttpResponse:
     table = _full(table)
     # Of all rows only the one just saved shows its explanation (in the "saved" notice).
     raw = request.GET.get("saved", "")
-    saved_id = int(raw) if raw.isdigit() and len(raw) < 12 else None
+    saved_id = int(raw) if raw.isdecimal() and len(raw) < 12 else None
     live = [d.pk for d in table.deals.all() if not d.deleted]
     number = live.index(saved_id) + 1 if saved_id in live else None
     sheet = table_sheet(table, _lang(), explain=number is not None, explain_from=number or 1)
@@ -343,7 +343,7 @@ def deal_preview_view(request: HttpRequest, pk: int) -> HttpResponse:
     sheet = table_sheet(table, lang, explain=False)
     replace = None
     raw = request.POST.get("deal", "")
-    if raw.isdigit() and len(raw) < 12:
+    if raw.isdecimal() and len(raw) < 12:
         replace = table.deals.filter(pk=int(raw), deleted=False).first()
     active = sheet.next_active
     if replace is not None:

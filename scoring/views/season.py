@@ -205,7 +205,7 @@ def player_view(request: HttpRequest, pk: int, player: int) -> HttpResponse:
     data = player_season(season, the_player, _game_name(lang))
     chosen = None
     raw = request.GET.get("evening", "")
-    if raw.isdigit():
+    if raw.isdecimal():
         chosen = next((line for line in data.lines if line.evening.pk == int(raw)), None)
     if chosen is None and data.lines:
         chosen = data.lines[-1]

@@ -11,8 +11,11 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import URLPattern, path
+from django.utils.http import content_disposition_header
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
+from scoring import interchange
 from scoring.access import deal_for, evening_for, table_for
 from scoring.models import AuditEntry, Membership, Seat, Table
 from scoring.selectors import (
@@ -45,6 +48,20 @@ def _sheet_context(request: HttpRequest, pk: int) -> dict[str, Any]:
 
 def sheet(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "scoring/sheet/sheet.html", _sheet_context(request, pk))
+
+
+def sheet_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    """The sheet as CSV for a spreadsheet: the same rows and the same access as the page."""
+    table_for(request, pk)  # 404 for strangers, before anything is read
+    table = tables_with_everything(Table.objects.filter(pk=pk)).get()
+    sheet = table_sheet(table, _lang(), explain=False)  # a spreadsheet has no tooltips
+    response = HttpResponse(interchange.sheet_csv(sheet), content_type="text/csv; charset=utf-8")
+    name = f"{table.evening.date:%Y-%m-%d}-{_('table')}-{table.number}"
+    if table.series > 1:
+        name += f"-{_('series')}-{table.series}"
+    response["Content-Disposition"] = content_disposition_header(True, f"{name}.csv")
+    response["Cache-Control"] = "private, no-cache"
+    return response
 
 
 def sheet_fragment(request: HttpRequest, pk: int) -> HttpResponse:
@@ -127,6 +144,7 @@ def deal_history(request: HttpRequest, pk: int, deal: int) -> HttpResponse:
 
 urlpatterns: list[URLPattern] = [
     path("tables/<int:pk>/sheet/", sheet, name="sheet"),
+    path("tables/<int:pk>/sheet.csv", sheet_csv, name="sheet-csv"),
     path("tables/<int:pk>/sheet/fragment/", sheet_fragment, name="sheet-fragment"),
     path("tables/<int:pk>/deals/<int:deal>/history/", deal_history, name="deal-history"),
     path("evenings/<int:pk>/", evening, name="evening"),

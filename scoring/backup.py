@@ -1,0 +1,137 @@
+"""A consistent snapshot of the whole database, and putting one back.
+
+SQLite: the sqlite3 online backup API (``Connection.backup``) copies the live database page by
+page into a new SQLite file; it is consistent and safe while the site runs (a write during
+the copy makes SQLite restart the copy). Restoring copies the file back the same way.
+
+PostgreSQL (and ``--json`` on any database): every app as JSON the way ``dumpdata`` writes it
+(but with times to the microsecond, which ``dumpdata`` cuts to milliseconds),
+read inside one REPEATABLE READ transaction, so that all tables come from the same snapshot
+while the site keeps writing. Content types and permissions are left out (migrations make
+them) and foreign keys to them are written by natural key, so the file loads into any freshly
+migrated database: restoring flushes the database and runs ``loaddata`` in one transaction.
+"""
+
+from __future__ import annotations
+
+import datetime
+import itertools
+import shutil
+import sqlite3
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from django.apps import apps
+from django.core import serializers
+from django.core.management import call_command
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import connection, transaction
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+JSON_EXCLUDE = ["contenttypes", "auth.permission"]
+
+
+class BackupError(Exception):
+    """A backup or restore that cannot be done; the message says why."""
+
+
+def method(json: bool = False) -> str:
+    """"sqlite" (the online backup API) or "json" (dumpdata)."""
+    return "sqlite" if connection.vendor == "sqlite" and not json else "json"
+
+
+def backup(path: Path, *, json: bool = False) -> str:
+    """Write a snapshot of the database to ``path``; returns the method used."""
+    how = method(json)
+    tmp = path.with_name(path.name + ".partial")
+    try:
+        if how == "sqlite":
+            connection.ensure_connection()
+            target = sqlite3.connect(tmp)
+            try:
+                connection.connection.backup(target)
+            finally:
+                target.close()
+        else:
+            fresh = not connection.in_atomic_block  # else the snapshot is the caller's
+            with transaction.atomic():
+                if connection.vendor == "postgresql" and fresh:
+                    with connection.cursor() as cursor:
+                        cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+                _dump_json(tmp)
+        tmp.replace(path)  # never a half-written file under the backup's name
+    except (OSError, sqlite3.Error) as err:
+        tmp.unlink(missing_ok=True)
+        raise BackupError(f"Cannot write {path}: {err}") from None
+    return how
+
+
+class _ExactEncoder(DjangoJSONEncoder):
+    """Django's encoder cuts times to milliseconds; a backup keeps the microseconds."""
+
+    def default(self, o: Any) -> Any:
+        if isinstance(o, datetime.datetime | datetime.time):
+            return o.isoformat()
+        return super().default(o)
+
+
+def _dump_json(path: Path) -> None:
+    """What ``dumpdata --natural-foreign -e contenttypes -e auth.permission`` writes, with
+    times to the microsecond: every model of every app, in dependency order."""
+    app_list = [(config, None) for config in apps.get_app_configs()
+                if config.models_module is not None and config.label not in JSON_EXCLUDE]
+    models = [model for model in serializers.sort_dependencies(app_list, allow_cycles=True)
+              if model._meta.managed and not model._meta.proxy
+              and model._meta.label_lower not in JSON_EXCLUDE]
+    rows = itertools.chain.from_iterable(
+        model._default_manager.order_by(model._meta.pk.name).iterator() for model in models)
+    with path.open("w", encoding="utf-8") as f:
+        serializers.serialize("json", rows, stream=f, cls=_ExactEncoder,
+                              use_natural_foreign_keys=True)
+
+
+def has_data() -> bool:
+    """Any club data or user account: what a restore would overwrite."""
+    models = [*apps.get_app_config("scoring").get_models(),
+              apps.get_model("auth", "User")]
+    return any(model.objects.exists() for model in models)
+
+
+def restore(path: Path, *, force: bool = False) -> str:
+    """Replace the database's contents by the backup at ``path``; returns the method."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(len(SQLITE_MAGIC))
+    except OSError as err:
+        raise BackupError(f"Cannot read {path}: {err.strerror or err}") from None
+    if not force and has_data():
+        raise BackupError("The database is not empty; restore --force replaces everything "
+                          "in it by the backup.")
+    if head == SQLITE_MAGIC:
+        if connection.vendor != "sqlite":
+            raise BackupError("This is a SQLite backup; the database is "
+                              f"{connection.vendor}. Make a JSON backup (backup --json) on "
+                              "the SQLite site to move between databases.")
+        connection.ensure_connection()
+        try:
+            source = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+            try:
+                source.execute("select count(*) from django_migrations").fetchone()
+                source.backup(connection.connection)
+            finally:
+                source.close()
+        except sqlite3.Error as err:
+            raise BackupError(f"{path} is not a Skatclub backup: {err}") from None
+        return "sqlite"
+    with tempfile.TemporaryDirectory() as folder:
+        fixture = Path(folder) / "backup.json"  # loaddata knows the format by the suffix
+        shutil.copyfile(path, fixture)
+        try:
+            with transaction.atomic():
+                call_command("flush", interactive=False, verbosity=0)
+                call_command("loaddata", str(fixture), verbosity=0)
+        except Exception as err:
+            raise BackupError(f"{path} could not be restored, nothing was changed: "
+                              f"{err}") from None
+    return "json"

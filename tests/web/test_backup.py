@@ -1,0 +1,83 @@
+"""`manage.py backup` and `restore`: a round trip gives the same rows, on SQLite (online
+backup API) and on PostgreSQL or with --json (dumpdata); a database with data is only
+overwritten with --force."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.apps import apps
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.db import connection
+
+from scoring.models import Club, Membership
+
+from .interchange_data import build_club
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def snapshot() -> dict[str, list[Any]]:
+    """Every row of the club's models and the user accounts, in primary-key order."""
+    models = [*apps.get_app_config("scoring").get_models(), get_user_model()]
+    return {model.__name__: list(model.objects.order_by("pk").values()) for model in models}
+
+
+def run(command: str, *args: str) -> str:
+    out = io.StringIO()
+    call_command(command, *args, stdout=out)
+    return out.getvalue()
+
+
+def _data() -> None:
+    club = build_club()
+    user = get_user_model().objects.create_user(username="kassenwart", password="x")
+    Membership.objects.create(user=user, club=club, role="admin")
+
+
+@pytest.mark.parametrize("json", [False, True])
+def test_backup_delete_restore_gives_the_same_rows(tmp_path: Path, json: bool) -> None:
+    _data()
+    before = snapshot()
+    target = tmp_path / "skatclub.backup"
+    said = run("backup", str(target), *(["--json"] if json else []))
+    sqlite = connection.vendor == "sqlite" and not json
+    assert ("SQLite online backup" if sqlite else "JSON like dumpdata") in said
+    assert target.read_bytes().startswith(b"SQLite format 3\x00" if sqlite else b"[")
+    assert not (tmp_path / "skatclub.backup.partial").exists()
+
+    Club.objects.all().delete()
+    get_user_model().objects.all().delete()
+    assert snapshot() != before
+    run("restore", str(target))
+    assert snapshot() == before
+
+
+def test_restore_refuses_a_database_with_data_unless_forced(tmp_path: Path) -> None:
+    _data()
+    target = tmp_path / "backup"
+    run("backup", str(target))
+    Club.objects.create(slug="neu", name="Neu")
+    with pytest.raises(CommandError, match="not empty"):
+        run("restore", str(target))
+    assert Club.objects.filter(slug="neu").exists()
+    run("restore", "--force", str(target))
+    assert not Club.objects.filter(slug="neu").exists()
+    assert Club.objects.filter(slug="skatfreunde-altenburg").exists()
+
+
+def test_a_file_that_is_no_backup_changes_nothing(tmp_path: Path) -> None:
+    _data()
+    before = snapshot()
+    bad = tmp_path / "bad.json"
+    bad.write_text('[{"model": "scoring.nothing", "pk": 1, "fields": {}}]', encoding="utf-8")
+    with pytest.raises(CommandError, match="could not be restored, nothing was changed"):
+        run("restore", "--force", str(bad))
+    assert snapshot() == before
+    with pytest.raises(CommandError, match="Cannot read"):
+        run("restore", str(tmp_path / "missing"))
