@@ -560,6 +560,17 @@ def import_club(raw: Any) -> Club:
 
 # ---------------------------------------------------------------- the sheet as CSV
 
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(value: Any) -> Any:
+    """A text cell as a spreadsheet must read it: one that starts like a formula (a player
+    named "=HYPERLINK(…)") gets a leading apostrophe so it stays text. Numbers stay numbers."""
+    if isinstance(value, str) and value.startswith(_FORMULA_START):
+        return "'" + value
+    return value
+
+
 def sheet_csv(sheet: ScoreSheet) -> str:
     """The score sheet's rows as CSV (UTF-8 with BOM, so that Excel reads umlauts): the
     columns of the sheet, then per player the entry and the running total. Headings in the
@@ -571,7 +582,7 @@ def sheet_csv(sheet: ScoreSheet) -> str:
     total = _("Total")
     for name in sheet.players:
         head += [name, f"{name} ({total})"]
-    writer.writerow(head)
+    writer.writerow([_cell(c) for c in head])
     players = sheet.players
     for row in sheet.rows:
         kontra = {"kontra": "Kontra", "re": "Re"}.get(row.kontra, "")
@@ -583,5 +594,5 @@ def sheet_csv(sheet: ScoreSheet) -> str:
         ]
         for entry, total in zip(row.entries, row.totals, strict=True):
             cells += ["" if entry is None else entry, total]
-        writer.writerow(cells)
+        writer.writerow([_cell(c) for c in cells])
     return "\ufeff" + out.getvalue()

@@ -32,6 +32,8 @@ from .tracker import RoundTracker, bock_triggers
 TABLE_FIELDS = frozenset({
     "rules", "options", "scoring", "players", "first_dealer", "stake", "currency",
     "settlement", "deals", "name", "number", "table",
+    # Added by Skatclub's export (deal-record.md: "add fields if needed"); not scored.
+    "series", "deleted_deals",
 })
 SCORINGS = ("classic", "seeger_fabian", "beer")
 _DEALER = Phrase("The dealer")
@@ -416,7 +418,13 @@ def _seeger_fabian(s: Scored, entries: dict[int, int], players: int) -> dict[int
     return sf
 
 
-EVENING_FIELDS = frozenset({"club", "date", "name", "tables"})
+EVENING_FIELDS = frozenset({
+    "club", "date", "name", "tables",
+    # Added by Skatclub's export: the evening's frozen rules (each table carries its own, which
+    # are the ones scored), its profile, season and series length, whether it is closed.
+    "rules", "options", "scoring", "stake", "currency", "settlement", "profile_name", "closed",
+    "season", "series_rounds",
+})
 
 
 def evaluate_evening(evening: object, lang: str = "en") -> dict[str, Any]:

@@ -325,3 +325,34 @@ def test_a_club_file_names_the_evening_and_changes_nothing(tmp_path: Path) -> No
     with pytest.raises(CommandError, match="exists in the club with other rules"):
         import_file(tmp_path, json.dumps(doc), "import_club")
     assert counts() == before
+
+
+def test_score_reads_an_exported_evening_and_agrees_with_the_sheets() -> None:
+    """The export is the interchange format: `score` scores it (the fields the export adds
+    are known and not scored) to the same totals the sheets show."""
+    from scoring.management.commands.score import score
+    from scoring.selectors import table_sheet, tables_with_everything
+
+    evening = evening_of(build_club())
+    result, status = score(json.loads(export_evening(evening)))
+    assert status == 0, result
+    tables = tables_with_everything(evening.tables.all()).order_by("series", "number")
+    sheets = [table_sheet(t, "en", explain=False) for t in tables]
+    assert [list(t["totals"].values()) for t in result["tables"]] == [s.totals for s in sheets]
+
+
+def test_a_name_that_looks_like_a_formula_stays_text_in_the_csv() -> None:
+    from scoring.interchange import sheet_csv
+    from scoring.models import Player
+    from scoring.selectors import table_sheet, tables_with_everything
+
+    evening = evening_of(build_club())
+    table = tables_with_everything(evening.tables.all()).order_by("series", "number").first()
+    player = table.seats.get(position=0).player
+    Player.objects.filter(pk=player.pk).update(name='=HYPERLINK("http://x","y")')
+    table = tables_with_everything(Table.objects.filter(pk=table.pk)).get()
+    rows = list(csv.reader(io.StringIO(sheet_csv(table_sheet(table, "en", explain=False))[1:])))
+    assert rows[0][9] == '\'=HYPERLINK("http://x","y")'
+    assert all(not cell.startswith("=") for row in rows for cell in row)
+    negative = [cell for row in rows[1:] for cell in row if cell.startswith("-")]
+    assert negative, "negative entries stay numbers (a minus sign, no apostrophe)"
