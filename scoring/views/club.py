@@ -21,6 +21,7 @@ from django.urls import NoReverseMatch, URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
 
 from scoring import access, services
 from scoring.forms_club import (
@@ -59,6 +60,7 @@ def table_url(table: Table) -> str:
 
 # ---------------------------------------------------------------- club page
 
+@require_safe
 @login_required
 def club(request: HttpRequest, slug: str) -> HttpResponse:
     the_club, member = access.club_for(request, slug)
@@ -256,6 +258,7 @@ def format_code(code: str) -> str:
     return f"{code[:4]}-{code[4:]}" if len(code) == 8 else code
 
 
+@require_safe
 @login_required
 def codes(request: HttpRequest, pk: int) -> HttpResponse:
     evening, _member = access.evening_for(request, pk, write=True)

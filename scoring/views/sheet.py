@@ -12,6 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import URLPattern, path
 from django.utils.translation import get_language
+from django.views.decorators.http import require_safe
 
 from scoring.access import deal_for, evening_for, table_for
 from scoring.models import AuditEntry, Membership, Seat, Table
@@ -43,10 +44,12 @@ def _sheet_context(request: HttpRequest, pk: int) -> dict[str, Any]:
             "layout": _layout(request)}
 
 
+@require_safe
 def sheet(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "scoring/sheet/sheet.html", _sheet_context(request, pk))
 
 
+@require_safe
 def sheet_fragment(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "scoring/sheet/_sheet.html", _sheet_context(request, pk))
 
@@ -62,10 +65,12 @@ def _evening_context(request: HttpRequest, pk: int) -> dict[str, Any]:
             "multi_series": any(s.table.series > 1 for s in sheets)}
 
 
+@require_safe
 def evening(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "scoring/sheet/evening.html", _evening_context(request, pk))
 
 
+@require_safe
 def evening_live(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "scoring/sheet/_evening_tables.html", _evening_context(request, pk))
 
@@ -96,6 +101,7 @@ def _audit_rows(entries: list[AuditEntry], seats_by_table: dict[int, list[str]],
     return rows
 
 
+@require_safe
 def evening_audit(request: HttpRequest, pk: int) -> HttpResponse:
     evening_obj, _member = evening_for(request, pk)
     seats_by_table: dict[int, list[str]] = {}
@@ -111,6 +117,7 @@ def evening_audit(request: HttpRequest, pk: int) -> HttpResponse:
     })
 
 
+@require_safe
 def deal_history(request: HttpRequest, pk: int, deal: int) -> HttpResponse:
     table, _actor = table_for(request, pk)
     deal_obj = deal_for(request, table, deal)
