@@ -132,3 +132,10 @@ def test_no_form_gives_a_500_or_writes_when_refused(site: dict[str, Any], name: 
             assert snapshot() == before, (name, form, response.status_code)
 
     post()
+
+
+def test_a_player_id_beyond_64_bits_is_refused_not_a_500(site: dict[str, Any]) -> None:
+    """Found by the fuzzing: on SQLite Django's pk__in look-up overflowed."""
+    _page, action = site["forms"]["series"]
+    response = site["client"].post(action, {"players": ["999999999999999999999"]})
+    assert response.status_code == 200
