@@ -133,7 +133,8 @@ def server_env() -> dict[str, str]:
            "PDF_CACHE_DIR": str(Path(WORKDIR) / "pdf-cache")}
 
 
-def start_gunicorn(port: int, workers: int, threads: int) -> subprocess.Popen[bytes]:
+def start_gunicorn(port: int, workers: int, threads: int, preload: bool,
+                   ) -> subprocess.Popen[bytes]:
     env = server_env()
     # As make serve: DEBUG=0 serves hashed names, which need collectstatic's manifest.
     subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity",
@@ -143,6 +144,8 @@ def start_gunicorn(port: int, workers: int, threads: int) -> subprocess.Popen[by
                "--bind", f"{HOST}:{port}", "--workers", str(workers)]
     if threads > 1:
         command += ["--threads", str(threads)]
+    if preload:  # Django is imported once in the master; a new worker is just a fork
+        command += ["--preload"]
     process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -449,6 +452,8 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--threads", type=int, default=1,
                         help="gunicorn threads per worker (1: sync workers)")
+    parser.add_argument("--no-preload", action="store_true",
+                        help="each worker imports Django itself (gunicorn's default)")
     args = parser.parse_args()
     random.seed(7)
 
@@ -457,9 +462,10 @@ def main() -> int:
     print(f"set-up: {TABLES} tables with {SEEDED_DEALS} deals each in "
           f"{time.perf_counter() - started:.1f} s (SQLite in {WORKDIR})")
     port = free_port()
-    process = start_gunicorn(port, args.workers, args.threads)
+    process = start_gunicorn(port, args.workers, args.threads, not args.no_preload)
     kind = f"{args.threads} threads each" if args.threads > 1 else "sync"
-    print(f"gunicorn: {args.workers} workers ({kind}) on {HOST}:{port}, DEBUG=0")
+    preload = "" if args.no_preload else ", --preload"
+    print(f"gunicorn: {args.workers} workers ({kind}{preload}) on {HOST}:{port}, DEBUG=0")
     ok = True
     try:
         viewer_device = Http(port)
