@@ -170,6 +170,35 @@ def worker_pids(process: subprocess.Popen[bytes]) -> list[int]:
         return []
 
 
+def sockets(pid: int) -> set[str]:
+    found = set()
+    try:
+        for fd in Path(f"/proc/{pid}/fd").iterdir():
+            try:
+                target = os.readlink(fd)
+            except OSError:
+                continue
+            if target.startswith("socket:"):
+                found.add(target)
+    except OSError:
+        pass
+    return found
+
+
+def busy_worker(master: int, pids: list[int]) -> tuple[int, bool]:
+    """A worker holding a client's connection (a socket the master does not share: it is in
+    the middle of a request) if one is found within 2 s, else any; so that the kill cuts off
+    a request rather than an idle process."""
+    deadline = time.monotonic() + 2
+    while time.monotonic() < deadline:
+        shared = sockets(master)
+        for pid in pids:
+            if sockets(pid) - shared:
+                return pid, True
+        time.sleep(0.001)
+    return random.choice(pids), False
+
+
 def stop(process: subprocess.Popen[bytes]) -> None:
     if process.poll() is None:
         process.send_signal(signal.SIGTERM)
@@ -376,9 +405,10 @@ def run(port: int, site: Site, seconds: float, tablets: list[Http],
     if process is not None:
         time.sleep(seconds / 2)
         victims = worker_pids(process)
-        victim = random.choice(victims)
+        victim, busy = busy_worker(process.pid, victims)
         os.kill(victim, signal.SIGKILL)
-        print(f"  killed worker pid {victim} with SIGKILL after {seconds / 2:.0f} s")
+        print(f"  killed worker pid {victim} with SIGKILL after {seconds / 2:.0f} s "
+              f"({'while it held a client connection' if busy else 'idle'})")
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             pids = worker_pids(process)
