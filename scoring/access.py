@@ -2,6 +2,8 @@
 
 - Club isolation: an object of a club the user is not a member of does not exist (404).
 - Roles: viewers read; scorers and club admins write; admins manage the club.
+- Failure limits: wrong table codes and wrong passwords are counted per key (an address, a
+  user name) in the cache; too many within a window and further attempts wait.
 - Table codes: a device that entered a table's code may record at that one table while the
   evening's codes are valid (its date and the night after, until it is closed). The grant
   lives in the session and is checked against the table on every request.
@@ -9,6 +11,9 @@
 
 from __future__ import annotations
 
+import time
+
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
@@ -107,3 +112,42 @@ def grant(request: HttpRequest, table: Table) -> None:
 def has_grant(request: HttpRequest, table: Table) -> bool:
     code = request.session.get(SESSION_KEY, {}).get(str(table.pk))
     return code is not None and code == table.access_code and table.evening.codes_valid()
+
+
+# ---------------------------------------------------------------- failure limits
+
+def recent(stamps: list[float], now: float, window: int) -> list[float]:
+    """The failure times within the last ``window`` seconds."""
+    return [t for t in stamps if now - t < window]
+
+
+def wait_after(stamps: list[float], limit: int, window: int, now: float | None = None) -> int:
+    """Seconds until another attempt is allowed after these failures (0: now)."""
+    now = time.time() if now is None else now
+    stamps = recent(stamps, now, window)
+    if not limit or len(stamps) < limit:
+        return 0
+    return int(stamps[-limit] + window - now) + 1
+
+
+def failures(key: str) -> list[float]:
+    stamps = cache.get(key, [])
+    return stamps if isinstance(stamps, list) else []
+
+
+def blocked_for(key: str, limit: int, window: int) -> int:
+    """Seconds the holder of ``key`` must wait after too many failures (0: it may try)."""
+    return wait_after(failures(key), limit, window)
+
+
+def note_failure(key: str, window: int) -> None:
+    now = time.time()
+    cache.set(key, [*recent(failures(key), now, window), now], window)
+
+
+def forget_failures(key: str) -> None:
+    cache.delete(key)
+
+
+def client_address(request: HttpRequest) -> str:
+    return request.META.get("REMOTE_ADDR", "") or "unknown"

@@ -42,6 +42,19 @@ class SeasonForm(forms.ModelForm):
 
 
 class PlayerChoiceField(forms.ModelMultipleChoiceField):
+    # Django looks the ticked ids up in one pk__in query; on SQLite an id beyond 64 bits
+    # makes that query raise OverflowError (a 500; found by tests/web/test_form_fuzz.py),
+    # so such an id is refused as an invalid choice before the query.
+    MAX_ID = 2**63 - 1
+
+    def _check_values(self, value: Any) -> Any:
+        for pk in value:
+            text = str(pk).strip()
+            if text.isdigit() and int(text) > self.MAX_ID:
+                raise forms.ValidationError(self.error_messages["invalid_choice"],
+                                            code="invalid_choice", params={"value": text})
+        return super()._check_values(value)
+
     def label_from_instance(self, obj: Any) -> str:
         return f"{obj.name} ({_('guest')})" if obj.guest else obj.name
 

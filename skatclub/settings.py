@@ -170,6 +170,11 @@ TABLE_CODE_MAX_FAILURES = envint("TABLE_CODE_MAX_FAILURES", "10")
 TABLE_CODE_MAX_FAILURES_PER_ADDRESS = envint("TABLE_CODE_MAX_FAILURES_PER_ADDRESS", "60")
 TABLE_CODE_FAILURE_WINDOW = envint("TABLE_CODE_FAILURE_WINDOW", "600")  # seconds
 
+# Sign-in: wrong passwords per user name (and per address) before further attempts wait.
+LOGIN_MAX_FAILURES = envint("LOGIN_MAX_FAILURES", "5")
+LOGIN_MAX_FAILURES_PER_ADDRESS = envint("LOGIN_MAX_FAILURES_PER_ADDRESS", "30")
+LOGIN_FAILURE_WINDOW = envint("LOGIN_FAILURE_WINDOW", "900")  # seconds
+
 # German first: the clubs keep their lists in German; English is the second language.
 LANGUAGE_CODE = "de"
 LANGUAGES = [("de", _("German")), ("en", _("English"))]

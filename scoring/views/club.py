@@ -13,7 +13,6 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
@@ -22,6 +21,7 @@ from django.urls import NoReverseMatch, URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
 
 from scoring import access, services
 from scoring.forms_club import (
@@ -60,6 +60,7 @@ def table_url(table: Table) -> str:
 
 # ---------------------------------------------------------------- club page
 
+@require_safe
 @login_required
 def club(request: HttpRequest, slug: str) -> HttpResponse:
     the_club, member = access.club_for(request, slug)
@@ -257,6 +258,7 @@ def format_code(code: str) -> str:
     return f"{code[:4]}-{code[4:]}" if len(code) == 8 else code
 
 
+@require_safe
 @login_required
 def codes(request: HttpRequest, pk: int) -> HttpResponse:
     evening, _member = access.evening_for(request, pk, write=True)
@@ -281,45 +283,28 @@ def codes(request: HttpRequest, pk: int) -> HttpResponse:
     })
 
 
-def _client_address(request: HttpRequest) -> str:
-    return request.META.get("REMOTE_ADDR", "") or "unknown"
-
-
-def _recent(stamps: list[float], now: float) -> list[float]:
-    window = settings.TABLE_CODE_FAILURE_WINDOW
-    return [t for t in stamps if now - t < window]
-
-
 def _blocked_for(request: HttpRequest) -> int:
     """Seconds this device must wait before it may try a code again (0: it may now).
 
     Wrong codes are counted per session and, against clearing cookies, per address."""
-    now = time.time()
     window = settings.TABLE_CODE_FAILURE_WINDOW
-    waits = []
-    session = _recent(request.session.get("table_code_failures", []), now)
-    if len(session) >= settings.TABLE_CODE_MAX_FAILURES:
-        waits.append(session[-settings.TABLE_CODE_MAX_FAILURES] + window - now)
-    per_address = settings.TABLE_CODE_MAX_FAILURES_PER_ADDRESS
-    if per_address:
-        address = _recent(cache.get(_address_key(request), []), now)
-        if len(address) >= per_address:
-            waits.append(address[-per_address] + window - now)
-    return max([0, *[int(w) + 1 for w in waits]])
+    return max(access.wait_after(request.session.get("table_code_failures", []),
+                                 settings.TABLE_CODE_MAX_FAILURES, window),
+               access.blocked_for(_address_key(request),
+                                  settings.TABLE_CODE_MAX_FAILURES_PER_ADDRESS, window))
 
 
 def _address_key(request: HttpRequest) -> str:
-    return f"table-code-failures:{_client_address(request)}"
+    return f"table-code-failures:{access.client_address(request)}"
 
 
 def _note_failure(request: HttpRequest) -> None:
+    window = settings.TABLE_CODE_FAILURE_WINDOW
     now = time.time()
     request.session["table_code_failures"] = [
-        *_recent(request.session.get("table_code_failures", []), now), now]
+        *access.recent(request.session.get("table_code_failures", []), now, window), now]
     if settings.TABLE_CODE_MAX_FAILURES_PER_ADDRESS:
-        key = _address_key(request)
-        cache.set(key, [*_recent(cache.get(key, []), now), now],
-                  settings.TABLE_CODE_FAILURE_WINDOW)
+        access.note_failure(_address_key(request), window)
 
 
 def _use_code(request: HttpRequest, code: str, form: CodeForm | None = None) -> HttpResponse:

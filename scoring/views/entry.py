@@ -15,7 +15,7 @@ from django.shortcuts import redirect, render
 from django.urls import URLPattern, path, reverse
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scoring import access
 from scoring.engine import SkatError
@@ -257,6 +257,7 @@ def _row_for(sheet: ScoreSheet, deal: Deal) -> Any:
 
 # ---------------------------------------------------------------- the screen
 
+@require_safe
 def table_view(request: HttpRequest, pk: int) -> HttpResponse:
     table, _actor, writable = _writer(request, pk)
     table = _full(table)

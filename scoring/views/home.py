@@ -3,11 +3,13 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path
+from django.views.decorators.http import require_safe
 
 from scoring.forms_club import CodeForm
 from scoring.models import Membership
 
 
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
     """Signed in: the user's clubs (straight to the club when there is one). Otherwise a
     short landing page: enter a table code, or sign in."""

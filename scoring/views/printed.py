@@ -12,6 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import URLPattern, path
 from django.utils.cache import get_conditional_response
 from django.utils.http import content_disposition_header
+from django.views.decorators.http import require_safe
 
 from scoring.access import evening_for, table_for
 from scoring.pdf.documents import (
@@ -39,16 +40,19 @@ def pdf_response(request: HttpRequest, document: Document) -> HttpResponse:
     return response
 
 
+@require_safe
 def sheet_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     table, _actor = table_for(request, pk)
     return pdf_response(request, sheet_document(table, request.GET.get("layout", "standard")))
 
 
+@require_safe
 def settlement_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     evening, _member = evening_for(request, pk)
     return pdf_response(request, settlement_document(evening))
 
 
+@require_safe
 def summary_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     evening, _member = evening_for(request, pk)
     return pdf_response(request, summary_document(evening))

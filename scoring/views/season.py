@@ -21,6 +21,7 @@ from django.utils.formats import date_format
 from django.utils.text import slugify
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
 from scoring import access, charts, services
@@ -53,6 +54,7 @@ def _player_url(season: Season) -> Any:
 
 # ---------------------------------------------------------------- the season table
 
+@require_safe
 @login_required
 def season_view(request: HttpRequest, pk: int) -> HttpResponse:
     season, member = access.season_for(request, pk)
@@ -66,6 +68,7 @@ def season_view(request: HttpRequest, pk: int) -> HttpResponse:
     })
 
 
+@require_safe
 @login_required
 def season_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     season, _member = access.season_for(request, pk)
@@ -197,6 +200,7 @@ def _evening_charts(evening: Evening, data: PlayerSeason, lang: str) -> list[dic
     return out
 
 
+@require_safe
 @login_required
 def player_view(request: HttpRequest, pk: int, player: int) -> HttpResponse:
     season, _member = access.season_for(request, pk)

@@ -16,6 +16,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path, reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
 from scoring import access, services
@@ -28,6 +29,7 @@ from scoring.tables import evening_table
 LOT = random.SystemRandom()
 
 
+@require_safe
 @login_required
 def ranking(request: HttpRequest, pk: int) -> HttpResponse:
     evening, member = access.evening_for(request, pk)

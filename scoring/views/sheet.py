@@ -14,6 +14,7 @@ from django.urls import URLPattern, path
 from django.utils.http import content_disposition_header
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
 
 from scoring import interchange
 from scoring.access import deal_for, evening_for, table_for
@@ -46,10 +47,12 @@ def _sheet_context(request: HttpRequest, pk: int) -> dict[str, Any]:
             "layout": _layout(request)}
 
 
+@require_safe
 def sheet(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "scoring/sheet/sheet.html", _sheet_context(request, pk))
 
 
+@require_safe
 def sheet_csv(request: HttpRequest, pk: int) -> HttpResponse:
     """The sheet as CSV for a spreadsheet: the same rows and the same access as the page."""
     table_for(request, pk)  # 404 for strangers, before anything is read
@@ -64,6 +67,7 @@ def sheet_csv(request: HttpRequest, pk: int) -> HttpResponse:
     return response
 
 
+@require_safe
 def sheet_fragment(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "scoring/sheet/_sheet.html", _sheet_context(request, pk))
 
@@ -79,10 +83,12 @@ def _evening_context(request: HttpRequest, pk: int) -> dict[str, Any]:
             "multi_series": any(s.table.series > 1 for s in sheets)}
 
 
+@require_safe
 def evening(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "scoring/sheet/evening.html", _evening_context(request, pk))
 
 
+@require_safe
 def evening_live(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "scoring/sheet/_evening_tables.html", _evening_context(request, pk))
 
@@ -113,6 +119,7 @@ def _audit_rows(entries: list[AuditEntry], seats_by_table: dict[int, list[str]],
     return rows
 
 
+@require_safe
 def evening_audit(request: HttpRequest, pk: int) -> HttpResponse:
     evening_obj, _member = evening_for(request, pk)
     seats_by_table: dict[int, list[str]] = {}
@@ -128,6 +135,7 @@ def evening_audit(request: HttpRequest, pk: int) -> HttpResponse:
     })
 
 
+@require_safe
 def deal_history(request: HttpRequest, pk: int, deal: int) -> HttpResponse:
     table, _actor = table_for(request, pk)
     deal_obj = deal_for(request, table, deal)
