@@ -6,6 +6,7 @@ number of queries per page."""
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -121,6 +122,7 @@ class ScoreSheet:
     error: EngineMessage | None = None  # the stored deals no longer score (should not happen)
     passed: list[int] = field(default_factory=list)  # passed-in deals each seat sat in on
     counted: int = 0  # deals that count toward rounds and the series length
+    deals: int = 0  # live deals recorded, also where only the last rows were built
 
     @property
     def seeger_fabian(self) -> bool:
@@ -253,9 +255,11 @@ def _by_seat(values: dict[str, int] | None, players: int) -> list[int | None]:
 
 
 def table_sheet(table: Table, lang: str, explain: bool = True,
-                explain_from: int = 1) -> ScoreSheet:
+                explain_from: int = 1, last_rows: int | None = None) -> ScoreSheet:
     """The score sheet of a table fetched with ``tables_with_everything``; rows numbered
-    ``explain_from`` or later carry their explanation when ``explain`` is on."""
+    ``explain_from`` or later carry their explanation when ``explain`` is on. With
+    ``last_rows`` only the last that many rows are built (the evening overview shows five;
+    totals, counts and the next deal still come from every deal)."""
     evening = table.evening
     deals = list(table.deals.all())
     live = [d for d in deals if not d.deleted]
@@ -267,7 +271,8 @@ def table_sheet(table: Table, lang: str, explain: bool = True,
     except SkatError as err:  # stored data the engine refuses: show it, never a 500
         return _empty_sheet(table, players, deals, EngineMessage.of(err, lang))
     rows = []
-    for deal, row in zip(live, result["deals"], strict=True):
+    first = max(0, len(live) - last_rows) if last_rows is not None else 0
+    for deal, row in itertools.islice(zip(live, result["deals"], strict=True), first, None):
         record = deal.record
         name, symbol, red = game_label(evening.rules, evening.options, record, lang)
         declarer = record.get("declarer") if record.get("kind") == "game" else None
@@ -299,7 +304,7 @@ def table_sheet(table: Table, lang: str, explain: bool = True,
         bock_pending=result["bock_pending"], settlement=result.get("settlement"),
         beer_loser=result.get("beer_loser"), deleted=[d for d in deals if d.deleted],
         passed=[result["games"]["passed"][str(p)] for p in range(n)],
-        counted=sum(1 for row in result["deals"] if row["counts"]),
+        counted=sum(1 for row in result["deals"] if row["counts"]), deals=len(live),
     )
 
 

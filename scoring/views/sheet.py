@@ -74,11 +74,15 @@ def sheet_fragment(request: HttpRequest, pk: int) -> HttpResponse:
 
 # ---------------------------------------------------------------- the evening overview
 
+LAST_ROWS = 5  # rows of each table on the evening overview (polled every few seconds)
+
+
 def _evening_context(request: HttpRequest, pk: int) -> dict[str, Any]:
     evening, member = evening_for(request, pk)
     lang = _lang()
-    sheets = [table_sheet(table, lang, explain=False) for table in evening_tables(evening)]
-    return {"evening": evening, "member": member, "sheets": sheets,
+    sheets = [table_sheet(table, lang, explain=False, last_rows=LAST_ROWS)
+              for table in evening_tables(evening)]
+    return {"evening": evening, "member": member, "sheets": sheets, "last_rows": LAST_ROWS,
             "is_admin": member.role == Membership.Role.ADMIN,
             "multi_series": any(s.table.series > 1 for s in sheets)}
 

@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 from django.urls import NoReverseMatch, reverse
 
-from scoring.models import Deal, Evening
+from scoring.models import Deal, Evening, Table
 from scoring.services import table_create
 
 from .factories import make_club, make_table
@@ -96,3 +96,19 @@ def test_the_overview_is_for_members_of_the_club(client: Client) -> None:
     client.logout()
     login(client, club, "viewer")
     assert [client.get(u).status_code for u in urls] == [200, 200, 200]
+
+
+def test_the_overview_builds_only_the_rows_it_shows() -> None:
+    """The overview is polled every few seconds: it builds the last five rows of each table,
+    while the deal count and the totals still come from every deal."""
+    from scoring.selectors import table_sheet, tables_with_everything
+
+    club = make_club()
+    table = make_table(club, players=4)
+    Deal.objects.bulk_create(Deal(table=table, position=i + 1, record=record)
+                             for i, record in enumerate(plain_games(table, 12)))
+    table = tables_with_everything(Table.objects.filter(pk=table.pk)).get()
+    full = table_sheet(table, "de", explain=False)
+    tail = table_sheet(table, "de", explain=False, last_rows=5)
+    assert [r.number for r in tail.rows] == [8, 9, 10, 11, 12] and tail.deals == 12
+    assert tail.rows == full.rows[-5:] and tail.totals == full.totals
