@@ -1,7 +1,7 @@
 """Every example of deal-record.md, through `manage.py score -` as a script would run it.
 
-The examples are copied here (tests never read ../shared); where the spec shows a fragment,
-the smallest record around it is used.
+The examples are copied here (tests never read the shared spec folder); where the spec
+shows a fragment, the smallest record around it is used.
 """
 
 from __future__ import annotations
