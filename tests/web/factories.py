@@ -38,3 +38,16 @@ def make_table(club: Club, players: int = 4, preset: str = "club_evening",
     profile = RuleProfile.objects.get(club=club, name=PRESETS[preset]["name"])
     evening = evening_create(club=club, date=date or timezone.localdate(), profile=profile)
     return table_create(evening=evening, players=list(club.players.all()[:players]))
+
+
+def browser_login(context: Any, live_server: Any, user: Any) -> None:
+    """Signs ``user`` in for a Playwright browser context: a session made by Django's test
+    client, handed over as the session cookie (no password typed, no sign-in limit hit)."""
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME,
+                          "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                          "url": live_server.url}])

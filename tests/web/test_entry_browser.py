@@ -8,13 +8,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.conf import settings
-from django.test import Client
 from django.urls import reverse
 
 from scoring.models import Deal
 
-from .factories import make_club, make_table, make_user
+from .factories import browser_login, make_club, make_table, make_user
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
@@ -30,14 +28,10 @@ def open_table(browser: Any, browser_context_args: dict[str, Any],
 
     def _page(width: int, height: int) -> tuple[Any, Any]:
         table = make_table(make_club())
-        client = Client()
-        client.force_login(make_user(table.evening.club, "scorer"))
         context = browser.new_context(
             **{**browser_context_args, "viewport": {"width": width, "height": height}})
         contexts.append(context)
-        context.add_cookies([{"name": settings.SESSION_COOKIE_NAME,
-                              "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-                              "url": live_server.url}])
+        browser_login(context, live_server, make_user(table.evening.club, "scorer"))
         page = context.new_page()
         page.goto(live_server.url + reverse("scoring:table", args=[table.pk]))
         return page, table

@@ -17,11 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
-from .factories import make_club, make_table, make_user
+from .factories import browser_login, make_club, make_table, make_user
 
 ROOT = Path(__file__).resolve().parents[2]
 PRODUCTION = {"DEBUG": "0", "SECRET_KEY": "k" * 20 + "-test-only-" + "q9Z!x#7v" * 5,
@@ -115,11 +114,7 @@ def console(page: Any) -> Iterator[list[str]]:
 def test_the_table_screen_works_under_the_policy(page: Any, console: list[str],
                                                  live_server: Any) -> None:
     table = make_table(make_club())
-    client = Client()
-    client.force_login(make_user(table.evening.club, "scorer"))
-    page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME,
-                               "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-                               "url": live_server.url}])
+    browser_login(page.context, live_server, make_user(table.evening.club, "scorer"))
     response = page.goto(live_server.url + reverse("scoring:table", args=[table.pk]))
     assert "script-src 'self'" in response.headers["content-security-policy"]
     for tap in ("declarer-1", "game-clubs", "matadors-1", "bid-24", "result-won"):
@@ -142,11 +137,7 @@ def test_the_live_sheet_pauses_while_a_deal_history_is_open(page: Any, console: 
     # to static/js/live.js: a request of the live element is dropped while a <details> in it
     # is open, and sent again once it is closed.
     table = make_table(make_club())
-    client = Client()
-    client.force_login(make_user(table.evening.club, "scorer"))
-    page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME,
-                               "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-                               "url": live_server.url}])
+    browser_login(page.context, live_server, make_user(table.evening.club, "scorer"))
     page.goto(live_server.url + reverse("scoring:sheet", args=[table.pk]))
     fragment = reverse("scoring:sheet-fragment", args=[table.pk])
     asked: list[str] = []

@@ -22,8 +22,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.conf import settings
-from django.test import Client
 from django.urls import reverse
 from playwright.sync_api import Page, expect
 
@@ -31,7 +29,7 @@ from scoring.engine import evaluate_table
 from scoring.models import AuditEntry, Deal, Table
 from scoring.services import Actor, deal_record
 
-from .factories import make_club, make_table, make_user
+from .factories import browser_login, make_club, make_table, make_user
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
@@ -145,14 +143,6 @@ class Scorer:
         return numbers(self.page.inner_text(".table-status .badge-bock"))
 
 
-def login(context: Any, live_server: Any, user: Any) -> None:
-    client = Client()
-    client.force_login(user)
-    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME,
-                          "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-                          "url": live_server.url}])
-
-
 @pytest.fixture
 def table() -> Table:
     return make_table(make_club(), players=4, preset="club_evening")
@@ -169,7 +159,7 @@ def tablet(new_context: Any, live_server: Any, table: Table, scorer: Any,
     """Opens the table on a new device (a browser context of its own)."""
     def open_device(name: str) -> Scorer:
         context = new_context()
-        login(context, live_server, scorer)
+        browser_login(context, live_server, scorer)
         page = context.new_page()
         return Scorer(page, live_server, table, screenshot_dir, name).open()
     return open_device

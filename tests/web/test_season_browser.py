@@ -7,14 +7,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.conf import settings
-from django.test import Client
 from django.urls import reverse
 
 from scoring.demo_season import build_season
 from scoring.models import Season
 
-from .factories import make_user
+from .factories import browser_login, make_user
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
@@ -23,11 +21,7 @@ def test_sort_the_season_table_and_open_a_players_charts(
         page: Any, live_server: Any, screenshot_dir: Path) -> None:
     build_season(evenings=6, tables=2, series=2, seed=11)
     season = Season.objects.get()
-    client = Client()
-    client.force_login(make_user(season.club, "viewer"))
-    page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME,
-                               "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-                               "url": live_server.url}])
+    browser_login(page.context, live_server, make_user(season.club, "viewer"))
     page.goto(live_server.url + reverse("scoring:season", args=[season.pk]))
     assert page.locator("h1").inner_text().startswith("Saisontabelle")
     page.get_by_role("link", name="Schnitt").click()
