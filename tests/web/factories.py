@@ -51,3 +51,16 @@ def browser_login(context: Any, live_server: Any, user: Any) -> None:
     context.add_cookies([{"name": settings.SESSION_COOKIE_NAME,
                           "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
                           "url": live_server.url}])
+
+
+def deal_form(table: Table, **extra: str | None) -> dict[str, str]:
+    """The table screen's fields for a won Clubs game with 1 by seat 1 (bid 18), at the
+    table's current version with a fresh request id; ``extra`` overrides fields, None drops
+    one."""
+    import uuid
+
+    data: dict[str, str | None] = {
+        "version": str(table.version), "request_id": str(uuid.uuid4()), "kind": "game",
+        "declarer": "1", "game": "clubs", "matadors": "1", "bid": "18", "result": "won"}
+    data.update(extra)
+    return {k: v for k, v in data.items() if v is not None}

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import html
 import json
-import uuid
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +16,7 @@ from django.utils import translation
 from scoring.management.commands.score import run
 from scoring.models import Deal, RuleProfile, Table
 
-from .factories import make_club, make_table, make_user
+from .factories import deal_form
 
 pytestmark = pytest.mark.django_db
 
@@ -33,24 +32,6 @@ NULL_AFTER_24 = {
 }
 
 
-@pytest.fixture
-def table() -> Table:
-    return make_table(make_club())
-
-
-@pytest.fixture
-def scorer(client: Client, table: Table) -> Client:
-    client.force_login(make_user(table.evening.club, "scorer"))
-    return client
-
-
-def post(table: Table, **extra: str) -> dict[str, str]:
-    data = {"version": str(table.version), "request_id": str(uuid.uuid4()), "kind": "game",
-            "declarer": "1", "game": "clubs", "matadors": "1", "bid": "18", "result": "won"}
-    data.update(extra)
-    return data
-
-
 def page_text(response: Any) -> str:
     return html.unescape(response.content.decode())
 
@@ -63,8 +44,8 @@ def page_text(response: Any) -> str:
 def test_saving_an_invalid_deal_says_why_in_the_page_language(
         scorer: Client, table: Table, lang: str, fields: dict[str, str],
         messages: dict[str, str]) -> None:
-    response = scorer.post(reverse("scoring:deal-save", args=[table.pk]), post(table, **fields),
-                           HTTP_ACCEPT_LANGUAGE=lang)
+    response = scorer.post(reverse("scoring:deal-save", args=[table.pk]),
+                           deal_form(table, **fields), HTTP_ACCEPT_LANGUAGE=lang)
     assert response.status_code == 422
     text = page_text(response)
     assert messages[lang] in text
@@ -76,7 +57,7 @@ def test_saving_an_invalid_deal_says_why_in_the_page_language(
 def test_german_is_the_default_and_the_preview_speaks_it_too(scorer: Client,
                                                               table: Table) -> None:
     response = scorer.post(reverse("scoring:deal-preview", args=[table.pk]),
-                           post(table, declarer="0"))
+                           deal_form(table, declarer="0"))
     assert response.status_code == 200
     assert SITTING_OUT["de"] in page_text(response)
 

@@ -9,24 +9,13 @@ from django.urls import reverse
 from scoring.models import AuditEntry, Deal, Table
 from scoring.services import Actor, deal_record
 
-from .factories import make_club, make_table, make_user
+from .factories import make_table, make_user
 
 pytestmark = pytest.mark.django_db
 OTHER = Actor(None, "other tablet")
 WON = {"kind": "game", "declarer": 1, "game": "clubs", "hand": False, "ouvert": False,
        "schneider_announced": False, "schwarz_announced": False, "matadors": 1, "bid": 18,
        "result": "won"}
-
-
-@pytest.fixture
-def table() -> Table:
-    return make_table(make_club())
-
-
-@pytest.fixture
-def scorer(client: Client, table: Table) -> Client:
-    client.force_login(make_user(table.evening.club, "scorer"))
-    return client
 
 
 @pytest.fixture

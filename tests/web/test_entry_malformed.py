@@ -17,16 +17,9 @@ from scoring.forms import DealForm, Rules
 from scoring.models import Deal, Table
 from scoring.selectors import table_document, tables_with_everything
 
-from .factories import make_club, make_table, make_user
+from .factories import deal_form, make_club, make_table, make_user
 
 pytestmark = pytest.mark.django_db
-
-
-def base(table: Table, **extra: str) -> dict[str, str]:
-    data = {"version": str(table.version), "request_id": str(uuid.uuid4()), "kind": "game",
-            "declarer": "1", "game": "clubs", "matadors": "1", "bid": "18", "result": "won"}
-    data.update(extra)
-    return {k: v for k, v in data.items() if v is not None}
 
 
 def ramsch(**extra: str) -> dict[str, str]:
@@ -98,28 +91,17 @@ MALFORMED: list[tuple[str, dict[str, Any]]] = [
 SAVE_ONLY = {"missing request id"}
 
 
-@pytest.fixture
-def table() -> Table:
-    return make_table(make_club())
-
-
-@pytest.fixture
-def scorer(client: Client, table: Table) -> Client:
-    client.force_login(make_user(table.evening.club, "scorer"))
-    return client
-
-
 @pytest.mark.parametrize(("case", "fields"), MALFORMED, ids=[c for c, _f in MALFORMED])
 def test_malformed_input_gives_a_message(scorer: Client, table: Table, case: str,
                                          fields: dict[str, Any]) -> None:
     save = reverse("scoring:deal-save", args=[table.pk])
-    response = scorer.post(save, base(table, **fields))
+    response = scorer.post(save, deal_form(table, **fields))
     assert response.status_code in (200, 409, 422), case
     html = response.content.decode()
     assert 'class="error-summary"' in html or "notice-stale" in html, case
     assert Deal.objects.count() == 0
     preview = scorer.post(reverse("scoring:deal-preview", args=[table.pk]),
-                          base(table, **fields))
+                          deal_form(table, **fields))
     assert preview.status_code == 200
     if case not in SAVE_ONLY:  # the preview needs no request id
         assert 'class="errors"' in preview.content.decode(), case
@@ -127,7 +109,7 @@ def test_malformed_input_gives_a_message(scorer: Client, table: Table, case: str
 
 def test_unknown_fields_are_ignored(scorer: Client, table: Table) -> None:
     save = reverse("scoring:deal-save", args=[table.pk])
-    response = scorer.post(save, base(table, bock="3", cards="CJ", evil="<script>"))
+    response = scorer.post(save, deal_form(table, bock="3", cards="CJ", evil="<script>"))
     assert response.status_code == 302
     assert "bock" not in Deal.objects.get().record
 
@@ -136,14 +118,14 @@ def test_the_kind_decides_which_section_counts(scorer: Client, table: Table) -> 
     """Without JavaScript every section is in the form; only the chosen kind's is recorded
     (the declarer tapped before switching to "penalty" is not part of a penalty)."""
     save = reverse("scoring:deal-save", args=[table.pk])
-    response = scorer.post(save, base(table, kind="penalty", penalty_seat="1"))
+    response = scorer.post(save, deal_form(table, kind="penalty", penalty_seat="1"))
     assert response.status_code == 302
     assert Deal.objects.get().record == {"kind": "penalty", "penalty": {"seat": 1}}
 
 
 def test_kontra_is_recorded_when_the_option_is_on(scorer: Client, table: Table) -> None:
     save = reverse("scoring:deal-save", args=[table.pk])
-    response = scorer.post(save, base(table, kontra="kontra", kontra_by="2"))  # club_evening
+    response = scorer.post(save, deal_form(table, kontra="kontra", kontra_by="2"))  # club_evening
     assert response.status_code == 302
     record = Deal.objects.get().record
     assert (record["kontra"], record["kontra_by"]) == ("kontra", 2)
@@ -155,7 +137,7 @@ def test_kontra_is_refused_without_the_option(client: Client) -> None:
     html = client.get(reverse("scoring:table", args=[table.pk])).content.decode()
     assert 'name="kontra"' not in html  # not offered
     response = client.post(reverse("scoring:deal-save", args=[table.pk]),
-                           base(table, kontra="kontra", kontra_by="2"))
+                           deal_form(table, kontra="kontra", kontra_by="2"))
     assert response.status_code == 422
     assert "Kontra und Re werden nach diesen Regeln nicht gespielt" in response.content.decode()
     assert Deal.objects.count() == 0
@@ -221,7 +203,7 @@ def test_a_game_without_declarer_or_game_asks_for_it(client: Client, missing: st
                                                      message: str) -> None:
     table = make_table(make_club())
     client.force_login(make_user(table.evening.club, "scorer"))
-    data = base(table, **{missing: ""})
+    data = deal_form(table, **{missing: ""})
     response = client.post(reverse("scoring:deal-save", args=[table.pk]), data,
                            headers={"accept-language": "en"})
     assert response.status_code == 422
@@ -234,7 +216,7 @@ def test_ramsch_points_for_the_sitting_out_dealer_are_refused(client: Client) ->
     engine, not silently dropped."""
     table = make_table(make_club())
     client.force_login(make_user(table.evening.club, "scorer"))
-    data = base(table, **ramsch(ramsch_points_0="0", ramsch_tricks_0="0"))
+    data = deal_form(table, **ramsch(ramsch_points_0="0", ramsch_tricks_0="0"))
     response = client.post(reverse("scoring:deal-save", args=[table.pk]), data,
                            headers={"accept-language": "en"})
     assert response.status_code == 422
