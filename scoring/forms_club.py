@@ -181,7 +181,21 @@ class TableForm(forms.Form):
 
 
 class BaseTableFormSet(forms.BaseFormSet):
-    """The tables of a new evening: blank tables are skipped, nobody sits at two tables."""
+    """The tables of a new evening: blank tables are skipped, nobody sits at two tables.
+
+    ``typed``: the values of the first tables, shown again as they were typed (the form
+    without script, after "One more table"); they stay extra forms, not initial ones."""
+
+    def __init__(self, *args: Any, typed: list[dict[str, Any]] | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.typed = typed or []
+
+    def get_form_kwargs(self, index: int | None) -> dict[str, Any]:
+        kwargs = super().get_form_kwargs(index)
+        if index is not None and index < len(self.typed):
+            kwargs["initial"] = self.typed[index]
+        return kwargs
 
     def clean(self) -> None:
         if any(self.errors):

@@ -131,7 +131,11 @@ def _table_count(request: HttpRequest) -> int:
 def evening_create(request: HttpRequest, slug: str) -> HttpResponse:
     the_club, _member = access.club_for(request, slug, write=True)
     form_kwargs = {"club": the_club, "allow_empty": True}
-    if request.method == "POST":
+    if request.method == "POST" and "add_table" in request.POST:
+        # "One more table" without script: the same form, everything typed kept, one more
+        # table, and no errors yet (nothing was meant to be saved).
+        form, tables = _evening_form_plus_one_table(request, the_club, form_kwargs)
+    elif request.method == "POST":
         form = EveningForm(request.POST, club=the_club)
         tables = table_formset()(request.POST, prefix="tables", form_kwargs=form_kwargs)
         if form.is_valid() and tables.is_valid():
@@ -158,11 +162,25 @@ def evening_create(request: HttpRequest, slug: str) -> HttpResponse:
     else:
         form = EveningForm(club=the_club)
         tables = table_formset(_table_count(request))(prefix="tables", form_kwargs=form_kwargs)
-    count = tables.total_form_count()
     return render(request, "scoring/club/evening_form.html", {
-        "club": the_club, "form": form, "tables": tables,
-        "more_tables_url": f"?tables={min(count + 1, MAX_TABLES)}",
+        "club": the_club, "form": form, "tables": tables, "max_tables": MAX_TABLES,
     })
+
+
+def _typed(form: Any) -> dict[str, Any]:
+    """What was typed into a bound form, as initial values of an unbound one."""
+    return {name: form[name].data for name in form.fields}
+
+
+def _evening_form_plus_one_table(request: HttpRequest, club: Club,
+                                 form_kwargs: dict[str, Any]) -> tuple[EveningForm, Any]:
+    bound = table_formset()(request.POST, prefix="tables", form_kwargs=form_kwargs)
+    count = min(bound.total_form_count(), MAX_TABLES)
+    typed = [_typed(bound.forms[i]) for i in range(count)]
+    tables = table_formset(min(count + 1, MAX_TABLES))(
+        prefix="tables", typed=typed, form_kwargs=form_kwargs)
+    form = EveningForm(initial=_typed(EveningForm(request.POST, club=club)), club=club)
+    return form, tables
 
 
 @login_required

@@ -175,6 +175,69 @@ def test_create_an_evening_with_two_tables_and_a_guest(client: Client) -> None:
     assert [s.player for s in t2.seats.order_by("position")] == [p[4], p[5], guest]
 
 
+def test_one_more_table_without_script_keeps_everything_typed(client: Client) -> None:
+    """The "One more table" button without script posts the form: the page comes back with
+    every value typed, no error yet, one more (empty) table, and nothing saved; the form
+    sent from that page then creates both tables."""
+    club = make_club()
+    login(client, club)
+    p = players(club)
+    url = reverse("scoring:evening-create", args=[club.slug])
+    profile = RuleProfile.objects.filter(club=club).order_by("pk").last()
+    data = evening_data(club, {"seats": [p[0], p[1], "Gustav Gast", p[2]], "first_dealer": 2},
+                        name="Herbstabend", stake="0.02", currency="chf",
+                        profile=profile.pk, series_rounds="9")
+    data["add_table"] = "1"
+    response = client.post(url, data)
+    assert response.status_code == 200
+    assert not Evening.objects.exists() and not Player.objects.filter(name="Gustav Gast")
+    tables = response.context["tables"]
+    assert tables.total_form_count() == 2
+    html = response.content.decode()
+    assert 'class="errorlist"' not in html and 'role="alert"' not in html
+    assert 'name="tables-TOTAL_FORMS" value="2"' in html
+    assert 'value="Herbstabend"' in html and 'value="0.02"' in html and 'value="chf"' in html
+    assert 'value="9"' in html and 'value="2026-03-06"' in html
+    assert f'<option value="{profile.pk}" selected>' in html
+    assert 'name="tables-0-guest_2" value="Gustav Gast"' in html
+    for i, player in ((0, p[0]), (1, p[1]), (3, p[2])):
+        select = html[html.index(f'name="tables-0-seat_{i}"'):]
+        select = select[:select.index("</select>")]
+        assert f'<option value="{player.pk}" selected>' in select
+    dealer = html[html.index('name="tables-0-first_dealer"'):]
+    assert '<option value="2" selected>' in dealer[:dealer.index("</select>")]
+    assert 'name="tables-1-seat_0"' in html
+    # The page's form, with the second table filled in, creates the evening.
+    again = evening_data(club, {"seats": [p[0], p[1], "Gustav Gast", p[2]], "first_dealer": 2},
+                         {"seats": [p[3], p[4], p[5]]}, name="Herbstabend", stake="0.02",
+                         currency="chf", profile=profile.pk, series_rounds="9")
+    response = client.post(url, again)
+    assert response.status_code == 302, texts(response)
+    evening = Evening.objects.get(club=club)
+    assert (evening.name, evening.profile_name, evening.series_rounds) == (
+        "Herbstabend", profile.name, 9)
+    t1, t2 = evening.tables.order_by("number")
+    assert [s.player.name for s in t1.seats.order_by("position")] == [
+        p[0].name, p[1].name, "Gustav Gast", p[2].name]
+    assert t1.first_dealer == 2
+    assert [s.player for s in t2.seats.order_by("position")] == p[3:6]
+
+
+def test_one_more_table_stops_at_the_most_tables(client: Client) -> None:
+    club = make_club()
+    login(client, club)
+    data = evening_data(club, *[{"seats": []}] * 30)
+    data["add_table"] = "1"
+    response = client.post(reverse("scoring:evening-create", args=[club.slug]), data)
+    assert response.status_code == 200
+    assert response.context["tables"].total_form_count() == 30
+    assert "data-add-table" in response.content.decode()
+    garbage = {**data, "tables-TOTAL_FORMS": "x"}
+    response = client.post(reverse("scoring:evening-create", args=[club.slug]), garbage)
+    assert response.status_code == 200
+    assert not Evening.objects.exists()
+
+
 def test_stake_and_currency_default_to_the_profile(client: Client) -> None:
     club = make_club()
     login(client, club)

