@@ -10,9 +10,12 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from scoring.models import Club, Membership, Player, RuleProfile, Season
+from scoring.engine import SkatError
+from scoring.engine.options import parse_options
+from scoring.models import Club, Membership, Player, RuleProfile, RuleSystem, Scoring, Season
 
 MAX_SEATS = 6
 DEFAULT_SERIES_ROUNDS = 12  # 48 games at a 4-table, 36 at a 3-table
@@ -275,3 +278,288 @@ class CodeForm(forms.Form):
         if not code:
             raise ValidationError(_("Enter the table code."))
         return code
+
+
+# ---------------------------------------------------------------- rule profiles
+
+def _choices(*pairs: tuple[Any, Any]) -> list[tuple[Any, Any]]:
+    return list(pairs)
+
+
+ISKO = "isko"
+HISTORIC = ("american1898", "hoyle")
+# Each option of deal-record.md "Options": its default per rule system (absent: not an
+# option of that system). The form writes only what differs from the system's default, so a
+# profile's options stay as short as the spec's examples.
+OPTION_DEFAULTS: dict[str, dict[str, Any]] = {
+    "penalty_points": {"isko": 10, "american1898": 10, "hoyle": 10},
+    "overbid_charge": {"isko": "next_multiple", "american1898": "next_multiple",
+                       "hoyle": "next_multiple"},
+    "ramsch": {"isko": "off", "american1898": "when_all_pass", "hoyle": "when_all_pass"},
+    "grand_base": {"isko": 24}, "lost_hand_single": {"isko": False},
+    "kontra": {"isko": False}, "kontra_requires_18": {"isko": False},
+    "spitze": {"isko": False}, "schenken": {"isko": False}, "rum": {"isko": False},
+    "ramsch_scoring": {"isko": "augen"}, "ramsch_skat": {"isko": "last_trick"},
+    "ramsch_ties": {"isko": "full"}, "ramsch_jungfrau": {"isko": True},
+    "ramsch_durchmarsch": {"isko": "plus120"}, "schieberamsch": {"isko": "off"},
+    "ramsch_all_tied": {"isko": "none"}, "ramsch_kontra": {"isko": False},
+    "ramsch_cap": {"isko": None}, "ramsch_round_grand_hand": {"isko": "deals_again"},
+    "frage": {"american1898": True, "hoyle": False},
+    "revolution": {"american1898": True, "hoyle": True},
+    "exceptional": {"american1898": []}, "contra": {"american1898": False},
+    "point_ramsch": {"american1898": False}, "forced_ramsch_every": {"american1898": 0},
+    "beer_limit": {"american1898": None}, "uno_duo": {"hoyle": True},
+    "ramsch_base": {"hoyle": 20},
+}
+# Ramsch's own rules in isko: refused while Ramsch is off.
+ISKO_RAMSCH_OPTIONS = ("ramsch_scoring", "ramsch_skat", "ramsch_ties", "ramsch_jungfrau",
+                       "ramsch_durchmarsch", "schieberamsch", "ramsch_all_tied",
+                       "ramsch_kontra", "ramsch_cap", "ramsch_round_grand_hand")
+BOCK_DEFAULTS: dict[str, Any] = {
+    "triggers": ["sixty_sixty", "kontra_lost", "re"], "value_at_least": 100,
+    "loss_at_least": 100, "rounds_without_bock": 2, "stacking": "queue",
+    "includes_trigger": False, "one_per_deal": True, "ramsch_round_after": 0,
+    "manual": False,
+}
+
+
+def _field_default(key: str) -> Any:
+    """What a field shows for a system it does not belong to: its first system's default."""
+    return next(iter(OPTION_DEFAULTS[key].values()))
+
+
+class RuleProfileForm(forms.Form):
+    """A club's rule profile with every option of the spec in words. Only what the engine's
+    parse_options accepts is saved; evenings keep the copy of the rules they were created
+    with (services.evening_create), so editing a profile changes no evening."""
+
+    name = forms.CharField(label=_("Name"), max_length=100)
+    rules = forms.ChoiceField(label=_("Rule system"), choices=RuleSystem.choices)
+    scoring = forms.ChoiceField(label=_("Scoring"), choices=Scoring.choices)
+    stake = forms.DecimalField(label=_("Stake per point"), min_value=Decimal("0"),
+                               max_digits=10, decimal_places=4, initial=Decimal("0"))
+    currency = forms.CharField(label=_("Currency"), max_length=3, min_length=3,
+                               initial="EUR", help_text=_("Three letters, such as EUR."))
+
+    # every system
+    penalty_points = forms.IntegerField(
+        label=_("Penalty (points)"), min_value=0, max_value=10_000,
+        help_text=_("What a penalty costs the offender, such as for looking at the skat."))
+    overbid_charge = forms.ChoiceField(label=_("A lost overbid game costs"), choices=_choices(
+        ("next_multiple", _("the next multiple of the game's base value that reaches the bid")),
+        ("bid", _("the bid itself"))))
+    ramsch = forms.ChoiceField(label=_("When all pass"), choices=_choices(
+        ("off", _("the cards are thrown in")), ("when_all_pass", _("Ramsch is played"))))
+    # isko
+    grand_base = forms.TypedChoiceField(label=_("Grand counts"), coerce=int, choices=_choices(
+        (24, "24"), (20, "20")))
+    kontra = forms.BooleanField(label=_("Kontra and Re"), required=False)
+    kontra_requires_18 = forms.BooleanField(
+        label=_("No Kontra for a player who passed at 18"), required=False)
+    spitze = forms.BooleanField(label=_("Spitze"), required=False)
+    schenken = forms.BooleanField(label=_("Schenken"), required=False)
+    rum = forms.BooleanField(label=_("Rum"), required=False)
+    lost_hand_single = forms.BooleanField(label=_("Lost hand games count single"),
+                                          required=False)
+    ramsch_scoring = forms.ChoiceField(label=_("Ramsch is scored"), choices=_choices(
+        ("augen", _("by card points (Augenramsch)")),
+        ("simple", _("simply: −10, −15 with a Jungfrau, −20 for all tricks"))))
+    ramsch_skat = forms.ChoiceField(label=_("The skat in Ramsch goes to"), choices=_choices(
+        ("last_trick", _("the winner of the last trick")), ("loser", _("the loser")),
+        ("nobody", _("nobody"))))
+    ramsch_ties = forms.ChoiceField(label=_("Players tied for most card points"),
+                                    choices=_choices(("full", _("each lose the full amount")),
+                                                     ("share", _("share the loss"))))
+    ramsch_all_tied = forms.ChoiceField(label=_("All three tied"), choices=_choices(
+        ("none", _("nobody scores")), ("all_lose", _("all three lose"))))
+    ramsch_jungfrau = forms.BooleanField(label=_("A Jungfrau doubles the loss"),
+                                         required=False)
+    ramsch_durchmarsch = forms.ChoiceField(label=_("Durchmarsch"), choices=_choices(
+        ("plus120", _("+120 for the player who took every trick")),
+        ("times4", _("the player who took every trick loses four times"))))
+    schieberamsch = forms.ChoiceField(label=_("Schieberamsch"), choices=_choices(
+        ("off", _("no")), ("optional_double", _("yes, each push doubles")),
+        ("mandatory", _("compulsory, nothing doubles"))))
+    ramsch_kontra = forms.BooleanField(label=_("Kontra and Re on Ramsch"), required=False,
+                                       help_text=_("Needs Kontra and Re."))
+    ramsch_cap = forms.IntegerField(
+        label=_("Most a Ramsch can cost"), required=False, min_value=1, max_value=100_000,
+        help_text=_("After every doubling; a Durchmarsch gain is not capped. Empty: no limit."))
+    ramsch_round_grand_hand = forms.ChoiceField(
+        label=_("A Grand Hand in a Ramsch round"), choices=_choices(
+            ("deals_again", _("the same dealer deals again")),
+            ("counts", _("counts as one of the round's deals"))))
+    bock = forms.BooleanField(label=_("Bock rounds"), required=False)
+    bock_triggers = forms.MultipleChoiceField(
+        label=_("A Bock round follows"), required=False, widget=forms.CheckboxSelectMultiple,
+        choices=_choices(
+            ("sixty_sixty", _("60:60")), ("kontra_lost", _("a lost Kontra")),
+            ("re", _("Re")), ("grand_hand", _("a Grand Hand")),
+            ("null_ouvert_hand", _("a Null Ouvert Hand")), ("schneider", _("Schneider")),
+            ("schwarz", _("Schwarz")), ("all_passed", _("a passed-in deal")),
+            ("value_at_least", _("a game value of at least the value below")),
+            ("loss_at_least", _("a loss of at least the value below")),
+            ("rounds_without_bock", _("the rounds below without Bock"))))
+    bock_value_at_least = forms.IntegerField(label=_("Game value for Bock"),
+                                             min_value=1, max_value=10_000)
+    bock_loss_at_least = forms.IntegerField(label=_("Loss for Bock"), min_value=1,
+                                            max_value=10_000)
+    bock_rounds_without_bock = forms.IntegerField(label=_("Rounds without Bock"),
+                                                  min_value=1, max_value=100)
+    bock_stacking = forms.ChoiceField(label=_("Bock rounds earned meanwhile"), choices=_choices(
+        ("queue", _("follow one another")), ("parallel", _("overlap and double again"))))
+    bock_includes_trigger = forms.BooleanField(
+        label=_("The deal that earns Bock counts double too"), required=False)
+    bock_one_per_deal = forms.BooleanField(
+        label=_("At most one Bock round per deal"), required=False)
+    bock_ramsch_round_after = forms.IntegerField(
+        label=_("A Ramsch round after every … Bock rounds"), min_value=0, max_value=100,
+        help_text=_("0: never; 1: after each. Needs Ramsch and Bock rounds that follow one "
+                    "another."))
+    bock_manual = forms.BooleanField(
+        label=_("Bock can also be set by hand at the table"), required=False)
+    # american1898 and hoyle
+    frage = forms.BooleanField(label=_("Frage"), required=False)
+    revolution = forms.BooleanField(label=_("Revolution"), required=False)
+    uno_duo = forms.BooleanField(label=_("Uno and Duo (Hoyle)"), required=False)
+    exceptional = forms.MultipleChoiceField(
+        label=_("Exceptional games (1898)"), required=False,
+        widget=forms.CheckboxSelectMultiple, choices=_choices(
+            ("nullo_purchase", "Nullo Purchase"), ("nullo_tourne", "Nullo Tourne"),
+            ("uno", "Uno"), ("duo", "Duo"), ("nullo_tricks", _("Nullo with tricks"))))
+    contra = forms.BooleanField(label=_("Contra and Re-contra (1898)"), required=False)
+    point_ramsch = forms.BooleanField(label=_("Point Ramsch (1898)"), required=False)
+    forced_ramsch_every = forms.IntegerField(
+        label=_("Forced Ramsch every … rounds (1898)"), min_value=0, max_value=100,
+        help_text=_("0: never."))
+    beer_limit = forms.IntegerField(
+        label=_("Beer Skat ends at (1898)"), required=False, min_value=1, max_value=100_000,
+        help_text=_("Empty: 151 at a 3-table, 201 at a 4-table."))
+    ramsch_base = forms.IntegerField(label=_("A Ramsch loser loses (Hoyle)"), min_value=1,
+                                     max_value=1000)
+
+    ISKO_FIELDS = ("grand_base", "kontra", "kontra_requires_18", "spitze", "schenken", "rum",
+                   "lost_hand_single")
+    RAMSCH_FIELDS = ISKO_RAMSCH_OPTIONS
+    BOCK_FIELDS = ("bock", "bock_triggers", "bock_value_at_least", "bock_loss_at_least",
+                   "bock_rounds_without_bock", "bock_stacking", "bock_includes_trigger",
+                   "bock_one_per_deal", "bock_ramsch_round_after", "bock_manual")
+    HISTORIC_FIELDS = ("frage", "revolution", "uno_duo", "exceptional", "contra",
+                       "point_ramsch", "forced_ramsch_every", "beer_limit", "ramsch_base")
+
+    def __init__(self, *args: Any, club: Club, instance: RuleProfile | None = None,
+                 **kwargs: Any) -> None:
+        self.club = club
+        self.instance = instance if instance is not None else RuleProfile(club=club)
+        kwargs.setdefault("initial", self.initial_from(self.instance))
+        super().__init__(*args, **kwargs)
+
+    @staticmethod
+    def initial_from(profile: RuleProfile) -> dict[str, Any]:
+        system = profile.rules if profile.rules in RuleSystem.values else ISKO
+        raw = profile.options if isinstance(profile.options, dict) else {}
+        initial: dict[str, Any] = {
+            "name": profile.name, "rules": system, "scoring": profile.scoring,
+            "stake": profile.stake, "currency": profile.currency}
+        for key, defaults in OPTION_DEFAULTS.items():
+            default = defaults.get(system, _field_default(key))
+            initial[key] = raw.get(key, default) if system in defaults else default
+        bock = raw.get("bock") if system == ISKO else None
+        initial["bock"] = isinstance(bock, dict)
+        for key, default in BOCK_DEFAULTS.items():
+            value = bock.get(key, default) if isinstance(bock, dict) else default
+            initial[f"bock_{key}"] = value
+        return initial
+
+    def clean_name(self) -> str:
+        name = " ".join(self.cleaned_data["name"].split())
+        if not name:
+            raise ValidationError(_("Enter a name."))
+        clash = RuleProfile.objects.filter(club=self.club, name__iexact=name).exclude(
+            pk=self.instance.pk)
+        if clash.exists():
+            raise ValidationError(
+                _("The club already has a rule profile named “%(name)s”.") % {"name": name})
+        return name
+
+    def clean_currency(self) -> str:
+        currency = self.cleaned_data["currency"].strip().upper()
+        if not currency.isascii() or not currency.isalpha():
+            raise ValidationError(_("A currency is three letters, such as EUR."))
+        return currency
+
+    def options(self) -> dict[str, Any]:
+        """The options object of the cleaned form: what differs from the system's default."""
+        data = self.cleaned_data
+        system = data["rules"]
+        options: dict[str, Any] = {}
+        for key, defaults in OPTION_DEFAULTS.items():
+            if system not in defaults or key not in data:
+                continue
+            value = data[key]
+            if key == "exceptional":
+                value = [g for g, _label in self.fields[key].choices  # type: ignore[attr-defined]
+                         if g in value]
+            if value != defaults[system]:
+                options[key] = value
+        if system == ISKO and data.get("bock"):
+            bock: dict[str, Any] = {"triggers": [
+                t for t, _label in self.fields["bock_triggers"].choices  # type: ignore[attr-defined]
+                if t in data.get("bock_triggers", [])]}
+            for key, default in BOCK_DEFAULTS.items():
+                value = data.get(f"bock_{key}")
+                if key != "triggers" and value is not None and value != default:
+                    bock[key] = value
+            options["bock"] = bock
+        return options
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if self.errors or data.get("rules") is None:
+            return data
+        system = data["rules"]
+        if system == ISKO:
+            if data["ramsch"] == "off":
+                changed = [self.fields[k].label for k in ISKO_RAMSCH_OPTIONS
+                           if data.get(k) != OPTION_DEFAULTS[k][ISKO]]
+                if changed:
+                    self.add_error("ramsch", _(
+                        "These rules are for Ramsch, which is off: %(rules)s. Play Ramsch "
+                        "when all pass, or set them back.") % {
+                        "rules": ", ".join(str(c) for c in changed)})
+            if data.get("ramsch_kontra") and not data.get("kontra"):
+                self.add_error("ramsch_kontra", _(
+                    "Kontra and Re on Ramsch need Kontra and Re: switch Kontra and Re on."))
+            if not data.get("bock"):
+                changed = [self.fields[f"bock_{k}"].label for k, v in BOCK_DEFAULTS.items()
+                           if data.get(f"bock_{k}") != v and not (
+                               k == "triggers" and set(data.get("bock_triggers", [])) == set(v))]
+                if changed:
+                    self.add_error("bock", _(
+                        "These rules are for Bock rounds, which are off: %(rules)s. Switch "
+                        "Bock rounds on, or set them back.") % {
+                        "rules": ", ".join(str(c) for c in changed)})
+        if self.errors:
+            return data
+        profile = self.instance
+        profile.name, profile.rules, profile.scoring = data["name"], system, data["scoring"]
+        profile.stake, profile.currency = data["stake"], data["currency"]
+        profile.options = self.options()
+        try:
+            parse_options(system, profile.options, 4)
+        except SkatError as err:
+            key = (err.field or "").removeprefix("options.").replace(".", "_")
+            self.add_error(key if key in self.fields else None, err.message_in(get_language()))
+            return data
+        try:
+            profile.clean()  # the engine's parse_options, the stake, scoring against rules
+        except ValidationError as err:
+            for key, messages in err.message_dict.items():
+                field = key if key in self.fields else None
+                for message in messages:
+                    self.add_error(field, message)
+        return data
+
+    def save(self) -> RuleProfile:
+        self.instance.save()
+        return self.instance

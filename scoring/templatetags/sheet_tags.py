@@ -13,6 +13,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
+from scoring.rule_words import SEPARATOR, house_rules
 from scoring.selectors import ScoreSheet, SheetRow, details_of, game_label, result_label
 
 register = template.Library()
@@ -284,57 +285,8 @@ def _lang() -> str:
     return "en" if (get_language() or "de").startswith("en") else "de"
 
 
-def house_rules(evening: Any) -> list[str]:
-    """The evening's frozen options in words (only what differs from the plain rules)."""
-    options: dict[str, Any] = evening.options or {}
-    out: list[str] = []
-    if evening.rules == "isko":
-        if options.get("grand_base") == 20:
-            out.append(_("Grand counts 20"))
-        if options.get("kontra"):
-            out.append(_("Kontra and Re"))
-        if options.get("kontra_requires_18"):
-            out.append(_("Kontra only after holding 18"))
-        if options.get("lost_hand_single"):
-            out.append(_("lost Hand games count single"))
-        if options.get("spitze"):
-            out.append(_("Spitze"))
-        if options.get("schenken"):
-            out.append(_("Schenken"))
-        if options.get("ramsch") == "when_all_pass":
-            out.append(_("Ramsch when all pass") if options.get("ramsch_scoring") != "simple"
-                       else _("Ramsch when all pass (simple: −10/−15/−20)"))
-        if options.get("schieberamsch") in ("optional_double", "mandatory"):
-            out.append(_("Schieberamsch"))
-        bock = options.get("bock")
-        if isinstance(bock, dict):
-            out.append(_("Bock rounds"))
-            if bock.get("stacking") == "parallel":
-                out.append(_("Doppelbock when Bock rounds overlap"))
-            if bock.get("ramsch_round_after"):
-                out.append(_("a Ramsch round after Bock rounds"))
-    else:
-        if options.get("contra"):
-            out.append(_("Contra and Re-contra"))
-        if evening.rules == "american1898" and options.get("frage", True) is False:
-            out.append(_("no Frage"))
-        if options.get("frage") is True and evening.rules == "hoyle":
-            out.append(_("Frage"))
-        if options.get("revolution") is False:
-            out.append(_("no Revolution"))
-        if options.get("overbid_charge") == "bid":
-            out.append(_("an overbid loses the bid"))
-        if options.get("ramsch") == "off":
-            out.append(_("no Ramsch"))
-        if options.get("point_ramsch"):
-            out.append(_("Point Ramsch"))
-        if options.get("forced_ramsch_every"):
-            out.append(_("forced Ramsch every %(k)d rounds")
-                       % {"k": options["forced_ramsch_every"]})
-    return out
-
-
 @register.simple_tag
 def rules_in_words(evening: Any) -> str:
-    words = house_rules(evening)
-    return ", ".join(words) if words else _("no house rules")
+    """The evening's frozen options in words: the same words as its rule profile's on the
+    club page (scoring.rule_words)."""
+    return SEPARATOR.join(house_rules(evening.rules, evening.options)) or _("no house rules")

@@ -31,12 +31,14 @@ from scoring.forms_club import (
     MemberAddForm,
     PlayerForm,
     RoleForm,
+    RuleProfileForm,
     TableForm,
     normalize_code,
     table_formset,
 )
-from scoring.models import Club, Evening, Membership, Player, Table
+from scoring.models import Club, Evening, Membership, Player, RuleProfile, Table
 from scoring.qr import qr_svg
+from scoring.rule_words import describe
 
 DEFAULT_TABLES = 1
 
@@ -70,7 +72,7 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
         "club": the_club, "member": member, "evenings": evenings,
         "members_players": [p for p in players if not p.guest],
         "guests": [p for p in players if p.guest],
-        "profiles": the_club.rule_profiles.all(),
+        "profiles": [(p, describe(p)) for p in the_club.rule_profiles.all()],
         "seasons": the_club.seasons.all(),
         "can_score": member.can_score, "is_admin": member.role == Membership.Role.ADMIN,
         "player_form": PlayerForm(club=the_club),
@@ -102,6 +104,46 @@ def player_create(request: HttpRequest, slug: str) -> HttpResponse:
             for error in errors:
                 messages.error(request, error)
     return HttpResponseRedirect(back)
+
+
+# ---------------------------------------------------------------- rule profiles
+
+@login_required
+def profile_create(request: HttpRequest, slug: str) -> HttpResponse:
+    the_club, _member = access.club_for(request, slug, admin=True)
+    return _profile_form(request, the_club, None)
+
+
+@login_required
+def profile_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    profile = get_object_or_404(RuleProfile.objects.select_related("club"), pk=pk)
+    # Another club's profile does not exist (404); in one's own club only admins edit (403).
+    the_club, _member = access.club_for(request, profile.club.slug, admin=True)
+    return _profile_form(request, the_club, profile)
+
+
+def _profile_form(request: HttpRequest, club: Club, profile: RuleProfile | None) -> HttpResponse:
+    if request.method == "POST":
+        form = RuleProfileForm(request.POST, club=club, instance=profile)
+        if form.is_valid():
+            try:
+                with transaction.atomic():
+                    saved = form.save()
+            except IntegrityError:  # the same name, saved by someone else a moment ago
+                form.add_error("name", _("The club already has a rule profile named "
+                                         "“%(name)s”.") % {"name": form.cleaned_data["name"]})
+            else:
+                messages.success(request, _("The rule profile “%(name)s” was saved.")
+                                 % {"name": saved.name})
+                return redirect("scoring:club", slug=club.slug)
+    elif request.method in ("GET", "HEAD"):
+        form = RuleProfileForm(club=club, instance=profile)
+    else:
+        return HttpResponseNotAllowed(["GET", "HEAD", "POST"])
+    return render(request, "scoring/club/profile_form.html", {
+        "club": club, "profile": profile, "form": form,
+        "words": describe(profile) if profile is not None else "",
+    })
 
 
 # ---------------------------------------------------------------- evenings and tables
@@ -363,6 +405,8 @@ urlpatterns: list[URLPattern] = [
     path("clubs/<slug:slug>/evenings/new/", evening_create, name="evening-create"),
     path("clubs/<slug:slug>/players/new/", player_create, name="player-create"),
     path("clubs/<slug:slug>/members/", members, name="members"),
+    path("clubs/<slug:slug>/profiles/new/", profile_create, name="profile-create"),
+    path("profiles/<int:pk>/", profile_edit, name="profile-edit"),
     path("evenings/<int:pk>/tables/new/", table_create, name="table-create"),
     path("evenings/<int:pk>/codes/", codes, name="codes"),
     path("t/", code_entry, name="code-entry"),

@@ -96,7 +96,7 @@ def urls_for(pattern: URLPattern, objects: dict[str, Any]) -> list[str]:
 def test_the_walk_finds_the_club_urls() -> None:
     names = {p.name for p in object_patterns()}
     assert {"club", "evening-create", "player-create", "members", "table-create",
-            "codes"} <= names
+            "codes", "profile-create", "profile-edit"} <= names
 
 
 def test_another_clubs_objects_are_404_for_a_scorer(club_b_objects: dict[str, Any]) -> None:
@@ -153,4 +153,4 @@ def test_control_the_same_urls_open_for_club_bs_own_admin(
     names = {p.name for p in object_patterns()}
     assert {"evening", "table", "sheet", "deal-history"} & names <= found
     assert {"season", "season-edit", "season-pdf", "season-player", "season-create",
-            "evening-ranking", "series-new"} <= found
+            "evening-ranking", "series-new", "profile-create", "profile-edit"} <= found

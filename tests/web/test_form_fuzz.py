@@ -33,7 +33,8 @@ pytestmark = pytest.mark.django_db
 ODD = ["", " ", "0", "-1", "1", "18", "999999999999999999999", "1e309", "NaN", "-0", "1.5",
        "null", "<script>", "ä" * 300, "\x00", "2026-02-30", "9999-12-31", "on", "true"]
 FORMS = ["deal", "preview", "deal edit", "deal delete", "evening", "table", "player", "members",
-         "settlement", "season new", "season edit", "series", "table code", "login"]
+         "settlement", "season new", "season edit", "series", "table code", "login",
+         "profile new", "profile edit"]
 FIELD = re.compile(r'<(?:input|select|textarea)\b[^>]*\bname="([^"]+)"')
 OFFERED = re.compile(r'<(?:input|option)\b[^>]*>')
 
@@ -68,6 +69,7 @@ def site() -> dict[str, Any]:
                                    end=evening.date + datetime.timedelta(days=300),
                                    evaluation="classic")
     admin = make_user(club, "admin")
+    profile = club.rule_profiles.get(name="Club evening")
     client = Client()
     client.force_login(admin)
     t, e, s = table.pk, evening.pk, season.pk
@@ -97,6 +99,10 @@ def site() -> dict[str, Any]:
          reverse("scoring:series-new", args=[e])),
         ("table code", reverse("scoring:code-entry"), reverse("scoring:code-entry")),
         ("login", reverse("login"), reverse("login")),
+        ("profile new", reverse("scoring:profile-create", args=[club.slug]),
+         reverse("scoring:profile-create", args=[club.slug])),
+        ("profile edit", reverse("scoring:profile-edit", args=[profile.pk]),
+         reverse("scoring:profile-edit", args=[profile.pk])),
     ]
     assert [f[0] for f in forms] == FORMS
     return {"client": client, "forms": {f[0]: f[1:] for f in forms}}
