@@ -26,6 +26,9 @@ RECORD_FIELDS = frozenset({
     "matadors", "cards", "bid", "declarer_points", "declarer_tricks", "kontra", "kontra_by",
     "spitze", "spitze_made", "passt_mir_nicht", "rum", "passed_18", "dealer", "concession",
     "bock", "ramsch", "penalty", "number", "note",
+    # DECISIONS.md §9 bock.manual: a Bock round queued by hand; the export's mark of a level
+    # set by hand (so that an import keeps it and leaves the others to the tracker)
+    "bock_round", "bock_manual",
 })
 LONE_FIELDS = RECORD_FIELDS | {"rules", "options", "players"}
 # Fields that belong to a game; on any other record they must be absent, null or false.

@@ -221,11 +221,21 @@ MESSAGES: dict[str, str] = {
     'Ramsch rounds after Bock need Bock stacking "queue".':
         'Ramschrunden nach Bock brauchen die Bock-Reihenfolge "queue".',
     "Forced Ramsch needs option ramsch on.": "Zwangsramsch braucht die Option ramsch.",
+    "Option {key} needs option ramsch on.": "Die Option {key} braucht die Option ramsch.",
+    "Kontra on a Ramsch needs option kontra.":
+        "Kontra beim Ramsch braucht die Option kontra.",
+    "Option ramsch_round_grand_hand applies to Ramsch rounds after Bock: it needs "
+    "bock.ramsch_round_after.":
+        "Die Option ramsch_round_grand_hand gilt für Ramschrunden nach Bock: sie braucht "
+        "bock.ramsch_round_after.",
+    "Option ramsch_cap must be null (no cap) or a whole number from 1 to 100000.":
+        "Die Option ramsch_cap muss null (keine Deckelung) oder eine ganze Zahl von 1 bis "
+        "100000 sein.",
     # ------------------------------------------------------------ ramsch.py
     "Give the {what} of each player in the Ramsch.":
         "Bitte die {what} jedes Spielers im Ramsch angeben.",
     "Give the {what} of exactly the seats who played: {seats}.":
-        "Bitte die {what} genau der Plätze angeben, die mitgespielt haben: {seats}.",
+        "Bitte die {what} genau der Spieler angeben, die mitgespielt haben: {seats}.",
     "The {what} of {player} must be a whole number from 0 to {high}.":
         "Die {what} von {player} müssen eine ganze Zahl von 0 bis {high} sein.",
     "A Ramsch needs the card points and tricks of each player.":
@@ -246,6 +256,40 @@ MESSAGES: dict[str, str] = {
     "Schieberamsch is not played under these rules (option schieberamsch).":
         "Schieberamsch wird nach diesen Regeln nicht gespielt (Option schieberamsch).",
     "jacks_pushed must be true or false.": "jacks_pushed muss true oder false sein.",
+    "A loser's seat": "Der Platz eines Verlierers",
+    "The Durchmarsch seat": "Der Platz des Durchmarschs",
+    "{low} to {high}": "{low} bis {high}",
+    "Give the Ramsch either as every player's card points and tricks or in the short form "
+    "(losers, jungfrau, durchmarsch), not both.":
+        "Bitte den Ramsch entweder mit Augen und Stichen jedes Spielers oder in der Kurzform "
+        "(losers, jungfrau, durchmarsch) angeben, nicht beides.",
+    "{player} sits out this deal and did not play the Ramsch.":
+        "{player} setzt in diesem Spiel aus und hat nicht mitgeramscht.",
+    "losers maps each losing seat to his card points, e.g. {example}.":
+        "losers ordnet jedem verlierenden Platz seine Augen zu, z. B. {example}.",
+    "jungfrau is the number of players without a trick: 0, 1 or 2.":
+        "jungfrau ist die Zahl der Spieler ohne Stich: 0, 1 oder 2.",
+    "After a Durchmarsch nobody else loses: leave losers empty.":
+        "Nach einem Durchmarsch verliert sonst niemand: losers bitte leer lassen.",
+    "After a Durchmarsch the other two took no trick: jungfrau is 2.":
+        "Nach einem Durchmarsch haben die beiden anderen keinen Stich: jungfrau ist 2.",
+    "Name the player(s) with the most card points (losers), or the Durchmarsch.":
+        "Bitte den oder die Spieler mit den meisten Augen (losers) oder den Durchmarsch "
+        "angeben.",
+    "Two players without a trick means the third took every trick: record it as a "
+    "Durchmarsch.":
+        "Zwei Spieler ohne Stich heißt, der dritte hat alle Stiche: bitte als Durchmarsch "
+        "eintragen.",
+    "Tied losers have the same card points, not {numbers}.":
+        "Gleichauf liegende Verlierer haben dieselben Augen, nicht {numbers}.",
+    "All three tied with card points, so each took a trick: jungfrau is 0.":
+        "Alle drei haben gleich viele Augen, also jeder einen Stich: jungfrau ist 0.",
+    "A single loser has {span} card points here, not {points}.":
+        "Ein einzelner Verlierer hat hier {span} Augen, nicht {points}.",
+    "Two tied losers have {span} card points each here, not {points}.":
+        "Zwei gleichauf liegende Verlierer haben hier je {span} Augen, nicht {points}.",
+    "Three tied players have {span} card points each here, not {points}.":
+        "Drei gleichauf liegende Spieler haben hier je {span} Augen, nicht {points}.",
     # ------------------------------------------------------------ table.py
     "A table has 3 to 6 people.": "An einem Tisch sitzen 3 bis 6 Personen.",
     "Players must be 3 to 6 names (or their number).":
@@ -255,6 +299,19 @@ MESSAGES: dict[str, str] = {
     "Two players have the same name.": "Zwei Spieler haben denselben Namen.",
     "Language must be one of {choices}.": "Die Sprache muss einer dieser Werte sein: {choices}.",
     "Unknown field {key!r}.": "Unbekanntes Feld {key!r}.",
+    "A Bock round is queued by hand only with option bock.manual.":
+        "Eine Bockrunde wird nur mit der Option bock.manual von Hand angesetzt.",
+    "A {kind} record does not count, so it starts no Bock round.":
+        "Ein Eintrag „{kind}“ zählt nicht und setzt daher keine Bockrunde an.",
+    "Bock is set by hand only with option bock.manual.":
+        "Bock wird nur mit der Option bock.manual von Hand gesetzt.",
+    "bock_manual marks a Bock level set by hand: give the level (bock).":
+        "bock_manual kennzeichnet eine von Hand gesetzte Bockstufe: bitte die Stufe (bock) "
+        "angeben.",
+    "This deal is played at Bock level {level}, not {said}; a table sets Bock by hand only "
+    "with option bock.manual.":
+        "Dieses Spiel hat Bockstufe {level}, nicht {said}; von Hand wird Bock nur mit der "
+        "Option bock.manual gesetzt.",
     "Bock must be null or a level: 0, 1 (×2), 2 (×4) …":
         "Bock muss null oder eine Bockstufe sein: 0, 1 (×2), 2 (×4) …",
     "{key} does not apply to a game record.": "{key} passt nicht zu einem Spiel.",
@@ -288,8 +345,6 @@ MESSAGES: dict[str, str] = {
         'Eine Abrechnung nach Seeger-Fabian-Punkten braucht die Wertung "seeger_fabian".',
     "The currency must be a code such as EUR.": "Die Währung muss ein Code wie EUR sein.",
     "Seat {seat} deals this deal, not {said!r}.": "Platz {seat} gibt dieses Spiel, nicht {said!r}.",
-    "This deal is played at Bock level {level}, not {said}.":
-        "Dieses Spiel wird auf Bockstufe {level} gespielt, nicht {said}.",
     "Contra is not scored in Beer Skat.": "Beim Bierskat wird Kontra nicht gewertet.",
     "An evening must be a JSON object.": "Ein Abend muss ein JSON-Objekt sein.",
     "An evening needs a list of one or more tables.":

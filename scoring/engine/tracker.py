@@ -161,6 +161,17 @@ class RoundTracker:
             self._round_ended(bock)
         return level
 
+    def queue_round(self) -> None:
+        """A Bock round decided by hand (``bock_round`` under ``bock.manual``, DECISIONS.md
+        §9): it starts with the next counted deal, like a triggered one."""
+        if self.bock is None:
+            return
+        if self.bock.stacking == "queue":
+            self.bock_queued += 1
+        else:
+            self.parallel.append(self.players)
+        self.round_quiet = False
+
     def _consume(self, bock: BockOptions) -> None:
         if self.ramsch_left:
             self.ramsch_left -= 1
