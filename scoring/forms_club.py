@@ -530,6 +530,12 @@ class RuleProfileForm(forms.Form):
             if data.get("ramsch_kontra") and not data.get("kontra"):
                 self.add_error("ramsch_kontra", _(
                     "Kontra and Re on Ramsch need Kontra and Re: switch Kontra and Re on."))
+            if data.get("ramsch_round_grand_hand") == "counts" and not (
+                    data.get("bock") and data.get("bock_ramsch_round_after")):
+                self.add_error("ramsch_round_grand_hand", _(
+                    "This is about Ramsch rounds after Bock rounds: switch Bock rounds on and "
+                    "set “%(field)s” first.") % {
+                    "field": self.fields["bock_ramsch_round_after"].label})
             if not data.get("bock"):
                 changed = [self.fields[f"bock_{k}"].label for k, v in BOCK_DEFAULTS.items()
                            if data.get(f"bock_{k}") != v and not (

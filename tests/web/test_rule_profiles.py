@@ -5,6 +5,7 @@ engine's parse_options so that nothing invalid is saved. Evenings keep their fro
 from __future__ import annotations
 
 import datetime
+import re
 from decimal import Decimal
 from typing import Any
 
@@ -284,3 +285,84 @@ def test_another_clubs_admin_gets_404_and_anonymous_the_sign_in() -> None:
     anonymous = Client().post(url, data)
     assert anonymous.status_code == 302 and "/login" in anonymous["Location"]
     assert not RuleProfile.objects.filter(name="Gekapert").exists()
+
+
+# ---------------------------------------------------------------- DECISIONS §9 options
+
+SECTION_9 = {"ramsch_all_tied": "all_lose", "ramsch_kontra": True, "ramsch_cap": 300,
+             "ramsch_round_grand_hand": "counts", "overbid_charge": "bid"}
+
+
+def test_the_section_9_options_round_trip() -> None:
+    club = make_club()
+    client = admin_client(club)
+    p = profile(club, "club_evening")
+    response = edit(client, p, bock_manual=True, **SECTION_9)
+    assert response.status_code == 302, response.context["form"].errors
+    p.refresh_from_db()
+    assert p.options == {
+        "kontra": True, "ramsch": "when_all_pass", **SECTION_9,
+        "bock": {"triggers": ["sixty_sixty", "kontra_lost", "re"], "ramsch_round_after": 1,
+                 "manual": True}}
+    initial = RuleProfileForm.initial_from(p)
+    assert {k: initial[k] for k in SECTION_9} == SECTION_9
+    assert initial["bock_manual"] is True
+    # The edit page shows each of them as saved, and posting it back changes nothing.
+    html = client.get(reverse("scoring:profile-edit", args=[p.pk])).content.decode()
+    assert 'name="ramsch_cap" value="300"' in html
+    assert '<option value="all_lose" selected>' in html
+    assert '<option value="counts" selected>' in html
+    assert '<option value="bid" selected>' in html
+    assert re.search(r'<input type="checkbox" name="ramsch_kontra"[^>]* checked>', html)
+    assert 'name="bock_manual" id="id_bock_manual" checked' in html
+    before = p.options
+    assert edit(client, p).status_code == 302
+    p.refresh_from_db()
+    assert p.options == before
+    # Each in words, in both languages.
+    de = describe(p, "de")
+    for words in ("alle drei gleich: alle verlieren", "Kontra und Re im Ramsch",
+                  "höchstens −300 je Ramsch", "Grand Hand zählt als Spiel der Ramschrunde",
+                  "überreiztes Spiel kostet den Reizwert", "Bock auch von Hand"):
+        assert words in de
+    en = describe(p, "en")
+    for words in ("all three tied: all lose", "Kontra and Re on Ramsch",
+                  "at most −300 per Ramsch", "a Grand Hand counts as a deal of the Ramsch round",
+                  "an overbid game costs its bid", "Bock also set by hand"):
+        assert words in en
+    # And back to the defaults, one at a time: each key leaves the options.
+    for key, default in (("ramsch_all_tied", "none"), ("ramsch_kontra", False),
+                         ("ramsch_cap", None), ("ramsch_round_grand_hand", "deals_again"),
+                         ("overbid_charge", "next_multiple"), ("bock_manual", False)):
+        assert edit(client, p, **{key: default}).status_code == 302
+        p.refresh_from_db()
+        assert key.removeprefix("bock_") not in {**p.options, **p.options["bock"]}
+
+
+def test_overbid_charge_for_the_historic_systems_too() -> None:
+    club = make_club()
+    p = profile(club, "hoyle")
+    assert edit(admin_client(club), p, overbid_charge="bid").status_code == 302
+    p.refresh_from_db()
+    assert p.options == {"overbid_charge": "bid"}
+
+
+def test_section_9_options_that_cannot_apply_are_refused() -> None:
+    club = make_club()
+    client = admin_client(club)
+    evening = profile(club, "club_evening")
+    errors = refused(client, evening, kontra=False, ramsch_kontra=True)
+    assert "need Kontra and Re" in errors
+    isko = profile(club, "isko_tournament")
+    for key, value in SECTION_9.items():
+        if key == "overbid_charge":
+            continue
+        errors = refused(client, isko, **{key: value})
+        assert "Ramsch, which is off" in errors, key
+    # A Grand Hand in a Ramsch round needs Ramsch rounds after Bock.
+    errors = refused(client, evening, bock_ramsch_round_after=0,
+                     ramsch_round_grand_hand="counts")
+    assert "Ramsch rounds after Bock rounds" in errors
+    assert "A Ramsch round after every … Bock rounds" in errors
+    errors = refused(client, isko, bock_manual=True)
+    assert "Bock rounds, which are off" in errors
