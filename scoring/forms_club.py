@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring.engine import SkatError
 from scoring.engine.options import parse_options
 from scoring.models import Club, Membership, Player, RuleProfile, RuleSystem, Scoring, Season
+from scoring.money import rate
 
 MAX_SEATS = 6
 DEFAULT_SERIES_ROUNDS = 12  # 48 games at a 4-table, 36 at a 3-table
@@ -460,7 +461,7 @@ class RuleProfileForm(forms.Form):
         raw = profile.options if isinstance(profile.options, dict) else {}
         initial: dict[str, Any] = {
             "name": profile.name, "rules": system, "scoring": profile.scoring,
-            "stake": profile.stake, "currency": profile.currency}
+            "stake": rate(Decimal(profile.stake), "0.01"), "currency": profile.currency}
         for key, defaults in OPTION_DEFAULTS.items():
             default = defaults.get(system, _field_default(key))
             initial[key] = raw.get(key, default) if system in defaults else default

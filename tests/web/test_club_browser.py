@@ -67,3 +67,53 @@ def test_one_more_table_keeps_what_was_typed(page: Any, live_server: Any,
     assert t1.first_dealer == 1
     assert [s.player for s in t2.seats.order_by("position")] == p[3:6]
     assert not [e for e in errors if "Content Security Policy" in e or "Refused" in e], errors
+
+
+def fits(page: Any) -> None:
+    """Nothing on the page is wider than the screen."""
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"], width
+    wide = page.evaluate("""() => [...document.querySelectorAll('body *')]
+        .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1)
+        .map(e => e.tagName + '.' + e.className + '#' + e.id).slice(0, 5)""")
+    assert wide == [], wide
+
+
+@pytest.mark.parametrize("size", [TABLET, PHONE], ids=["1024x768", "390x844"])
+def test_club_page_and_profile_form_fit_the_screen(page: Any, live_server: Any,
+                                                   screenshot_dir: Path,
+                                                   size: dict[str, int]) -> None:
+    club = make_club()
+    profile = club.rule_profiles.get(name="Club evening")
+    browser_login(page.context, live_server, make_user(club, "admin"))
+    errors = console_errors(page)
+    page.set_viewport_size(size)
+    name = f"{size['width']}x{size['height']}"
+    page.goto(live_server.url + reverse("scoring:club", args=[club.slug]))
+    words = page.locator(".profiles .rule-words").all_inner_texts()
+    assert any(w.startswith("Kontra und Re · Bock nach 60:60, verlorenem Kontra und Re")
+               for w in words), words
+    assert len(words) == club.rule_profiles.count()
+    fits(page)
+    page.screenshot(path=str(screenshot_dir / f"club-page-{name}.png"), full_page=True)
+
+    page.goto(live_server.url + reverse("scoring:profile-edit", args=[profile.pk]))
+    fits(page)
+    assert page.locator("fieldset[data-systems='american1898 hoyle']").is_hidden()
+    assert page.locator("fieldset[data-systems='isko']").first.is_visible()
+    page.screenshot(path=str(screenshot_dir / f"profile-form-{name}.png"), full_page=True)
+    # Another rule system shows its own options only.
+    page.select_option("#id_rules", "hoyle")
+    assert page.locator("fieldset[data-systems='american1898 hoyle']").is_visible()
+    assert page.locator("fieldset[data-systems='isko']").first.is_hidden()
+    page.select_option("#id_rules", "isko")
+    # An admin switches two §9 options on and saves.
+    page.select_option("#id_ramsch_all_tied", "all_lose")
+    page.fill("#id_ramsch_cap", "250")
+    page.locator("button.primary[type=submit]").click()
+    page.wait_for_url(re.compile(r"/clubs/altenburg/$"))
+    profile.refresh_from_db()
+    assert profile.options["ramsch_all_tied"] == "all_lose"
+    assert profile.options["ramsch_cap"] == 250
+    assert "höchstens −250 je Ramsch" in page.locator(".profiles").inner_text()
+    assert not [e for e in errors if "Content Security Policy" in e or "Refused" in e], errors
