@@ -472,6 +472,20 @@ class RuleProfileForm(forms.Form):
             initial[f"bock_{key}"] = value
         return initial
 
+    def other_systems_fields(self, system: object) -> list[str]:
+        """The option fields the rule system does not have: ignored, so a value left in a
+        hidden part of the form (or a wrong one there) neither saves nor blocks saving."""
+        if system not in RuleSystem.values:
+            return []
+        names = [k for k, defaults in OPTION_DEFAULTS.items() if system not in defaults]
+        return names + (list(self.BOCK_FIELDS) if system != ISKO else [])
+
+    def _clean_fields(self) -> None:
+        super()._clean_fields()
+        for name in self.other_systems_fields(self.data.get("rules")):
+            self._errors.pop(name, None)
+            self.cleaned_data.pop(name, None)
+
     def clean_name(self) -> str:
         name = " ".join(self.cleaned_data["name"].split())
         if not name:
