@@ -34,7 +34,7 @@ ODD = ["", " ", "0", "-1", "1", "18", "999999999999999999999", "1e309", "NaN", "
        "null", "<script>", "ä" * 300, "\x00", "2026-02-30", "9999-12-31", "on", "true"]
 FORMS = ["deal", "preview", "deal edit", "deal delete", "evening", "table", "player", "members",
          "settlement", "season new", "season edit", "series", "table code", "login",
-         "profile new", "profile edit"]
+         "profile new", "profile edit", "evening, one more table"]
 FIELD = re.compile(r'<(?:input|select|textarea)\b[^>]*\bname="([^"]+)"')
 OFFERED = re.compile(r'<(?:input|option)\b[^>]*>')
 
@@ -103,6 +103,9 @@ def site() -> dict[str, Any]:
          reverse("scoring:profile-create", args=[club.slug])),
         ("profile edit", reverse("scoring:profile-edit", args=[profile.pk]),
          reverse("scoring:profile-edit", args=[profile.pk])),
+        # The evening form's "One more table" without script (the button's name is posted).
+        ("evening, one more table", reverse("scoring:evening-create", args=[club.slug]),
+         reverse("scoring:evening-create", args=[club.slug])),
     ]
     assert [f[0] for f in forms] == FORMS
     return {"client": client, "forms": {f[0]: f[1:] for f in forms}}
@@ -131,6 +134,8 @@ def test_no_form_gives_a_500_or_writes_when_refused(site: dict[str, Any], name: 
     def post(data: dict[str, str | None]) -> None:
         cache.clear()  # the sign-in and table-code limits would soon answer 429 only
         form = {k: v for k, v in data.items() if v is not None}
+        if name == "evening, one more table":
+            form["add_table"] = "1"
         before = snapshot()
         response = client.post(action, form)  # an exception here (a 500) fails the test
         assert response.status_code < 500, (name, form, response.status_code)
