@@ -398,7 +398,9 @@ def _table_row(d: object, ctx: Context, tracker: RoundTracker, bock_options: Any
         triggered = bock_triggers(s, bock_options, ramsch_round) if bock_options else 0
         level = tracker.finish(triggered, level if counts else 0, counts)
     bock_round = by_hand = False
-    if "bock" in d or "bock_round" in d or "bock_manual" in d:
+    if "bock_round" in d or "bock_manual" in d or (
+            d.get("bock") is not None and (bock_options is None or bock_options.manual
+                                            or _bock_field(d) != level)):
         bock_round, by_hand = _manual_fields(d, ctx.options, counting)
         given = _bock_field(d)
         if by_hand and counting:
