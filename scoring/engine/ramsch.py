@@ -191,8 +191,8 @@ def _full(r: Record, ctx: Context, seats: tuple[int, ...], skat_to_nobody: bool)
 
 def _short_seat(raw: object, field: str, ctx: Context, seats: tuple[int, ...] | None,
                 what: Phrase) -> int:
-    if type(raw) is str and raw in SEAT_KEYS[:ctx.players]:
-        s = int(raw)
+    if type(raw) is str and field == "ramsch.losers" and raw in SEAT_KEYS[:ctx.players]:
+        s = int(raw)  # a JSON object's key
     elif type(raw) is int and 0 <= raw < ctx.players:
         s = raw
     else:
@@ -228,7 +228,7 @@ def _short(r: Record, ctx: Context, seats: tuple[int, ...] | None,
         raw_losers = {}
     if not isinstance(raw_losers, dict):
         raise SkatError("ramsch.losers", "losers maps each losing seat to his card points, "
-                        "e.g. {example}.", example='{"1": 50}')
+                        "e.g. {example}.", example='{"1": 70}')
     losers: dict[int, int] = {}
     for key, value in raw_losers.items():
         if type(key) is not str or key not in SEAT_KEYS[:ctx.players]:
