@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from . import explain
-from .deal import KONTRA_FACTOR, Context, Scored
+from .deal import KIND_NAMES, KONTRA_FACTOR, Context, Scored
 from .errors import Listing, Phrase, SkatError, who
 from .explain import WORDS, signed
 from .fields import Record, seat
@@ -128,6 +128,9 @@ def _kontra(d: Record, ctx: Context, seats: tuple[int, ...] | None) -> str:
     a game's opponents and does not apply here (everyone passed)."""
     kontra = d.get("kontra")
     by = d.get("kontra_by")
+    if by is not None and not ctx.options.ramsch_kontra:
+        raise SkatError("kontra_by", "{key} does not apply to a {kind} record.", key="kontra_by",
+                        kind=KIND_NAMES["ramsch"])
     if kontra is None or kontra == "none":
         if by is not None:
             raise SkatError("kontra_by", "Nobody said Kontra, so no seat can have said it.")

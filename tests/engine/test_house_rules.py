@@ -286,3 +286,21 @@ def test_bock_by_hand_in_parallel() -> None:
     rows = evaluate_table({"rules": "isko", "options": options, "players": NAMES3,
                            "deals": deals})["deals"]
     assert [r["bock"] for r in rows] == [0, 1, 2, 2, 1]
+
+
+def test_kontra_fields_on_a_ramsch_without_ramsch_kontra() -> None:
+    with pytest.raises(SkatError) as caught:
+        ramsch({"losers": {"1": 83}}, {}, kontra_by=1)
+    assert caught.value.message == "kontra_by does not apply to a ramsch record."
+    with pytest.raises(SkatError) as caught:
+        ramsch({"losers": {"1": 83}}, {}, kontra="kontra")
+    assert caught.value.message == ("Kontra on a Ramsch is not played under these rules "
+                                    "(option ramsch_kontra).")
+    options = {"kontra": True, "ramsch_kontra": True}
+    four = {"kind": "ramsch", "options": {**RAMSCH, **options},
+            "players": ["Anna", "Bernd", "Clara", "Dieter"], "dealer": 0,
+            "kontra": "kontra", "kontra_by": 2, "ramsch": {"losers": {"1": 83}}}
+    assert evaluate(four)["entries"] == {"1": -166}
+    with pytest.raises(SkatError) as caught:  # the dealer sits out at a 4-table
+        evaluate({**four, "kontra_by": 0})
+    assert caught.value.message == "Anna sits out this deal and did not play the Ramsch."
