@@ -257,6 +257,8 @@ MESSAGES: dict[str, str] = {
         "Schieberamsch wird nach diesen Regeln nicht gespielt (Option schieberamsch).",
     "jacks_pushed must be true or false.": "jacks_pushed muss true oder false sein.",
     "A loser's seat": "Der Platz eines Verlierers",
+    "Kontra on a Ramsch is not played under these rules (option ramsch_kontra).":
+        "Kontra beim Ramsch wird nach diesen Regeln nicht gespielt (Option ramsch_kontra).",
     "The Durchmarsch seat": "Der Platz des Durchmarschs",
     "{low} to {high}": "{low} bis {high}",
     "Give the Ramsch either as every player's card points and tricks or in the short form "

@@ -14,6 +14,7 @@ from .deal import (
     RECORD_FIELDS,
     Context,
     Scored,
+    bocked,
     check_not_a_game,
     explanation,
     legal_bids,
@@ -168,11 +169,10 @@ SEAT_KEYS = tuple(str(p) for p in range(6))
 
 
 def _result(s: Scored, bock: int) -> dict[str, Any]:
-    factor = 1 << bock
     return {
         "kind": s.kind, "won": s.won, "value": s.value, "charged_value": s.charged,
         "overbid": s.overbid, "base": s.base, "multiplier": s.multiplier,
-        "entries": {SEAT_KEYS[k]: v * factor for k, v in s.entries.items()},
+        "entries": {SEAT_KEYS[k]: v for k, v in bocked(s, bock).items()},
         "bock": bock,
     }
 
@@ -292,8 +292,7 @@ def _evaluate_table(table: object, lang: str, explain: bool, explain_from: int
         try:
             s, row = table_row(d, ctx, tracker, bock_options,
                                explain_lang if number >= explain_from else None, score_game_fn)
-            factor = 1 << row["bock"]
-            entries = {k: v * factor for k, v in s.entries.items()} if factor > 1 else s.entries
+            entries = bocked(s, row["bock"]) if row["bock"] or s.cap else s.entries
             if beer:
                 entries = _beer_charges(s, entries, players)
         except SkatError as err:
@@ -391,13 +390,17 @@ def _table_row(d: object, ctx: Context, tracker: RoundTracker, bock_options: Any
         s = score_game_fn(d, ctx, active, ramsch_round)
     else:
         s = score_record(d, ctx, active, ramsch_round)
-    # A Grand Hand inside a Ramsch round does not count: the same dealer deals again.
-    counts = counting and not (ramsch_round and s.kind == "game")
+    # A Grand Hand inside a Ramsch round does not count: the same dealer deals again
+    # (unless ramsch_round_grand_hand: "counts", DECISIONS.md §9).
+    counts = counting and not (ramsch_round and s.kind == "game"
+                               and ctx.options.ramsch_round_grand_hand != "counts")
     if counting:
         triggered = bock_triggers(s, bock_options, ramsch_round) if bock_options else 0
         level = tracker.finish(triggered, level if counts else 0, counts)
     bock_round = by_hand = False
-    if "bock" in d or "bock_round" in d or "bock_manual" in d:
+    if "bock_round" in d or "bock_manual" in d or (
+            d.get("bock") is not None and (bock_options is None or bock_options.manual
+                                            or _bock_field(d) != level)):
         bock_round, by_hand = _manual_fields(d, ctx.options, counting)
         given = _bock_field(d)
         if by_hand and counting:

@@ -227,9 +227,12 @@ def bock_triggers(s: Scored, bock: BockOptions, ramsch_round: bool) -> int:
             and s.entries.get(s.declarer, 0) <= -bock.loss_at_least
         ):
             met += 1
-    elif "all_passed" in t and (
-        s.kind == "passed" or (s.kind == "ramsch" and not ramsch_round)
-    ):
-        # a Ramsch outside a Ramsch round is played because all passed
-        met += 1
+    else:
+        if "all_passed" in t and (
+            s.kind == "passed" or (s.kind == "ramsch" and not ramsch_round)
+        ):
+            # a Ramsch outside a Ramsch round is played because all passed
+            met += 1
+        if "re" in t and s.kontra == "re":  # Re said on a Ramsch (ramsch_kontra)
+            met += 1
     return met
