@@ -33,6 +33,7 @@ from scoring import access
 from scoring.forms import DealForm, EditForm, Rules
 from scoring.models import AuditEntry, Deal, Evening, Membership, Table
 from scoring.selectors import ScoreSheet, SheetRow, deal_preview
+from scoring.templatetags.sheet_tags import short_names
 
 # At most this many changes are listed as "theirs" (a tablet that slept for an hour).
 MAX_CHANGES = 20
@@ -120,6 +121,7 @@ def _theirs(table: Table, sheet: ScoreSheet, since: int | None) -> tuple[list[Ch
         "deal_id", "action", "actor")[:min(count, MAX_CHANGES)])
     entries.reverse()
     rows = {row.deal_id: row for row in sheet.rows}
+    names = short_names(sheet)  # as the last rows name them: narrow enough for a phone
     positions = {d.pk: d.position for d in table.deals.all()}
     changes: dict[int, Change] = {}
     for deal_id, action, actor in entries:
@@ -129,7 +131,7 @@ def _theirs(table: Table, sheet: ScoreSheet, since: int | None) -> tuple[list[Ch
     for change in changes.values():
         change.row = rows.get(change.deal_id)
         if change.row is not None:
-            change.entries = [(sheet.players[s], e) for s, e in enumerate(change.row.entries)
+            change.entries = [(names[s], e) for s, e in enumerate(change.row.entries)
                               if e is not None]
     return list(changes.values()), max(0, count - MAX_CHANGES)
 
@@ -176,7 +178,7 @@ def conflict(request: HttpRequest, table: Table, sheet: ScoreSheet, rules: Rules
             change.same = change.row is not None and records.get(change.deal_id) == record
     if deal is not None:  # the deal itself first: their version of it beside mine
         theirs.sort(key=lambda change: change.deal_id != deal.pk)
-    players = sheet.players
+    players = short_names(sheet)
     fields = [(name, value) for name in request.POST
               for value in request.POST.getlist(name)
               if name not in ("csrfmiddlewaretoken", "version")]

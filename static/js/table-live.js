@@ -16,10 +16,13 @@
 //   as soon as one succeeds.
 // - On the conflict screen, "Edit mine" closes the choice and goes to the form, and "Append
 //   mine" is sent once however often it is tapped (the server also knows its request id).
+//
+// Not htmx polling (static/js/live.js) as on the sheet pages: whether a part may be swapped
+// depends on what the scorer did meanwhile, and a swap must keep the form's elements.
 (function () {
   "use strict";
 
-  var INTERVAL = 3000;  // ms between two polls: a change is on screen within about 4 s
+  var INTERVAL = 2500;  // ms between two polls: a change is on screen within about 3 s
   var TIMEOUT = 4000;   // ms: a poll or a refresh that takes longer has failed
   // What the morph below keeps in place: the deal form and its save button (entry.js holds
   // them) and the live preview (htmx's target, with what the scorer was shown).
@@ -273,6 +276,12 @@
         first.focus({preventScroll: true});
       }
     });
+
+    // The conflict is what the scorer has to look at now: bring it into view.
+    var conflict = document.getElementById("conflict");
+    if (conflict && conflict.scrollIntoView) {
+      conflict.scrollIntoView({block: "start"});
+    }
 
     schedule(INTERVAL);
   }
