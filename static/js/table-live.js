@@ -37,7 +37,7 @@
     }
     return fetch(url, options).then(function (response) {
       clearTimeout(timer);
-      if (!response.ok) {
+      if (!response.ok && response.status !== 304) {
         throw new Error("HTTP " + response.status);
       }
       return response;
@@ -112,6 +112,7 @@
     var busy = false;
     var offline = false;
     var timer = null;
+    var etag = null;       // of the last version answer
 
     function markTouched(event) {
       var target = event.target;
@@ -209,15 +210,25 @@
         return;
       }
       busy = true;
-      // "no-cache": the browser asks again every time, with the ETag it has (304 then).
-      withTimeout(live.dataset.versionUrl, {headers: {Accept: "application/json"},
-                                            cache: "no-cache"})
-        .then(function (response) { return response.json(); })
-        .then(function (data) {
-          if (String(data.version) !== version) {
-            return refresh();
+      // Asked with the ETag of the last answer: "304 Not Modified", no body, while nothing
+      // changed. The browser's cache stays out of it (no-store), so a 304 reaches us as one.
+      var headers = {Accept: "application/json"};
+      if (etag) {
+        headers["If-None-Match"] = etag;
+      }
+      withTimeout(live.dataset.versionUrl, {headers: headers, cache: "no-store"})
+        .then(function (response) {
+          if (response.status === 304) {
+            return null;
           }
-          return null;
+          var fresh = response.headers.get("ETag");
+          return response.json().then(function (data) {
+            if (String(data.version) !== version) {
+              return refresh().then(function () { etag = fresh; });
+            }
+            etag = fresh;
+            return null;
+          });
         })
         .then(back, lost)
         .then(function () {

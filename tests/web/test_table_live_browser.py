@@ -162,8 +162,15 @@ def test_an_untouched_form_follows_the_table(tablet: Any, table: Table) -> None:
 def test_the_connection_state_follows_the_polls(tablet: Any, table: Table) -> None:
     b = tablet("connection")
     page = b.page
+    answers: list[tuple[int, str | None]] = []
+    page.on("response", lambda r: VERSION.search(r.url) and answers.append(
+        (r.status, r.request.headers.get("if-none-match"))))
     state = page.locator(".connection")
     expect(state).to_have_attribute("data-state", "saved")
+    # The browser asks with the ETag it has; the server answers 304 Not Modified.
+    page.wait_for_timeout(6000)
+    assert answers[0][0] == 200 and len(answers) >= 2, answers
+    assert all(status == 304 and etag for status, etag in answers[1:]), answers
     page.route(VERSION, lambda route: route.abort())
     expect(state).to_have_attribute("data-state", "offline", timeout=WITHIN)
     expect(state).to_have_text("Verbindung unterbrochen")
