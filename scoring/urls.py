@@ -1,9 +1,19 @@
 from __future__ import annotations
 
-from scoring.views import club, entry, home, printed, season, series, settlement, sheet
+from scoring.views import (
+    club,
+    entry,
+    home,
+    printed,
+    season,
+    series,
+    settlement,
+    sheet,
+    table_live,
+)
 
 app_name = "scoring"
 
 urlpatterns = [*home.urlpatterns, *club.urlpatterns, *entry.urlpatterns, *sheet.urlpatterns,
                *settlement.urlpatterns, *printed.urlpatterns, *season.urlpatterns,
-               *series.urlpatterns]
+               *series.urlpatterns, *table_live.urlpatterns]

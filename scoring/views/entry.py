@@ -35,6 +35,7 @@ from scoring.forms import (
 from scoring.models import Deal, Table
 from scoring.selectors import ScoreSheet, deal_preview, table_sheet, tables_with_everything
 from scoring.services import Actor, StaleTable, deal_delete, deal_edit, deal_record, deal_restore
+from scoring.views import table_live
 
 POSITIONS = [
     ("forehand", gettext_lazy("Forehand")),
@@ -333,6 +334,9 @@ def _stale_screen(request: HttpRequest, table: Table, *, form_class: type[DealFo
                              deal=deal)
     if deal is not None:
         context.update(_edit_extra(table, sheet, deal, form))
+    # Both versions side by side, and the choice (templates/scoring/entry/_conflict.html).
+    context["conflict"] = table_live.conflict(request, table, sheet, _rules(table), _lang(),
+                                              deal)
     return render(request, template, context, status=409)
 
 

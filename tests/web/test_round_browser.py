@@ -402,12 +402,14 @@ def _save_response(scorer: Scorer) -> Any:
 
 def test_a_stale_save_from_a_second_device_is_refused(tablet: Any, table: Table) -> None:
     a, b = tablet("device-a"), tablet("device-b")
+    # B has started its entry (an untouched form would follow the table: table-live.js).
+    b.tap("declarer-2")
     a.tap(*STANDARD_GAME[:-1])
     a.preview()
     pk = a.save()
 
-    # B still shows the empty table and records the same deal its own way.
-    b.tap("declarer-2", "game-spades", "matadors-1", "bid-22", "result-won")
+    # B still has the form of the empty table and records the same deal its own way.
+    b.tap("game-spades", "matadors-1", "bid-22", "result-won")
     expect(b.preview().locator(".breakdown")).to_contain_text("+22")
     assert _save_response(b).status == 409
     expect(b.page.locator(".notice-stale")).to_be_visible()

@@ -1,0 +1,202 @@
+"""The table screen stays current: a cheap version poll, and the conflict screen.
+
+Every open table screen (static/js/table-live.js) asks ``tables/<pk>/version/`` every few
+seconds what version the table is at. Only when that changed does it fetch the table screen
+itself again and swap in the rows, the totals, the status header and, while the scorer has
+not started a deal, the entry form: one source of truth for what the screen shows.
+
+A poll rather than server-sent events: gunicorn runs sync workers (``WORKERS``, default 3),
+and an event stream holds a worker for as long as a tablet is open, so a dozen tablets
+would take every worker and the site would stop answering. A poll is a few milliseconds of
+one worker, answered from one query (plus the session and the user, which every request
+loads), and mostly with 304 Not Modified.
+
+When a save or a correction meets a table another device changed (StaleTable, 409), the
+screen shows both versions side by side (``conflict``): theirs, the deals changed since the
+form's version as sheet rows with their values, and mine, scored by the engine as it would
+be saved now, with the choice to append mine after theirs, keep theirs, or edit mine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import OuterRef, Subquery
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.urls import URLPattern, path, reverse
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
+
+from scoring import access
+from scoring.forms import DealForm, EditForm, Rules
+from scoring.models import AuditEntry, Deal, Evening, Membership, Table
+from scoring.selectors import ScoreSheet, SheetRow, deal_preview
+from scoring.templatetags.sheet_tags import short_names
+
+# At most this many changes are listed as "theirs" (a tablet that slept for an hour).
+MAX_CHANGES = 20
+
+
+# ---------------------------------------------------------------- the version poll
+
+def _etag(pk: int, version: int) -> str:
+    return f'"table-{pk}-v{version}"'
+
+
+@require_safe
+def table_version(request: HttpRequest, pk: int) -> HttpResponse:
+    """The table's version, for whoever may see the table screen: a member of its club (any
+    role) or a device holding its code; anyone else gets 404, as on the screen itself
+    (access.table_for). One query: the table, its evening and the user's role in its club."""
+    user = request.user
+    rows = Table.objects.filter(pk=pk).values(
+        "version", "access_code", "evening__date", "evening__closed")
+    if user.is_authenticated:
+        rows = rows.annotate(role=Subquery(Membership.objects.filter(
+            club=OuterRef("evening__club"), user=user.pk).values("role")[:1]))
+    row = rows.first()
+    if row is None:
+        raise Http404
+    if row.get("role") is None:
+        # The same check as every other view of the table: the code in the session is the
+        # table's and the evening's codes are valid now.
+        table = Table(pk=pk, access_code=row["access_code"], evening=Evening(
+            date=row["evening__date"], closed=row["evening__closed"]))
+        if not access.has_grant(request, table):
+            raise Http404
+    etag = _etag(pk, row["version"])
+    if etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
+        response = HttpResponse(status=304)
+    else:
+        response = JsonResponse({"version": row["version"]})
+    response["ETag"] = etag
+    # Always asked again (never a stale answer from a cache), for this session only.
+    response["Cache-Control"] = "private, no-cache"
+    patch_vary_headers(response, ["Cookie"])
+    return response
+
+
+# ---------------------------------------------------------------- conflicts
+
+@dataclass
+class Change:
+    """A deal the other device changed since the form was shown, as it stands now."""
+
+    deal_id: int
+    number: int  # the deal's position at the table (its "entry" number)
+    actions: list[str] = field(default_factory=list)  # "recorded", "corrected" … in order
+    actor: str = ""
+    row: SheetRow | None = None  # None: deleted now
+    entries: list[tuple[str, int]] = field(default_factory=list)  # (player, entry) of row
+    same: bool = False  # exactly the record of "mine"
+
+
+@dataclass
+class Conflict:
+    edit: bool  # a correction (else a new deal)
+    theirs: list[Change]
+    mine: SheetRow | None  # mine scored by the engine as it would be saved now
+    mine_entries: list[tuple[str, int]]
+    mine_errors: list[str]
+    theirs_totals: list[tuple[str, int]]
+    mine_totals: list[tuple[str, int]]
+    action: str  # where "save mine" posts
+    fields: list[tuple[str, str]]  # mine, as posted (without the token and the version)
+    version: int  # the table's version now
+    same: bool  # one of theirs is exactly mine: most likely the same deal twice
+    more: int  # changes left out of ``theirs``
+    can_edit: bool  # mine can still be edited in the form (a corrected deal is not deleted)
+
+
+def _theirs(table: Table, sheet: ScoreSheet, since: int | None) -> tuple[list[Change], int]:
+    """The deals changed since version ``since``: every change bumps the version by one and
+    writes one audit entry in the same transaction, so they are the table's last
+    ``version - since`` audit entries."""
+    count = table.version - since if since is not None else 0
+    if count <= 0:
+        return [], 0
+    entries = list(AuditEntry.objects.filter(table=table).order_by("-id").values_list(
+        "deal_id", "action", "actor")[:min(count, MAX_CHANGES)])
+    entries.reverse()
+    rows = {row.deal_id: row for row in sheet.rows}
+    names = short_names(sheet)  # as the last rows name them: narrow enough for a phone
+    positions = {d.pk: d.position for d in table.deals.all()}
+    changes: dict[int, Change] = {}
+    for deal_id, action, actor in entries:
+        change = changes.setdefault(deal_id, Change(deal_id, positions.get(deal_id, 0)))
+        change.actions.append(str(AuditEntry.Action(action).label))
+        change.actor = actor
+    for change in changes.values():
+        change.row = rows.get(change.deal_id)
+        if change.row is not None:
+            change.entries = [(names[s], e) for s, e in enumerate(change.row.entries)
+                              if e is not None]
+    return list(changes.values()), max(0, count - MAX_CHANGES)
+
+
+def conflict(request: HttpRequest, table: Table, sheet: ScoreSheet, rules: Rules, lang: str,
+             deal: Deal | None = None) -> Conflict:
+    """Both versions after a refused save (``deal`` None) or correction (of ``deal``).
+
+    ``table`` is fetched with tables_with_everything and ``sheet`` is its current sheet.
+    Mine is read from the request the way the save would read it and scored by the engine
+    against the table as it is now: what "save mine" would write, or why it cannot."""
+    raw = request.POST.get("version", "")
+    since = int(raw) if raw.isdecimal() and len(raw) < 12 else None
+    theirs, more = _theirs(table, sheet, since)
+    row_of = {row.deal_id: row for row in sheet.rows}
+    form: DealForm
+    if deal is None:
+        form = DealForm(request.POST, rules=rules, active=range(rules.players))
+        action = reverse("scoring:deal-save", args=[table.pk])
+    else:
+        current = row_of.get(deal.pk)
+        form = EditForm(request.POST, rules=rules,
+                        active=list(current.active) if current else list(sheet.next_active))
+        action = reverse("scoring:deal-edit", args=[table.pk, deal.pk])
+    mine = None
+    errors: list[str] = []
+    record: dict[str, Any] | None = None
+    if form.is_valid():
+        record = form.to_record()
+        if deal is not None and deal.pk not in row_of:
+            errors.append(_("The other device deleted this deal: restore it before "
+                            "correcting it."))
+        else:
+            preview = deal_preview(table, record, lang, replace=deal)
+            if preview.error is not None:
+                errors.append(preview.error.message_in(lang))
+            else:
+                mine = preview.row
+    else:
+        errors = form.all_messages()
+    if record is not None:
+        records = {d.pk: d.record for d in table.deals.all() if not d.deleted}
+        for change in theirs:
+            change.same = change.row is not None and records.get(change.deal_id) == record
+    if deal is not None:  # the deal itself first: their version of it beside mine
+        theirs.sort(key=lambda change: change.deal_id != deal.pk)
+    players = short_names(sheet)
+    fields = [(name, value) for name in request.POST
+              for value in request.POST.getlist(name)
+              if name not in ("csrfmiddlewaretoken", "version")]
+    return Conflict(
+        edit=deal is not None, theirs=theirs, mine=mine,
+        mine_entries=[(players[s], e) for s, e in enumerate(mine.entries) if e is not None]
+        if mine else [],
+        mine_errors=errors,
+        # Totals after each choice; a correction's row shows only the running totals at that
+        # deal, so the totals are compared for an appended deal only.
+        theirs_totals=list(zip(players, sheet.totals, strict=True)) if deal is None else [],
+        mine_totals=list(zip(players, mine.totals, strict=True)) if mine and deal is None
+        else [],
+        action=action, fields=fields, version=table.version,
+        same=any(change.same for change in theirs), more=more,
+        can_edit=deal is None or deal.pk in row_of)
+
+
+urlpatterns: list[URLPattern] = [
+    path("tables/<int:pk>/version/", table_version, name="table-version"),
+]

@@ -1,0 +1,246 @@
+"""Two tablets at one table, in a real browser (Debian chromium through Playwright): the
+screen is never stale, and a conflict is shown side by side with a choice.
+
+- A deal saved on tablet A appears on tablet B (rows, totals, round) within 5 s, without a
+  reload; what B had started to tap stays checked; B's save then shows both versions, and
+  "append mine" stores B's deal once, as the next deal, with the engine's value.
+- B's form, untouched, follows the table (the new dealer's seats, the new version), and
+  entry.js still works on it; B then saves without any conflict.
+- Polls that fail say so ("Verbindung unterbrochen"), and "Online" once they succeed again;
+  while the page is hidden nothing is asked.
+- The conflict screen at 1024×768 and on a 390×844 phone (screenshots).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from scoring.models import AuditEntry, Deal, Table
+from scoring.services import Actor, deal_record
+
+from .factories import browser_login, make_club, make_table, make_user
+from .test_round_browser import STANDARD_GAME, Scorer
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
+
+PHONE = {"width": 390, "height": 844}
+WITHIN = 5000  # ms: "within seconds, without a reload" (table-screen.md)
+VERSION = re.compile(r"/tables/\d+/version/$")
+
+
+@pytest.fixture
+def table() -> Table:
+    return make_table(make_club(), players=4, preset="club_evening")
+
+
+@pytest.fixture
+def tablet(new_context: Any, live_server: Any, table: Table, screenshot_dir: Path) -> Any:
+    """Opens the table on a new device (a browser context of its own), signed in as the
+    club's scorer."""
+    user = make_user(table.evening.club, "scorer")
+
+    def open_device(name: str) -> Scorer:
+        context = new_context()
+        browser_login(context, live_server, user)
+        page = context.new_page()
+        device = Scorer(page, live_server, table, screenshot_dir, f"live-{name}").open()
+        # A reload would lose this mark: it proves that the page was updated in place.
+        page.evaluate("window.sameDocument = true")
+        return device
+    return open_device
+
+
+def still_same_document(device: Scorer) -> bool:
+    return bool(device.page.evaluate("window.sameDocument === true"))
+
+
+def save_response(device: Scorer, tap: str = "save") -> Any:
+    with device.page.expect_response(
+            lambda r: r.request.method == "POST" and "/preview/" not in r.url) as response:
+        device.tap(tap)
+    device.page.wait_for_load_state()
+    return response.value
+
+
+def other_device_saves(table: Table, declarer: int = 1) -> Deal:
+    table.refresh_from_db()
+    return deal_record(table=table, expected_version=table.version,
+                       actor=Actor(None, "Tisch 1, Tablet"),
+                       record={"kind": "game", "declarer": declarer, "game": "clubs",
+                               "matadors": 1, "bid": 24, "result": "won", "hand": False,
+                               "ouvert": False, "schneider_announced": False,
+                               "schwarz_announced": False})
+
+
+def test_a_deal_saved_elsewhere_appears_and_a_started_one_is_kept(
+        tablet: Any, table: Table) -> None:
+    a, b = tablet("a"), tablet("b")
+    # B has started the next deal: Clara plays Spades, bid 22.
+    b.tap("declarer-2", "game-spades", "bid-22")
+    b.preview()
+
+    # A saves Bernd's Clubs game (+24).
+    a.tap(*STANDARD_GAME[:-1])
+    a.preview()
+    a.save()
+
+    # Within 5 s B shows it: the row, the totals (footer and strip), the next deal.
+    expect(b.page.locator(".last-rows tbody tr")).to_have_count(1, timeout=WITHIN)
+    expect(b.page.locator(".last-rows tbody tr").first).to_contain_text("+24", timeout=WITHIN)
+    expect(b.page.locator(".table-status .totals-strip dd").nth(1)).to_have_text(
+        "24", timeout=WITHIN)
+    assert b.rows() == [{"number": 1, "entries": [None, 24, None, None]}]
+    assert b.totals() == [0, 24, 0, 0]
+    assert b.round_line() == [1, 2, 4]
+    assert still_same_document(b)  # no reload, no navigation
+    # What B tapped is still there, at the version B started it on.
+    for control in ("declarer-2", "game-spades", "bid-22"):
+        expect(b.page.locator(f"#{control}")).to_be_checked()
+    assert b.page.locator('#deal-form input[name="version"]').input_value() == "0"
+    expect(b.page.locator("#table-live .live-notice")).to_be_visible()
+    b.shot("01-refreshed-entry-kept", screen=True)
+
+    # B finishes and saves: both versions side by side, nothing written yet.
+    b.tap("matadors-1", "result-won")
+    expect(b.preview().locator(".breakdown")).to_contain_text("22")
+    assert save_response(b).status == 409
+    conflict = b.page.locator("#conflict")
+    expect(conflict).to_be_visible()
+    expect(conflict.locator(".conflict-theirs .conflict-row")).to_have_count(1)
+    expect(conflict.locator(".conflict-theirs .entry-value")).to_have_text(["+24"])
+    expect(conflict.locator(".conflict-mine .entry-value")).to_have_text(["+22"])
+    for choice in ("conflict-append", "conflict-theirs", "conflict-edit"):
+        expect(b.page.locator(f'[data-tap="{choice}"]')).to_be_visible()
+    assert Deal.objects.filter(table=table).count() == 1
+    b.shot("02-conflict", screen=True)
+
+    # "Append mine": one tap, stored once as deal 2, with the engine's value.
+    b.tap("conflict-append")
+    b.page.wait_for_url(re.compile(r"\?saved=\d+$"))
+    deals = list(Deal.objects.filter(table=table).order_by("position"))
+    assert len(deals) == 2
+    record = deals[1].record
+    assert (record["declarer"], record["game"], record["bid"], record["result"]) == (
+        2, "spades", 22, "won")
+    assert b.rows()[-1] == {"number": 2, "entries": [None, None, 22, None]}
+    assert b.totals() == [0, 24, 22, 0]
+    assert AuditEntry.objects.filter(table=table).count() == 2
+    b.shot("03-appended")
+
+    # A, meanwhile, learns of B's deal too.
+    expect(a.page.locator(".last-rows tbody tr")).to_have_count(2, timeout=WITHIN)
+    assert a.totals() == [0, 24, 22, 0]
+
+
+def test_an_untouched_form_follows_the_table(tablet: Any, table: Table) -> None:
+    b = tablet("untouched")
+    assert b.page.locator('[data-tap="declarer-1"]').count() == 1
+    other_device_saves(table)
+    # Bernd deals now: he is no longer among the declarers, Anna is; the version moved on.
+    expect(b.page.locator('[data-tap="declarer-1"]')).to_have_count(0, timeout=WITHIN)
+    expect(b.page.locator('#deal-form input[name="version"]')).to_have_value("1")
+    expect(b.page.locator('.misdeal-form input[name="version"]')).to_have_value("1")
+    expect(b.page.locator("#table-live .live-notice")).to_be_hidden()
+    assert still_same_document(b)
+    # entry.js still holds the form: an impossible bid disables save, a legal one enables it.
+    b.tap("declarer-0", "game-null", "bid-24", "result-won")
+    expect(b.preview().locator(".errors")).to_be_visible()
+    expect(b.page.locator('[data-tap="save"]')).to_be_disabled()
+    b.tap("bid-23")
+    expect(b.preview().locator(".breakdown")).to_be_visible()
+    expect(b.page.locator('[data-tap="save"]')).to_be_enabled()
+    pk = b.save()  # no conflict: the form was at the table's version
+    assert Deal.objects.get(pk=pk).position == 2
+    assert Deal.objects.filter(table=table).count() == 2
+
+
+def test_the_connection_state_follows_the_polls(tablet: Any, table: Table) -> None:
+    b = tablet("connection")
+    page = b.page
+    answers: list[tuple[int, str | None]] = []
+    page.on("response", lambda r: VERSION.search(r.url) and answers.append(
+        (r.status, r.request.headers.get("if-none-match"))))
+    state = page.locator(".connection")
+    expect(state).to_have_attribute("data-state", "saved")
+    # The browser asks with the ETag it has; the server answers 304 Not Modified.
+    page.wait_for_timeout(6000)
+    assert answers[0][0] == 200 and len(answers) >= 2, answers
+    assert all(status == 304 and etag for status, etag in answers[1:]), answers
+    page.route(VERSION, lambda route: route.abort())
+    expect(state).to_have_attribute("data-state", "offline", timeout=WITHIN)
+    expect(state).to_have_text("Verbindung unterbrochen")
+    b.shot("04-offline", screen=True)
+    page.unroute(VERSION)
+    expect(state).to_have_attribute("data-state", "saved", timeout=WITHIN)
+    expect(state).to_have_text("Online")
+
+    # Hidden (a tablet in a drawer): no polls; shown again: a poll at once.
+    asked: list[str] = []
+    page.on("request", lambda request: VERSION.search(request.url) and asked.append(
+        request.url))
+    page.evaluate("""() => {
+        Object.defineProperty(document, "visibilityState", {value: "hidden",
+                                                            configurable: true});
+        document.dispatchEvent(new Event("visibilitychange"));
+    }""")
+    page.wait_for_timeout(500)
+    asked.clear()
+    page.wait_for_timeout(4000)
+    assert asked == []
+    with page.expect_request(lambda request: VERSION.search(request.url) is not None,
+                             timeout=1000):
+        page.evaluate("""() => {
+            Object.defineProperty(document, "visibilityState", {value: "visible",
+                                                                configurable: true});
+            document.dispatchEvent(new Event("visibilitychange"));
+        }""")
+
+
+def conflict_on(device: Scorer, table: Table) -> None:
+    """Device taps Clara's Spades game; another device saves first; device saves: 409."""
+    device.tap("declarer-2", "game-spades", "matadors-1", "bid-22", "result-won")
+    expect(device.preview().locator(".breakdown")).to_contain_text("22")
+    other_device_saves(table)
+    assert save_response(device).status == 409
+    expect(device.page.locator("#conflict")).to_be_visible()
+
+
+def test_the_conflict_on_a_tablet(tablet: Any, table: Table) -> None:
+    b = tablet("tablet")
+    conflict_on(b, table)
+    b.page.locator("#conflict").scroll_into_view_if_needed()
+    b.page.screenshot(path=str(b.shots / "live-conflict-1024x768.png"))
+    sides = [b.page.locator(f".conflict-{side}").bounding_box() for side in ("theirs", "mine")]
+    assert sides[0] and sides[1]
+    assert abs(sides[0]["y"] - sides[1]["y"]) < 2 and sides[0]["x"] < sides[1]["x"]  # beside
+    # "Edit mine": the choice closes, the entry is in the form at the new version.
+    b.tap("conflict-edit")
+    expect(b.page.locator("#conflict")).to_be_hidden()
+    expect(b.page.locator("#declarer-2")).to_be_checked()
+    assert b.page.locator('#deal-form input[name="version"]').input_value() == "1"
+    # "Keep theirs": back to the table, mine discarded.
+    b.page.goto(b.table_url)
+    assert Deal.objects.filter(table=table).count() == 1
+
+
+@pytest.mark.browser_context_args(viewport=PHONE)
+def test_the_conflict_on_a_phone(tablet: Any, table: Table) -> None:
+    b = tablet("phone")
+    conflict_on(b, table)
+    page = b.page
+    page.locator("#conflict").scroll_into_view_if_needed()
+    page.screenshot(path=str(b.shots / "live-conflict-390x844.png"))
+    page.screenshot(path=str(b.shots / "live-conflict-390x844-full.png"), full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    for choice in ("conflict-append", "conflict-theirs", "conflict-edit"):
+        box = page.locator(f'[data-tap="{choice}"]').bounding_box()
+        assert box and box["height"] >= 44 and box["x"] >= 0
+        assert box["x"] + box["width"] <= PHONE["width"]
+    b.tap("conflict-theirs")
+    page.wait_for_url(b.table_url)
+    assert Deal.objects.filter(table=table).count() == 1
