@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from scoring.collation import ordered_by_name
 from scoring.models import Club, Membership, Player, RuleProfile, Season
 
 MAX_SEATS = 6
@@ -123,7 +124,11 @@ class TableForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.club = club
         self.allow_empty = allow_empty
-        players = club.players.all()
+        # in reading order ("Änne" with the A), worked out once for all forms of a formset
+        players = getattr(club, "_players_by_name", None)
+        if players is None:
+            players = ordered_by_name(club.players.all())
+            club._players_by_name = players  # type: ignore[attr-defined]
         self.fields["first_dealer"].choices = [  # type: ignore[attr-defined]
             (i, _("Seat %(number)d") % {"number": i + 1}) for i in range(MAX_SEATS)]
         for i in range(MAX_SEATS):

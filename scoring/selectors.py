@@ -15,6 +15,7 @@ from django.db.models import Prefetch, QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext, pgettext, pgettext_lazy
 
+from scoring.collation import name_key
 from scoring.engine import SkatError, evaluate_table
 from scoring.engine.deal import QUICK_RESULTS
 from scoring.engine.games import HISTORIC_GAMES, ISKO_GAMES, Game
@@ -675,7 +676,7 @@ def evening_ranking(evening: Evening, sheets: list[ScoreSheet]) -> list[Standing
             return (person["points"],)
         return (-person["points"],)
 
-    ordered = sorted(people.items(), key=lambda item: (key(item[1]), item[1]["name"]))
+    ordered = sorted(people.items(), key=lambda item: (key(item[1]), name_key(item[1]["name"])))
     standings: list[Standing] = []
     for index, (pid, person) in enumerate(ordered):
         rank = index + 1
