@@ -138,8 +138,10 @@ def sheet_body(sheet: ScoreSheet, short: list[str]) -> SafeString:
                   if row.ramsch_round else "")
         ramsch_points = ""
         if row.ramsch_points:
-            said = ", ".join(f"{names[p]} {v}" for p, v in enumerate(row.ramsch_points)
-                             if v is not None)
+            items = [f"{names[p]} {v}" for p, v in enumerate(row.ramsch_points)
+                     if v is not None]
+            said = " ".join(f"<span>{item}{',' if i < len(items) - 1 else ''}</span>"
+                            for i, item in enumerate(items))
             ramsch_points = (f'{", " if row.details else ""}'
                              f'<span class="ramsch-points">{points_word}: {said}</span>')
         out.append(
