@@ -190,7 +190,7 @@ def bock_status(sheet: ScoreSheet) -> BockStatus:
 def bock_words(sheet: ScoreSheet) -> list[tuple[str, str]]:
     """The Bock state in words, as (kind, text): ("bock", "Bock 2 of 4"), ("waiting", "+1 Bock
     round waiting"). The one wording of the sheet, the table screen and the PDF."""
-    status = sheet.bock
+    status = bock_status(sheet)
     out: list[tuple[str, str]] = []
     if status.level:
         text = (_("Bock %(position)s of %(length)s")

@@ -5,13 +5,17 @@ never says "Null Ouvert Ouvert", and the audit log speaks the reader's language.
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from scoring.engine.fields import active_seats
 from scoring.models import Deal, Table
+from scoring.selectors import bock_words
 from scoring.services import Actor, deal_record
 
 from .factories import make_club
@@ -156,3 +160,28 @@ def test_the_audit_log_names_a_table_code_in_the_readers_language(client: Client
     assert "table code, table 1" in english and "Tischcode" not in english
     german = text_of(page(client, "evening-audit", table.evening_id, "de"))
     assert "Tischcode, Tisch 1" in german
+
+
+def fake_sheet(pending: int, level: int, players: int = 4, stacking: str = "queue") -> Any:
+    options = {"bock": {"triggers": ["sixty_sixty"], "stacking": stacking}}
+    return SimpleNamespace(players=["p"] * players, bock_pending=pending, next_bock=level,
+                           table=SimpleNamespace(evening=SimpleNamespace(options=options)))
+
+
+@pytest.mark.parametrize(("pending", "level", "players", "stacking", "words"), [
+    (0, 0, 4, "queue", []),
+    # a trigger has just queued a round that starts with the next deal
+    (4, 1, 4, "queue", [("bock", "Bock 1 of 4")]),
+    (3, 1, 3, "queue", [("bock", "Bock 1 of 3")]),
+    # the running round's last deal and two whole rounds behind it
+    (9, 1, 4, "queue", [("bock", "Bock 4 of 4"), ("waiting", "+2 Bock rounds waiting")]),
+    # a Ramsch round runs first: nothing doubles now, one whole round waits
+    (4, 0, 4, "queue", [("waiting", "1 Bock round waiting")]),
+    # parallel stacking: two rounds overlap (Doppelbock), 4 + 2 deals owed, nothing waits
+    (6, 2, 4, "parallel", [("bock", "Bock ×4"), ("waiting", "6 Bock deals to go")]),
+    (3, 1, 3, "parallel", [("bock", "Bock"), ("waiting", "3 Bock deals to go")]),
+])
+def test_the_tracker_count_in_words(pending: int, level: int, players: int, stacking: str,
+                                    words: list[tuple[str, str]]) -> None:
+    with translation.override("en"):
+        assert bock_words(fake_sheet(pending, level, players, stacking)) == words
