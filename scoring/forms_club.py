@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from scoring.collation import ordered_by_name
 from scoring.engine import SkatError
 from scoring.engine.options import parse_options
 from scoring.models import Club, Membership, Player, RuleProfile, RuleSystem, Scoring, Season
@@ -127,7 +128,11 @@ class TableForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.club = club
         self.allow_empty = allow_empty
-        players = club.players.all()
+        # in reading order ("Änne" with the A), worked out once for all forms of a formset
+        players = getattr(club, "_players_by_name", None)
+        if players is None:
+            players = ordered_by_name(club.players.all())
+            club._players_by_name = players  # type: ignore[attr-defined]
         self.fields["first_dealer"].choices = [  # type: ignore[attr-defined]
             (i, _("Seat %(number)d") % {"number": i + 1}) for i in range(MAX_SEATS)]
         for i in range(MAX_SEATS):

@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from scoring.collation import ordered_by_name
 from scoring.models import Club, Player, Season
 
 
@@ -70,4 +71,4 @@ class SeriesForm(forms.Form):
         super().__init__(*args, **kwargs)
         field = self.fields["players"]
         assert isinstance(field, forms.ModelMultipleChoiceField)
-        field.queryset = club.players.order_by("guest", "name")
+        field.queryset = ordered_by_name(club.players.all(), first="guest")

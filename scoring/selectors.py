@@ -15,6 +15,7 @@ from django.db.models import Prefetch, QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext, pgettext, pgettext_lazy
 
+from scoring.collation import name_key
 from scoring.engine import SkatError, evaluate_table
 from scoring.engine.deal import QUICK_RESULTS
 from scoring.engine.games import HISTORIC_GAMES, ISKO_GAMES, Game
@@ -79,6 +80,13 @@ class SheetRow:
     matadors: int | None = None  # with n = +n, without n = −n; None where a game has none
     levels: frozenset[str] = frozenset()  # "hand", "schneider", "schwarz_announced" …
     result_short: str = ""  # card points, tricks or a quick result in a few letters
+    overbid: bool = False  # the declarer made fewer than he bid: lost whatever he took
+    ramsch_points: list[int | None] = field(default_factory=list)  # card points per seat
+
+    @property
+    def sits_out(self) -> list[bool]:
+        """Per seat: not playing this deal (the dealer at a 4-table, two people at 5/6)."""
+        return [p not in self.active for p in range(len(self.entries))]
 
     @property
     def says_lost(self) -> bool:
@@ -132,6 +140,78 @@ class ScoreSheet:
     def lost_bonus(self) -> int:
         return 40 if len(self.players) == 3 else 30
 
+    @property
+    def bock(self) -> BockStatus:
+        return bock_status(self)
+
+    @property
+    def bock_words(self) -> list[tuple[str, str]]:
+        return bock_words(self)
+
+
+@dataclass(frozen=True)
+class BockStatus:
+    """Where the Bock rounds stand before the next deal, from the round tracker.
+
+    The tracker's ``bock_pending`` counts *deals*: the deals left in the running Bock round
+    plus n for every whole round queued behind it (with parallel stacking, the deals left in
+    each running round, so a Doppelbock deal owes two). Rounds are worked out from it here,
+    once, for every screen and the PDF."""
+
+    level: int  # the next deal's Bock level: 0 none, 1 Bock, 2 Doppelbock …
+    length: int  # deals in a round (players at the table)
+    position: int  # the next deal is the position-th of its Bock round; 0 where unknown
+    waiting: int  # whole Bock rounds queued behind the running one (or waiting to start)
+    owed: int  # Bock deals still owed (the tracker's count)
+    parallel: bool  # overlapping rounds run at once (Doppelbock) instead of queueing
+
+    @property
+    def factor(self) -> int:
+        return 2 ** self.level
+
+
+def bock_status(sheet: ScoreSheet) -> BockStatus:
+    n = max(len(sheet.players), 1)
+    options = sheet.table.evening.options or {}
+    bock_options = options.get("bock") if isinstance(options, dict) else None
+    parallel = isinstance(bock_options, dict) and bock_options.get("stacking") == "parallel"
+    pending, level = max(sheet.bock_pending, 0), sheet.next_bock
+    position = waiting = 0
+    if pending and not parallel:
+        if level:
+            left = (pending - 1) % n + 1  # deals left in the running round, this one included
+            position = n - left + 1
+            waiting = (pending - left) // n
+        else:
+            waiting = -(-pending // n)
+    return BockStatus(level, n, position, waiting, pending, parallel)
+
+
+def bock_words(sheet: ScoreSheet) -> list[tuple[str, str]]:
+    """The Bock state in words, as (kind, text): ("bock", "Bock 2 of 4"), ("waiting", "+1 Bock
+    round waiting"). The one wording of the sheet, the table screen and the PDF."""
+    status = bock_status(sheet)
+    out: list[tuple[str, str]] = []
+    if status.level:
+        text = (_("Bock %(position)s of %(length)s")
+                % {"position": status.position, "length": status.length}
+                if status.position else "Bock")
+        if status.level > 1:
+            text += f" ×{status.factor}"
+        out.append(("bock", text))
+    if status.waiting:
+        if status.level:
+            text = ngettext("+%(waiting)s Bock round waiting", "+%(waiting)s Bock rounds waiting",
+                            status.waiting) % {"waiting": status.waiting}
+        else:
+            text = ngettext("%(rounds)s Bock round waiting", "%(rounds)s Bock rounds waiting",
+                            status.waiting) % {"rounds": status.waiting}
+        out.append(("waiting", text))
+    elif status.parallel and status.owed:
+        out.append(("waiting", ngettext("%(deals)s Bock deal to go", "%(deals)s Bock deals to go",
+                                        status.owed) % {"deals": status.owed}))
+    return out
+
 
 def game_for(rules: str, options: dict[str, Any], key: str) -> Game | None:
     if rules == "isko":
@@ -178,14 +258,17 @@ DECLARATION_LABELS = [
 ]
 
 
-def details_of(record: dict[str, Any]) -> list[str]:
-    """The declarations a scorer reads out: "mit 2", "Hand", "Schneider angesagt" …"""
+def details_of(record: dict[str, Any], name: str = "") -> list[str]:
+    """The declarations a scorer reads out: "mit 2", "Hand", "Schneider angesagt" …; a
+    declaration the game's ``name`` already says ("Null Ouvert") is not said twice."""
     out = []
     matadors = record.get("matadors")
     if isinstance(matadors, int) and matadors:
         out.append((_("with %d") if matadors > 0 else _("without %d")) % abs(matadors))
     # Translated only when the declaration applies: a sheet asks this for every row.
-    out += [_(label) for key, label in DECLARATION_LABELS if record.get(key) is True]
+    said = name.casefold().split()
+    out += [word for word in (_(label) for key, label in DECLARATION_LABELS
+                              if record.get(key) is True) if word.casefold() not in said]
     if record.get("spitze"):
         out.append(_("Spitze %d") % record["spitze"])
     if record.get("concession"):
@@ -241,12 +324,40 @@ def result_short(record: dict[str, Any]) -> str:
     return ""
 
 
+def ramsch_points(record: dict[str, Any], players: int) -> list[int | None]:
+    """Each seat's card points of a Ramsch deal (None for a seat that sat out); [] else."""
+    ramsch = record.get("ramsch")
+    if record.get("kind") != "ramsch" or not isinstance(ramsch, dict):
+        return []
+    points = ramsch.get("points")
+    if not isinstance(points, dict):
+        return []
+    out: list[int | None] = []
+    for p in range(players):
+        value = points.get(str(p))
+        out.append(value if isinstance(value, int) and not isinstance(value, bool) else None)
+    return out
+
+
 def _printed(row: dict[str, Any], record: dict[str, Any], rules: str, options: dict[str, Any],
-             lang: str) -> dict[str, Any]:
-    """The SheetRow fields of the printed sheet's own columns."""
+             lang: str, players: int) -> dict[str, Any]:
+    """The SheetRow fields of the printed sheet's own columns (and of the screen's marks)."""
+    overbid = bool(row.get("overbid"))
     return {"game_base": game_base_name(rules, options, record, lang),
             "matadors": row.get("matadors"), "levels": frozenset(row.get("levels") or ()),
-            "result_short": result_short(record)}
+            "result_short": str(_OVERBID_SHORT) if overbid else result_short(record),
+            "overbid": overbid, "ramsch_points": ramsch_points(record, players)}
+
+
+_OVERBID_SHORT = pgettext_lazy("result, short", "overbid")
+
+
+def result_of(record: dict[str, Any], overbid: bool) -> str:
+    """The result column: an overbid game is lost whatever the declarer took, so a quick
+    "won" is not repeated beside it (the row says "overbid" instead)."""
+    if overbid and str(record.get("result") or "").startswith("won"):
+        return ""
+    return result_label(record)
 
 
 def _by_seat(values: dict[str, int] | None, players: int) -> list[int | None]:
@@ -279,7 +390,8 @@ def table_sheet(table: Table, lang: str, explain: bool = True,
         rows.append(SheetRow(
             number=row["number"], deal_id=deal.pk, kind=row["kind"], dealer=row["dealer"],
             active=tuple(row["active"]), declarer=declarer, game=name, symbol=symbol, red=red,
-            details=details_of(record), bid=record.get("bid"), result=result_label(record),
+            details=details_of(record, name), bid=record.get("bid"),
+            result=result_of(record, bool(row.get("overbid"))),
             result_key=str(record.get("result") or ""),
             kontra=record.get("kontra") or "none", bock=row["bock"],
             ramsch_round=row["ramsch_round"], won=row["won"], value=row["value"],
@@ -288,7 +400,7 @@ def table_sheet(table: Table, lang: str, explain: bool = True,
             else None,
             round_end=row["round_end"], underline=frozenset(row["underline"]),
             explanation=row.get("explanation", ""),
-            **_printed(row, record, evening.rules, evening.options, lang),
+            **_printed(row, record, evening.rules, evening.options, lang, n),
         ))
     nxt = result["next"]
     sf = result.get("seeger_fabian_totals")
@@ -350,14 +462,16 @@ def deal_preview(table: Table, record: dict[str, Any], lang: str,
         number=row["number"], deal_id=replace.pk if replace else 0, kind=row["kind"],
         dealer=row["dealer"], active=tuple(row["active"]),
         declarer=record.get("declarer") if record.get("kind") == "game" else None,
-        game=name, symbol=symbol, red=red, details=details_of(record), bid=record.get("bid"),
-        result=result_label(record), result_key=str(record.get("result") or ""),
+        game=name, symbol=symbol, red=red, details=details_of(record, name),
+        bid=record.get("bid"),
+        result=result_of(record, bool(row.get("overbid"))),
+        result_key=str(record.get("result") or ""),
         kontra=record.get("kontra") or "none", bock=row["bock"],
         ramsch_round=row["ramsch_round"], won=row["won"], value=row["value"],
         entries=_by_seat(row["entries"], n), totals=[row["totals"][str(p)] for p in range(n)],
         seeger_fabian=None, round_end=row["round_end"], underline=frozenset(row["underline"]),
         explanation=row.get("explanation", ""),
-        **_printed(row, record, table.evening.rules, table.evening.options, lang),
+        **_printed(row, record, table.evening.rules, table.evening.options, lang, n),
     ), None)
 
 
@@ -562,7 +676,7 @@ def evening_ranking(evening: Evening, sheets: list[ScoreSheet]) -> list[Standing
             return (person["points"],)
         return (-person["points"],)
 
-    ordered = sorted(people.items(), key=lambda item: (key(item[1]), item[1]["name"]))
+    ordered = sorted(people.items(), key=lambda item: (key(item[1]), name_key(item[1]["name"])))
     standings: list[Standing] = []
     for index, (pid, person) in enumerate(ordered):
         rank = index + 1

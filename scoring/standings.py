@@ -23,6 +23,7 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from scoring.collation import name_key
 from scoring.engine.table import _cyclic_gc_paused as cyclic_gc_paused
 from scoring.models import Evening, Player, Scoring, Season, Table
 from scoring.results import Game, TableRef, TableResult, table_refs, table_results
@@ -131,6 +132,11 @@ class Standing:
         return self.player.name
 
     @property
+    def name_sort(self) -> tuple[str, str]:
+        """For sorting by name: "Änne" with the A (scoring.collation)."""
+        return name_key(self.player.name)
+
+    @property
     def money_sort(self) -> Decimal:
         """For sorting by money: the amounts added up (a season is played in one currency)."""
         return sum(self.money.values(), Decimal(0))
@@ -149,7 +155,7 @@ def tie_key(score: int, won: int, lost: int) -> tuple[int, int, int]:
 def rank(standings: list[Standing]) -> list[Standing]:
     """Sort best first (the ranked before the others) and number the places; players equal
     on score, games won and games lost share a place (1, 1, 3 …)."""
-    standings.sort(key=lambda s: (not s.ranked, s.tie_key(), s.player.name.casefold()))
+    standings.sort(key=lambda s: (not s.ranked, s.tie_key(), name_key(s.player.name)))
     previous: tuple[int, int, int] | None = None
     place = 0
     for index, standing in enumerate(standings, start=1):

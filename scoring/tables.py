@@ -50,7 +50,7 @@ CELLS: dict[str, Callable[[Standing], tuple[str, str]]] = {
 
 class RankingTable(tables.Table):
     rank = tables.Column(verbose_name=_("Place"), order_by=("position",), attrs=NUM)
-    name = tables.Column(verbose_name=_("Player"), order_by=("name",), accessor="name")
+    name = tables.Column(verbose_name=_("Player"), order_by=("name_sort",), accessor="name")
     evenings = tables.Column(verbose_name=_("Evenings"), attrs=NUM)
     score = tables.Column(verbose_name=_("Score"), attrs=NUM)
     total = tables.Column(verbose_name=_("All evenings"), attrs=NUM)

@@ -119,6 +119,7 @@ class Line:
     rule_below: str = ""  # "thin" (every deal), "round" (a round ends), "strong"
     bold: bool = False
     underline: tuple[int, ...] = ()  # columns ruled underneath (the book layout)
+    joined: bool = False  # belongs to the line above: never the first line of a page
 
 
 @dataclass
@@ -343,6 +344,8 @@ def paginate(head: Sequence[Line], body: Sequence[Line], foot: Sequence[Line]) -
             pages.append(Page(len(pages) + 1, [*head, *rest, *foot], first, True))
             return pages
         take = min(room, max(len(rest) - 1, 0))
+        while 0 < take < len(rest) and rest[take].joined:  # keep a deal's lines together
+            take -= 1
         if take <= 0:  # the foot alone does not fit on a page: let it run on
             pages.append(Page(len(pages) + 1, [*head, *rest, *foot], first, True))
             return pages
@@ -373,7 +376,8 @@ def _width(texts: Iterable[str], least: int, most: int) -> int:
 
 
 def _matadors(values: Iterable[int | None]) -> list[str]:
-    with_, without = pgettext("matadors, short", "w %d"), pgettext("matadors, short", "w/o %d")
+    with_ = pgettext("matadors, printed", "with %d")
+    without = pgettext("matadors, printed", "without %d")
     return [(with_ if value > 0 else without) % abs(value) if value else "" for value in values]
 
 
@@ -400,7 +404,7 @@ def standard_grid(sheet: ScoreSheet, net_money: list[str] | None,
     names = [grid_text(n) for n in short_names(sheet)]
     rows = sheet.rows
     fixed_titles = [_("No."), _("Dealer"), _("Declarer"), _("Game"),
-                    pgettext("matadors column, short", "w/o")]
+                    pgettext("matadors column, printed", "with/without")]
     games = [grid_text(f"{r.symbol} {r.game_base}".strip()) for r in rows]
     mats = _matadors(r.matadors for r in rows)
     bids = [str(r.bid) if r.bid is not None else "" for r in rows]
@@ -408,32 +412,19 @@ def standard_grid(sheet: ScoreSheet, net_money: list[str] | None,
     marks = [bock_mark(r) + ("R" if r.ramsch_round else "") for r in rows]
     entries = [[_signed(v) for v in r.entries] for r in rows]
     totals = [[minus(v) for v in r.totals] for r in rows]
-    players = len(names)
-    columns = [
-        Column(_width([str(r.number) for r in rows] + [fixed_titles[0]], 2, 5), ">", ""),
-        Column(_width([names[r.dealer] for r in rows] + [fixed_titles[1]], 4, 9)),
-        Column(_width([names[r.declarer] for r in rows if r.declarer is not None]
-                      + [fixed_titles[2]], 4, 9)),
-        Column(_width([*games, fixed_titles[3]], 5, 14)),
-        Column(_width([*mats, fixed_titles[4]], 3, 7)),
-        *[Column(1, "^", "thin" if i == 0 else "") for i in range(len(LEVELS))],
-        Column(_width([*bids, _("Bid")], 3, 4), ">"),
-        Column(_width([*results, _("Pts")], 3, 6), ">"),
-        Column(3, "^"),
-        Column(_width([*marks, "Bock"], 3, 4), "^"),
-    ]
-    fixed = len(columns)
-    footer_numbers = list(sheet.totals)
-    for line in seeger_fabian(sheet):
-        footer_numbers += [line.won_bonus, line.lost_malus, line.others_bonus, line.total]
-    for seat in range(players):
-        entry_w = _width([e[seat] for e in entries], 3, 7)
-        total_w = _width([t[seat] for t in totals] + [minus(v) for v in footer_numbers]
-                         + (net_money or []), 4, 9)
-        # The name over both sub-columns: widen the total for a long name (up to 12).
-        total_w = max(total_w, min(len(names[seat]), 12) - entry_w - GAP)
-        columns += [Column(entry_w, ">", "thick"), Column(total_w, ">", "")]
-
+    out_mark = pgettext("sits out as dealer, one letter", "D")
+    dealers = [names[r.dealer] for r in rows]
+    declarers = [names[r.declarer] for r in rows if r.declarer is not None]
+    # Names as long as the page has room for: the widest that still prints at a readable size.
+    longest = max((len(n) for n in names), default=4)
+    widest = max(longest, len(fixed_titles[1]), len(fixed_titles[2]), 9)
+    cap = next((c for c in range(widest, 8, -1)
+                if font_for(_standard_columns(rows, names, c, dealers, declarers, fixed_titles,
+                                              games, mats, bids, results, marks, entries,
+                                              totals, sheet, net_money)) >= READABLE_PT), 9)
+    columns = _standard_columns(rows, names, cap, dealers, declarers, fixed_titles, games,
+                                mats, bids, results, marks, entries, totals, sheet, net_money)
+    fixed = FIXED_COLUMNS
     head = Line(
         [cell(fixed_titles[0]), cell(fixed_titles[1]), cell(fixed_titles[2]),
          cell(fixed_titles[3]), cell(fixed_titles[4]),
@@ -443,9 +434,17 @@ def standard_grid(sheet: ScoreSheet, net_money: list[str] | None,
         shade="head", rule_below="strong", bold=True)
 
     body: list[Line] = []
+    card_points = _("Card points")
     for i, row in enumerate(rows):
         body.append(_deal_line(row, names, games[i], mats[i], bids[i], results[i], marks[i],
-                               entries[i], totals[i]))
+                               entries[i], totals[i], out_mark))
+        if row.ramsch_points:  # a second line: every player's card points of the Ramsch
+            body.append(Line(
+                [cell(card_points, span=fixed, align=">"),
+                 *[c for v in row.ramsch_points
+                   for c in (cell("" if v is None else str(v), align=">"), EMPTY)]],
+                shade=body[-1].shade, rule_below=body[-1].rule_below, joined=True))
+            body[-2].rule_below = ""
     if not rows:
         body.append(Line([cell(_("No deals yet."), span=fixed)]))
 
@@ -455,11 +454,49 @@ def standard_grid(sheet: ScoreSheet, net_money: list[str] | None,
         _("K/R: Kontra, Re. Bock ×2/×4; R: a deal of a Ramsch round. Bold: the deal's entry; "
           "beside it each player's running total. A thick line closes each round."),
     ]
+    if any(any(r.sits_out) for r in rows):
+        legend.append(_("%(mark)s: the dealer, who sits out this deal.") % {"mark": out_mark})
     return finish(columns, [head], body, foot, legend)
 
 
+FIXED_COLUMNS = 15  # No., Dealer, Declarer, Game, with/without, six levels, Bid, Pts, K/R, Bock
+READABLE_PT = 6.5  # names are shortened only where the grid would print smaller than this
+
+
+def _standard_columns(rows: Sequence[SheetRow], names: list[str], cap: int,
+                      dealers: list[str], declarers: list[str], fixed_titles: list[str],
+                      games: list[str], mats: list[str], bids: list[str], results: list[str],
+                      marks: list[str], entries: list[list[str]], totals: list[list[str]],
+                      sheet: ScoreSheet, net_money: list[str] | None) -> list[Column]:
+    players = len(names)
+    columns = [
+        Column(_width([str(r.number) for r in rows] + [fixed_titles[0]], 2, 5), ">", ""),
+        Column(_width([*dealers, fixed_titles[1]], 4, cap)),
+        Column(_width([*declarers, fixed_titles[2]], 4, cap)),
+        Column(_width([*games, fixed_titles[3]], 5, 14)),
+        Column(_width([*mats, fixed_titles[4]], 3, 12)),
+        *[Column(1, "^", "thin" if i == 0 else "") for i in range(len(LEVELS))],
+        Column(_width([*bids, _("Bid")], 3, 4 if cap <= 9 else 8), ">"),
+        Column(_width([*results, _("Pts")], 3, 9), ">"),
+        Column(3, "^"),
+        Column(_width([*marks, "Bock"], 3, 4), "^"),
+    ]
+    assert len(columns) == FIXED_COLUMNS
+    footer_numbers = list(sheet.totals)
+    for line in seeger_fabian(sheet):
+        footer_numbers += [line.won_bonus, line.lost_malus, line.others_bonus, line.total]
+    for seat in range(players):
+        entry_w = _width([e[seat] for e in entries], 3, 7)
+        total_w = _width([t[seat] for t in totals] + [minus(v) for v in footer_numbers]
+                         + (net_money or []), 4, 9)
+        # The name over both sub-columns: widen the total for a long name.
+        total_w = max(total_w, min(len(names[seat]), cap + 3) - entry_w - GAP)
+        columns += [Column(entry_w, ">", "thick"), Column(total_w, ">", "")]
+    return columns
+
+
 def _deal_line(row: SheetRow, names: list[str], game: str, mats: str, bid: str, result: str,
-               mark: str, entries: list[str], totals: list[str]) -> Line:
+               mark: str, entries: list[str], totals: list[str], out_mark: str) -> Line:
     symbol = row.symbol
     if symbol and row.red:
         game_cell = Cell(((symbol, "r"), (game[len(symbol):], "")))
@@ -472,7 +509,12 @@ def _deal_line(row: SheetRow, names: list[str], game: str, mats: str, bid: str, 
         cell(bid), cell(result), cell(kontra_mark(row)), cell(mark),
     ]
     for seat, value in enumerate(row.entries):
-        cells.append(_entry_cell(value) if entries[seat] else EMPTY)
+        if entries[seat]:
+            cells.append(_entry_cell(value))
+        elif seat not in row.active:
+            cells.append(cell(out_mark if seat == row.dealer else "–", align="^"))
+        else:
+            cells.append(EMPTY)
         cells.append(cell(totals[seat]))
     shade = "bock" if row.bock else ("ramsch" if row.ramsch_round else "")
     return Line(cells, shade=shade, rule_below="round" if row.round_end else "thin")

@@ -13,6 +13,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
+from scoring.money import money
 from scoring.rule_words import SEPARATOR, house_rules
 from scoring.selectors import ScoreSheet, SheetRow, details_of, game_label, result_label
 
@@ -102,6 +103,10 @@ def sheet_body(sheet: ScoreSheet, short: list[str]) -> SafeString:
     if not sheet.rows:
         return mark_safe("")
     lost_word = escape(_("lost"))
+    out_title = escape(_("deals and sits out"))
+    out_mark = escape(pgettext("sits out as dealer, one letter", "D"))
+    sits_out = escape(_("sits out"))
+    points_word = escape(_("Card points"))
     how = escape(_("How it was computed"))
     history = escape(pgettext("changes of a deal", "History"))
     ramsch_round = escape(_("Ramsch round"))
@@ -123,17 +128,30 @@ def sheet_body(sheet: ScoreSheet, short: list[str]) -> SafeString:
         title = f' title="{explanation}"' if explanation else ""
         symbol = (f'<span class="suit{" red" if row.red else ""}" aria-hidden="true">'
                   f"{row.symbol}</span> " if row.symbol else "")
-        lost = (f' <span class="lost-mark">{lost_word}</span>'
-                if row.won is False and row.kind == "game" and not row.says_lost else "")
+        if row.overbid and not row.says_lost:
+            words = escape(_("overbid (bid %(bid)s)") % {"bid": row.bid})
+            lost = f' <span class="lost-mark overbid-mark">{words}</span>'
+        elif row.won is False and row.kind == "game" and not row.says_lost:
+            lost = f' <span class="lost-mark">{lost_word}</span>'
+        else:
+            lost = ""
         ramsch = (f' <abbr class="ramsch-mark" title="{ramsch_round}">R</abbr>'
                   if row.ramsch_round else "")
+        ramsch_points = ""
+        if row.ramsch_points:
+            items = [f"{names[p]} {v}" for p, v in enumerate(row.ramsch_points)
+                     if v is not None]
+            said = " ".join(f"<span>{item}{',' if i < len(items) - 1 else ''}</span>"
+                            for i, item in enumerate(items))
+            ramsch_points = (f'{", " if row.details else ""}'
+                             f'<span class="ramsch-points">{points_word}: {said}</span>')
         out.append(
             f'<tr id="deal-{row.deal_id}" class="{classes}"{title}>'
             f'<th scope="row" class="num">{row.number}</th>'
             f'<td class="dealer">{names[row.dealer]}</td>'
             f'<td class="declarer">{"" if row.declarer is None else names[row.declarer]}</td>'
             f'<td class="game">{symbol}{escape(row.game)}</td>'
-            f'<td class="details">{escape(", ".join(row.details))}</td>'
+            f'<td class="details">{escape(", ".join(row.details))}{ramsch_points}</td>'
             f'<td class="num">{"" if row.bid is None else row.bid}</td>'
             f'<td class="num result">{escape(row.result)}{lost}</td>'
             f'<td class="mark">{kontra_mark(row)}</td>'
@@ -148,6 +166,11 @@ def sheet_body(sheet: ScoreSheet, short: list[str]) -> SafeString:
                 cell += " dealer-cell"
             shown = ("" if entry is None else
                      f'<span class="entry{" neg" if entry < 0 else ""}">{minus(entry)}</span>')
+            if p not in row.active:
+                shown = (f'<abbr class="out-mark" title="{out_title}">{out_mark}</abbr>'
+                         if p == row.dealer else
+                         f'<span class="out-mark">–<span class="visually-hidden"> {sits_out}'
+                         "</span></span>") + shown
             out.append(f'<td class="{cell}">{shown}'
                        f'<span class="total">{minus(row.totals[p])}</span></td>')
         details = (f'<details><summary><span class="info-mark" aria-hidden="true">i</span>'
@@ -218,7 +241,7 @@ def net_money(sheet: ScoreSheet) -> list[str] | None:
     net = settlement.get("net")
     if not net or settlement.get("stake") in (None, "0", "0.00", "0.0000"):
         return None
-    return [minus(net.get(str(p), "")) for p in range(len(sheet.players))]
+    return [money(net.get(str(p), "")) for p in range(len(sheet.players))]
 
 
 @register.filter
@@ -262,7 +285,7 @@ def record_summary(record: dict[str, Any] | None, rules: str, options: dict[str,
         parts.append(" / ".join(
             f"{players[int(k)] if k.isdigit() and int(k) < len(players) else k} {v}"
             for k, v in sorted(points.items())))
-    parts += details_of(record)
+    parts += details_of(record, name)
     if record.get("bid"):
         parts.append(_("bid %(bid)s") % {"bid": record["bid"]})
     result = result_label(record)

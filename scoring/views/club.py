@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from scoring import access, services
+from scoring.collation import by_name
 from scoring.forms_club import (
     MAX_TABLES,
     CodeForm,
@@ -67,7 +68,7 @@ def table_url(table: Table) -> str:
 def club(request: HttpRequest, slug: str) -> HttpResponse:
     the_club, member = access.club_for(request, slug)
     evenings = the_club.evenings.prefetch_related("tables").order_by("-date", "-id")
-    players = the_club.players.all()
+    players = by_name(the_club.players.all())
     return render(request, "scoring/club/club.html", {
         "club": the_club, "member": member, "evenings": evenings,
         "members_players": [p for p in players if not p.guest],

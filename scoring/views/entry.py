@@ -199,17 +199,14 @@ def build_controls(form: DealForm, players: list[str], active: list[int]) -> dic
 
 
 def bock_badge(sheet: ScoreSheet) -> dict[str, Any]:
-    """ "Bock 2 of 4", "+1 Bock round waiting", "Ramsch round" from the tracker's state."""
-    n = len(sheet.players)
-    pending = sheet.bock_pending
-    bock, ramsch_round = sheet.next_bock, sheet.next_ramsch_round
-    badge: dict[str, Any] = {"bock": bock, "ramsch_round": ramsch_round,
-                             "position": 0, "length": n, "waiting": 0, "factor": 2 ** bock}
-    if pending > 0:
-        current = (pending - 1) % n + 1 if bock else 0
-        badge["position"] = n - current + 1 if current else 0
-        badge["waiting"] = -(-(pending - current) // n)
-    return badge
+    """ "Bock 2 of 4", "+1 Bock round waiting", "Ramsch round": the sheet's words for the
+    tracker's state (selectors.bock_words), so the table screen and the sheet agree."""
+    status = sheet.bock
+    words = dict(sheet.bock_words)
+    return {"bock": status.level, "ramsch_round": sheet.next_ramsch_round,
+            "position": status.position, "length": status.length, "waiting": status.waiting,
+            "factor": status.factor, "bock_label": words.get("bock", ""),
+            "waiting_label": words.get("waiting", "")}
 
 
 def series_progress(table: Table, sheet: ScoreSheet) -> dict[str, Any] | None:

@@ -6,6 +6,7 @@ tables of the evening) with seats and deals in three queries, however many deals
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
@@ -108,6 +109,19 @@ def changed_fields(before: dict[str, Any] | None, after: dict[str, Any] | None,
     return [(k, before.get(k), after.get(k)) for k in keys if before.get(k) != after.get(k)]
 
 
+# The audit log stores who wrote a deal as text, in the language of the device that wrote it
+# ("Tischcode, Tisch 2"); a table code's words are put into the reader's language here.
+_TABLE_CODE = re.compile(r"^(?:table code, table|Tischcode, Tisch) (\d+)$")
+
+
+def actor_label(entry: AuditEntry) -> str:
+    if entry.user_id is None:
+        match = _TABLE_CODE.match(entry.actor)
+        if match:
+            return _("table code, table %(number)d") % {"number": int(match[1])}
+    return entry.actor
+
+
 def _audit_rows(entries: list[AuditEntry], seats_by_table: dict[int, list[str]],
                 lang: str) -> list[dict[str, Any]]:
     rows = []
@@ -116,6 +130,7 @@ def _audit_rows(entries: list[AuditEntry], seats_by_table: dict[int, list[str]],
         players = seats_by_table.get(entry.table_id, [])
         rows.append({
             "entry": entry,
+            "actor": actor_label(entry),
             "before": record_summary(entry.before, evening.rules, evening.options, players, lang),
             "after": record_summary(entry.after, evening.rules, evening.options, players, lang),
             "changes": changed_fields(entry.before, entry.after),

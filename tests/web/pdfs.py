@@ -59,3 +59,28 @@ def line_starting(page_text: str, start: str) -> str:
         if line.strip().startswith(start):
             return line
     raise AssertionError(f"no line starts with {start!r} in:\n{page_text}")
+
+
+def words(pdf: bytes, page: int = 1) -> list[tuple[str, float, float, float, float]]:
+    """The words of a page with their boxes (text, xMin, yMin, xMax, yMax), in points."""
+    import html as _html
+
+    markup = _run(["pdftotext", "-bbox", "-enc", "UTF-8", "-f", str(page), "-l", str(page)],
+                  pdf)
+    pattern = (r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">'
+               r"(.*?)</word>")
+    return [(_html.unescape(m[5]), float(m[1]), float(m[2]), float(m[3]), float(m[4]))
+            for m in re.finditer(pattern, markup)]
+
+
+def overlapping_words(pdf: bytes, page: int = 1) -> list[tuple[str, str]]:
+    """Pairs of words printed over each other (text running into text)."""
+    boxes = words(pdf, page)
+    clashes = []
+    for i, (a, ax0, ay0, ax1, ay1) in enumerate(boxes):
+        for b, bx0, by0, bx1, by1 in boxes[i + 1:]:
+            dx = min(ax1, bx1) - max(ax0, bx0)
+            dy = min(ay1, by1) - max(ay0, by0)
+            if dx > 0.5 and dy > 0.5 * min(ay1 - ay0, by1 - by0):
+                clashes.append((a, b))
+    return clashes

@@ -39,7 +39,7 @@ def test_pages_repeat_the_titles_and_end_with_the_totals() -> None:
     with translation.override("en"):
         printed = grid.standard_grid(sheet_of(table), None, "")
     pages = printed.pages
-    assert len(pages) == 3
+    assert len(pages) == 4  # 150 deals, and under each Ramsch deal a line of card points
     for page in pages:
         assert page.lines[0].bold and page.lines[0].shade == "head"
         limit = grid.lines_per_page(page.first)
@@ -72,10 +72,12 @@ def test_a_thick_rule_closes_each_round_and_bock_and_ramsch_rounds_are_shaded() 
         sheet = sheet_of(table)
         page = grid.standard_grid(sheet, None, "").pages[0]
     assert [row.round_end for row in sheet.rows] == [False, False, True, False, False, True]
-    # line 1 holds the titles: deal k is line k + 1
-    assert round_rule_rows(page.svg) == [4, 7]
-    shades = [line.shade for line in page.lines[1:7]]
-    assert shades == ["", "bock", "bock", "bock", "ramsch", "ramsch"]
+    # line 1 holds the titles: deal k is line k + 1, each Ramsch deal followed by a line of
+    # card points (deal 5 on line 6 and 7, deal 6 on line 8 and 9)
+    assert round_rule_rows(page.svg) == [4, 9]
+    shades = [line.shade for line in page.lines[1:9]]
+    assert shades == ["", "bock", "bock", "bock", "ramsch", "ramsch", "ramsch", "ramsch"]
+    assert [line.joined for line in page.lines[1:9]] == [False] * 5 + [True, False, True]
     assert grid.SHADES["bock"] in page.svg and grid.SHADES["ramsch"] in page.svg
 
 

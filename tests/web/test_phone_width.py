@@ -1,0 +1,40 @@
+"""On a 390 × 844 phone nothing is wider than the screen (issue 12, points 1 and 6.9): the
+settlement page, a table's score sheet and the evening overview, with long names, a Ramsch
+and Bock rounds. Wide tables scroll inside their own box; the page itself never does."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.urls import reverse
+
+from .factories import browser_login, make_club, make_user
+from .test_pdf_issue12 import story_table
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_no_page_is_wider_than_a_phone(page: Any, live_server: Any, screenshot_dir: Path,
+                                       lang: str) -> None:
+    club = make_club()
+    table = story_table(club)
+    page.set_viewport_size(PHONE)
+    page.context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": lang,
+                               "url": live_server.url}])
+    browser_login(page.context, live_server, make_user(club, "admin"))
+    urls = {"settlement": reverse("scoring:settlement", args=[table.evening_id]),
+            "sheet": reverse("scoring:sheet", args=[table.pk]),
+            "evening": reverse("scoring:evening", args=[table.evening_id])}
+    widths = {}
+    for name, url in urls.items():
+        page.goto(live_server.url + url)
+        page.wait_for_load_state("networkidle")
+        assert page.locator("html").get_attribute("lang") == lang
+        widths[name] = page.evaluate("document.documentElement.scrollWidth")
+        page.screenshot(path=str(screenshot_dir / f"phone-{name}-{lang}.png"), full_page=True)
+    assert widths == dict.fromkeys(urls, 390)
