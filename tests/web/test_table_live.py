@@ -19,13 +19,16 @@ from typing import Any
 
 import pytest
 from django.core.cache import cache
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
 from scoring.engine import evaluate_table
 from scoring.models import AuditEntry, Deal, Table
 from scoring.services import Actor, deal_delete, deal_record
+from scoring.views.table_live import MAX_CHANGES
 
 from .factories import deal_form, make_club, make_table, make_user
 
@@ -538,3 +541,39 @@ def test_a_refusal_on_a_current_table_keeps_its_notice(scorer: Client, table: Ta
     assert response.status_code == 422
     html = response.content.decode()
     assert "notice-stale" in html and 'id="conflict"' not in html
+
+
+def test_the_conflict_of_a_deletion_costs_the_same_however_many_changes(
+        scorer: Client, table: Table) -> None:
+    """Queries per page stay constant: 2 changes since the version shown, or 30."""
+    counts = []
+    deal = record_other(table, declarer=1)
+    for more in (2, 28):
+        for _ in range(more):
+            table.refresh_from_db()
+            deal_record(table=table, record={"kind": "passed"},
+                        expected_version=table.version, actor=OTHER)
+        url = reverse("scoring:deal-delete", args=[table.pk, deal.pk])
+        with CaptureQueriesContext(connection) as queries:
+            response = scorer.post(url, {"version": "1", "reason": "doppelt"})
+        assert response.status_code == 409
+        counts.append(len(queries.captured_queries))
+    assert response.context["conflict"].more == 30 - MAX_CHANGES
+    assert counts[0] == counts[1], counts
+
+
+def test_the_conflict_names_the_devices(scorer: Client, table: Table) -> None:
+    """"Ihres" reads as "yours" to a German reader: the sides are the devices."""
+    mine = deal_form(table, declarer="2", game="spades", bid="22")
+    record_other(table)
+    url = reverse("scoring:deal-save", args=[table.pk])
+    german = scorer.post(url, mine).content.decode()
+    for text in ("Anderes Gerät", "Dieses Gerät", "Stand des anderen Geräts behalten",
+                 "Meins danach anhängen", "Meins bearbeiten"):
+        assert text in german, text
+    assert "Ihres" not in german
+    english = scorer.post(url, mine, headers={"accept-language": "en"}).content.decode()
+    for text in ("Other device", "This device", "Keep the other device's version",
+                 "Append mine after theirs", "Edit mine"):
+        assert text in english, text
+    assert Deal.objects.filter(table=table).count() == 1
