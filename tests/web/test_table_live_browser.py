@@ -227,7 +227,7 @@ def test_the_conflict_on_a_tablet(tablet: Any, table: Table) -> None:
     expect(b.page.locator("#conflict")).to_be_hidden()
     expect(b.page.locator("#declarer-2")).to_be_checked()
     assert b.page.locator('#deal-form input[name="version"]').input_value() == "1"
-    # "Keep theirs": back to the table, mine discarded.
+    # "Keep the other device's version": back to the table, mine discarded.
     b.page.goto(b.table_url)
     assert Deal.objects.filter(table=table).count() == 1
 
