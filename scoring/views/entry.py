@@ -420,9 +420,8 @@ def _reason_action(request: HttpRequest, pk: int, deal: int, action: str) -> Htt
     status = 422
     if reason_form.is_valid():
         service = deal_delete if action == "delete" else deal_restore
-        reason = reason_form.cleaned_data["reason"]
         try:
-            service(deal=the_deal, reason=reason,
+            service(deal=the_deal, reason=reason_form.cleaned_data["reason"],
                     expected_version=reason_form.cleaned_data["version"], actor=actor)
         except StaleTable:
             status = 409
@@ -434,13 +433,11 @@ def _reason_action(request: HttpRequest, pk: int, deal: int, action: str) -> Htt
                                       err.message_in(_lang()))
         else:
             return redirect("scoring:table", pk=table.pk)
-        if status == 409:
-            table.refresh_from_db(fields=["version"])
-            the_deal.refresh_from_db()
-            if table_live.done_already(request, table, the_deal, action, actor, reason):
-                return redirect("scoring:table", pk=table.pk)  # a repeated tap: done once
     table = _full(table)
     the_deal.refresh_from_db()
+    if status == 409 and table_live.done_already(request, table, the_deal, action, actor,
+                                                 reason_form.cleaned_data["reason"]):
+        return redirect("scoring:table", pk=table.pk)  # a repeated tap: done once, by it
     sheet = table_sheet(table, _lang())
     row = _row_for(sheet, the_deal)
     form = None

@@ -27,7 +27,7 @@ from django.utils import timezone
 
 from scoring.engine import evaluate_table
 from scoring.models import AuditEntry, Deal, Table
-from scoring.services import Actor, deal_delete, deal_record
+from scoring.services import Actor, deal_delete, deal_edit, deal_record
 from scoring.views.table_live import MAX_CHANGES
 
 from .factories import deal_form, make_club, make_table, make_user
@@ -577,3 +577,30 @@ def test_the_conflict_names_the_devices(scorer: Client, table: Table) -> None:
                  "Append mine after theirs", "Edit mine"):
         assert text in english, text
     assert Deal.objects.filter(table=table).count() == 1
+
+
+def test_delete_anyway_is_checked_again_when_tapped(scorer: Client, table: Table) -> None:
+    """"Anyway" is at the version the conflict showed: another save after that shows the
+    conflict again (still offered, the deal untouched); a correction of the deal after that
+    withdraws the offer. Nothing is deleted on the way."""
+    deal, toast = save_and_get_undo(scorer, table)
+    record_other(table, declarer=2)
+    first = parse(post_fields(scorer, toast.action, toast.fields))
+    assert dict(first.fields)["version"] == "2"
+    record_other(table, declarer=3)
+    response = post_fields(scorer, first.action, first.fields)
+    assert response.status_code == 409
+    second = parse(response)
+    assert second.choices == ["conflict-delete", "conflict-theirs"]
+    assert dict(second.fields)["version"] == "3"
+    assert [c.actions for c in response.context["conflict"].theirs] == [["eingetragen"]]
+    table.refresh_from_db()
+    deal_edit(deal=deal, record={**WON, "matadors": 2}, reason="Tippfehler",
+              expected_version=table.version, actor=OTHER)
+    response = post_fields(scorer, second.action, second.fields)
+    assert response.status_code == 409
+    assert parse(response).choices == ["conflict-theirs"]
+    assert response.context["conflict"].theirs[0].deal_id == deal.pk
+    deal.refresh_from_db()
+    assert not deal.deleted
+    assert not AuditEntry.objects.filter(action="delete").exists()
