@@ -438,6 +438,7 @@ class Preview:
 
     row: SheetRow | None
     error: SkatError | None
+    totals: list[int] = field(default_factory=list)  # the table's totals then (toggle only)
 
 
 def deal_preview(table: Table, record: dict[str, Any], lang: str,
@@ -455,11 +456,38 @@ def deal_preview(table: Table, record: dict[str, Any], lang: str,
         result = evaluate_table(table_document(table, records), lang=lang, explain=True)
     except SkatError as err:
         return Preview(None, err)
-    row = result["deals"][index - 1]
+    return Preview(_preview_row(table, result["deals"][index - 1], record,
+                                replace.pk if replace else 0, lang), None)
+
+
+def deal_toggle_preview(table: Table, deal: Deal, lang: str) -> Preview:
+    """Score the table as it would stand with ``deal`` deleted (if it counts now) or restored
+    (if it is deleted now), as ``table``'s prefetched deals say: the totals either way, and
+    the restored deal's row."""
+    current = next(d for d in table.deals.all() if d.pk == deal.pk)
+    restore = current.deleted
+    deals = [d for d in table.deals.all() if (restore if d.pk == deal.pk else not d.deleted)]
+    index = next((i for i, d in enumerate(deals) if d.pk == deal.pk), None)
+    try:
+        result = evaluate_table(table_document(table, [d.record for d in deals]), lang=lang,
+                                explain=restore, explain_from=(index or 0) + 1)
+    except SkatError as err:
+        return Preview(None, err)
+    n = len(table.seats.all())
+    totals = [result["totals"][str(p)] for p in range(n)]
+    row = None
+    if index is not None:
+        row = _preview_row(table, result["deals"][index], current.record, deal.pk, lang)
+    return Preview(row, None, totals)
+
+
+def _preview_row(table: Table, row: dict[str, Any], record: dict[str, Any], deal_id: int,
+                 lang: str) -> SheetRow:
+    """A sheet row for a deal not (yet, or not again) stored as it is scored here."""
     n = len(table.seats.all())
     name, symbol, red = game_label(table.evening.rules, table.evening.options, record, lang)
-    return Preview(SheetRow(
-        number=row["number"], deal_id=replace.pk if replace else 0, kind=row["kind"],
+    return SheetRow(
+        number=row["number"], deal_id=deal_id, kind=row["kind"],
         dealer=row["dealer"], active=tuple(row["active"]),
         declarer=record.get("declarer") if record.get("kind") == "game" else None,
         game=name, symbol=symbol, red=red, details=details_of(record, name),
@@ -472,7 +500,7 @@ def deal_preview(table: Table, record: dict[str, Any], lang: str,
         seeger_fabian=None, round_end=row["round_end"], underline=frozenset(row["underline"]),
         explanation=row.get("explanation", ""),
         **_printed(row, record, table.evening.rules, table.evening.options, lang, n),
-    ), None)
+    )
 
 
 def evening_tables(evening: Evening) -> QuerySet[Table]:

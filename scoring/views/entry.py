@@ -423,12 +423,18 @@ def _reason_action(request: HttpRequest, pk: int, deal: int, action: str) -> Htt
         except StaleTable:
             status = 409
         except SkatError as err:
-            reason_form.add_error("reason" if err.field == "reason" else None,
-                                  err.message_in(_lang()))
+            if reason_form.cleaned_data["version"] != table.version:
+                status = 409  # refused on a changed table: the conflict says why
+            else:
+                reason_form.add_error("reason" if err.field == "reason" else None,
+                                      err.message_in(_lang()))
         else:
             return redirect("scoring:table", pk=table.pk)
     table = _full(table)
     the_deal.refresh_from_db()
+    if status == 409 and table_live.done_already(request, table, the_deal, action, actor,
+                                                 reason_form.cleaned_data["reason"]):
+        return redirect("scoring:table", pk=table.pk)  # a repeated tap: done once, by it
     sheet = table_sheet(table, _lang())
     row = _row_for(sheet, the_deal)
     form = None
@@ -440,6 +446,12 @@ def _reason_action(request: HttpRequest, pk: int, deal: int, action: str) -> Htt
                              stale=status == 409)
     context.update(_edit_extra(table, sheet, the_deal, form, reason_form))
     context["reason_action"] = action
+    if status == 409:
+        # The other device's changes beside the deal to delete or restore, and the choice
+        # (templates/scoring/entry/_conflict.html).
+        context["conflict"] = table_live.change_conflict(
+            request, table, sheet, the_deal, action, reason_form.cleaned_data["reason"],
+            _lang())
     return render(request, "scoring/entry/edit.html", context, status=status)
 
 

@@ -12,9 +12,18 @@ one worker, answered from one query (plus the session and the user, which every 
 loads), and mostly with 304 Not Modified.
 
 When a save or a correction meets a table another device changed (StaleTable, 409), the
-screen shows both versions side by side (``conflict``): theirs, the deals changed since the
-form's version as sheet rows with their values, and mine, scored by the engine as it would
-be saved now, with the choice to append mine after theirs, keep theirs, or edit mine.
+screen shows both versions side by side (``conflict``): the other device's, the deals changed
+since the form's version as sheet rows with their values, and this device's, scored by the
+engine as it would be saved now, with the choice to append mine after theirs, keep the other
+device's version, or edit mine.
+
+A deletion or a restoration that meets a changed table (the "Undo" toast tapped after another
+tablet saved, say) is answered the same way (``change_conflict``): the other device's changes
+beside the deal this device wanted to delete or restore, and the totals either way. "Delete
+(restore) it anyway" is offered only while that deal is as this device saw it: no change to
+it since the version the request was sent at; it posts the current version, so anything
+changed after the conflict was shown is refused again. A repeated tap finds its own change
+already done (``done_already``) and is answered as if it had been the first.
 """
 
 from __future__ import annotations
@@ -32,7 +41,8 @@ from django.views.decorators.http import require_safe
 from scoring import access
 from scoring.forms import DealForm, EditForm, Rules
 from scoring.models import AuditEntry, Deal, Evening, Membership, Table
-from scoring.selectors import ScoreSheet, SheetRow, deal_preview
+from scoring.selectors import ScoreSheet, SheetRow, deal_preview, deal_toggle_preview
+from scoring.services import Actor
 from scoring.templatetags.sheet_tags import short_names
 
 # At most this many changes are listed as "theirs" (a tablet that slept for an hour).
@@ -95,7 +105,7 @@ class Change:
 
 @dataclass
 class Conflict:
-    edit: bool  # a correction (else a new deal)
+    kind: str  # what this device wanted: "save" a new deal, "edit", "delete" or "restore"
     theirs: list[Change]
     mine: SheetRow | None  # mine scored by the engine as it would be saved now
     mine_entries: list[tuple[str, int]]
@@ -108,6 +118,17 @@ class Conflict:
     same: bool  # one of theirs is exactly mine: most likely the same deal twice
     more: int  # changes left out of ``theirs``
     can_edit: bool  # mine can still be edited in the form (a corrected deal is not deleted)
+
+    @property
+    def edit(self) -> bool:
+        """A correction of a deal (else a new deal, a deletion or a restoration)."""
+        return self.kind == "edit"
+
+
+def _since(request: HttpRequest) -> int | None:
+    """The version the request's form was shown at."""
+    raw = request.POST.get("version", "")
+    return int(raw) if raw.isdecimal() and len(raw) < 12 else None
 
 
 def _theirs(table: Table, sheet: ScoreSheet, since: int | None) -> tuple[list[Change], int]:
@@ -143,9 +164,7 @@ def conflict(request: HttpRequest, table: Table, sheet: ScoreSheet, rules: Rules
     ``table`` is fetched with tables_with_everything and ``sheet`` is its current sheet.
     Mine is read from the request the way the save would read it and scored by the engine
     against the table as it is now: what "save mine" would write, or why it cannot."""
-    raw = request.POST.get("version", "")
-    since = int(raw) if raw.isdecimal() and len(raw) < 12 else None
-    theirs, more = _theirs(table, sheet, since)
+    theirs, more = _theirs(table, sheet, _since(request))
     row_of = {row.deal_id: row for row in sheet.rows}
     form: DealForm
     if deal is None:
@@ -183,7 +202,7 @@ def conflict(request: HttpRequest, table: Table, sheet: ScoreSheet, rules: Rules
               for value in request.POST.getlist(name)
               if name not in ("csrfmiddlewaretoken", "version")]
     return Conflict(
-        edit=deal is not None, theirs=theirs, mine=mine,
+        kind="save" if deal is None else "edit", theirs=theirs, mine=mine,
         mine_entries=[(players[s], e) for s, e in enumerate(mine.entries) if e is not None]
         if mine else [],
         mine_errors=errors,
@@ -195,6 +214,84 @@ def conflict(request: HttpRequest, table: Table, sheet: ScoreSheet, rules: Rules
         action=action, fields=fields, version=table.version,
         same=any(change.same for change in theirs), more=more,
         can_edit=deal is None or deal.pk in row_of)
+
+
+def _deal_changes(table: Table, deal: Deal, since: int | None,
+                  ) -> list[tuple[str, str, str]] | None:
+    """(action, actor, reason) of every change to ``deal`` since version ``since``, oldest
+    first; None when ``since`` is no version the table has had."""
+    if since is None or since > table.version:
+        return None
+    count = table.version - since
+    if count == 0:
+        return []
+    # The table's last ``count`` audit entries are the changes since then (see _theirs).
+    first = list(AuditEntry.objects.filter(table=table).order_by("-id").values_list(
+        "id", flat=True)[count - 1:count])
+    return list(AuditEntry.objects.filter(deal=deal, id__gte=first[0] if first else 0)
+                .order_by("id").values_list("action", "actor", "reason"))
+
+
+def done_already(request: HttpRequest, table: Table, deal: Deal, action: str, actor: Actor,
+                 reason: str) -> bool:
+    """A deletion or restoration refused as stale was in fact done, by this very request
+    tapped before (a double tap, the "Undo" toast tapped twice, a resent form): the deal is
+    as wanted, and its last change since the request's version is this action by this actor
+    for this reason. ``deal`` is fresh from the database."""
+    changes = _deal_changes(table, deal, _since(request))
+    if not changes or deal.deleted != (action == "delete"):
+        return False
+    return changes[-1] == (action, actor.label[:150], reason.strip())
+
+
+def change_conflict(request: HttpRequest, table: Table, sheet: ScoreSheet, deal: Deal,
+                    action: str, reason: str, lang: str) -> Conflict:
+    """Both versions after a refused deletion or restoration (``action``) of ``deal``.
+
+    ``table`` is fetched with tables_with_everything and ``sheet`` is its current sheet. The
+    other device's changes since the request's version, the deal itself first; beside them
+    the deal this device wanted to delete (as it counts now) or restore (as it would count),
+    and the totals after it. Doing it anyway is offered only when nothing changed the deal
+    since that version and the engine accepts the table without (with) it."""
+    since = _since(request)
+    theirs, more = _theirs(table, sheet, since)
+    theirs.sort(key=lambda change: change.deal_id != deal.pk)
+    current = next(d for d in table.deals.all() if d.pk == deal.pk)
+    delete = action == "delete"
+    changes = _deal_changes(table, deal, since)
+    players = short_names(sheet)
+    errors: list[str] = []
+    mine = None
+    totals: list[int] = []
+    if current.deleted == delete:
+        errors.append(_("The other device already deleted this deal.") if delete
+                      else _("The other device already restored this deal."))
+    elif changes is None or changes:
+        errors.append(_("The other device changed this deal since you saw it: look at it "
+                        "again before deleting it.") if delete else
+                      _("The other device changed this deal since you saw it: look at it "
+                        "again before restoring it."))
+    else:
+        preview = deal_toggle_preview(table, current, lang)
+        if preview.error is not None:  # which deal it is about: the scorer looks for it
+            message = preview.error.message_in(lang)
+            errors.append(message if preview.error.deal is None else _(
+                "Deal %(number)s: %(message)s") % {"number": preview.error.deal,
+                                                     "message": message})
+        else:
+            mine = next((row for row in sheet.rows if row.deal_id == deal.pk), None) \
+                if delete else preview.row
+            totals = preview.totals
+    return Conflict(
+        kind=action, theirs=theirs, mine=mine,
+        mine_entries=[(players[s], e) for s, e in enumerate(mine.entries) if e is not None]
+        if mine else [],
+        mine_errors=errors,
+        theirs_totals=list(zip(players, sheet.totals, strict=True)),
+        mine_totals=list(zip(players, totals, strict=True)) if totals else [],
+        action=reverse(f"scoring:deal-{action}", args=[table.pk, deal.pk]),
+        fields=[("reason", reason)], version=table.version, same=False, more=more,
+        can_edit=False)
 
 
 urlpatterns: list[URLPattern] = [

@@ -15,7 +15,9 @@
 // - While polls fail the connection state says so ("Connection lost"), and "Online" again
 //   as soon as one succeeds.
 // - On the conflict screen, "Edit mine" closes the choice and goes to the form, and "Append
-//   mine" is sent once however often it is tapped (the server also knows its request id).
+//   mine" (or "Save my correction", "Delete / Restore it anyway") is sent once however often
+//   it is tapped (the server also knows a new deal's request id, and finds a deletion or a
+//   restoration already done).
 //
 // Not htmx polling (static/js/live.js) as on the sheet pages: whether a part may be swapped
 // depends on what the scorer did meanwhile, and a swap must keep the form's elements.
@@ -247,7 +249,7 @@
 
     document.addEventListener("submit", function (event) {
       var form = event.target;
-      if (form.classList && form.classList.contains("conflict-append")) {
+      if (form.classList && form.classList.contains("conflict-mine-form")) {
         if (form.dataset.sent) {
           event.preventDefault();
           return;
@@ -265,7 +267,7 @@
     window.addEventListener("pageshow", function (event) {
       if (event.persisted) {  // back from the history: the page may have gone stale
         leaving = false;
-        document.querySelectorAll("form.conflict-append").forEach(function (form) {
+        document.querySelectorAll("form.conflict-mine-form").forEach(function (form) {
           delete form.dataset.sent;
         });
         schedule(0);

@@ -79,7 +79,10 @@ def test_a_stale_edit_is_refused(scorer: Client, table: Table, deal: Deal) -> No
     deal_record(table=table, record={"kind": "passed"}, expected_version=1, actor=OTHER)
     response = scorer.post(edit_url(table, deal), data)
     assert response.status_code == 409
-    assert "notice-stale" in response.content.decode()
+    html = response.content.decode()
+    # Said once, by the conflict panel with both versions (not by the old notice above it).
+    assert 'id="conflict"' in html and "Zwei Fassungen dieses Spiels" in html
+    assert "notice-stale" not in html
     deal.refresh_from_db()
     assert deal.record == WON
 
@@ -119,6 +122,10 @@ def test_delete_and_restore_need_a_reason(scorer: Client, table: Table, deal: De
 def test_a_stale_delete_is_refused(scorer: Client, table: Table, deal: Deal) -> None:
     response = scorer.post(edit_url(table, deal, "delete"), {"version": "0", "reason": "x"})
     assert response.status_code == 409
+    html = response.content.decode()
+    # Shown at version 0, before the deal existed: it is not offered to delete "anyway".
+    assert 'id="conflict"' in html and "notice-stale" not in html
+    assert 'data-tap="conflict-delete"' not in html and 'data-tap="conflict-theirs"' in html
     deal.refresh_from_db()
     assert not deal.deleted
 

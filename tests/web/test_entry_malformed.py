@@ -98,7 +98,7 @@ def test_malformed_input_gives_a_message(scorer: Client, table: Table, case: str
     response = scorer.post(save, deal_form(table, **fields))
     assert response.status_code in (200, 409, 422), case
     html = response.content.decode()
-    assert 'class="error-summary"' in html or "notice-stale" in html, case
+    assert 'class="error-summary"' in html or 'id="conflict"' in html, case
     assert Deal.objects.count() == 0
     preview = scorer.post(reverse("scoring:deal-preview", args=[table.pk]),
                           deal_form(table, **fields))

@@ -125,7 +125,9 @@ def test_a_stale_version_is_refused_with_the_current_state(scorer: Client,
     response = scorer.post(url("deal-save", table), shown)
     assert response.status_code == 409
     html = response.content.decode()
-    assert "Another device changed this table" in html or "anderes Gerät" in html
+    # The conflict panel says it (the old notice no longer stands above it as well).
+    assert 'id="conflict"' in html and "Ein anderes Gerät hat zuerst gespeichert" in html
+    assert "notice-stale" not in html
     assert Deal.objects.count() == 1
     assert f'name="version" value="{Table.objects.get().version}"' in html
 

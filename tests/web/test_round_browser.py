@@ -412,7 +412,10 @@ def test_a_stale_save_from_a_second_device_is_refused(tablet: Any, table: Table)
     b.tap("game-spades", "matadors-1", "bid-22", "result-won")
     expect(b.preview().locator(".breakdown")).to_contain_text("+22")
     assert _save_response(b).status == 409
-    expect(b.page.locator(".notice-stale")).to_be_visible()
+    # Said once, by the conflict panel with both versions (no stale notice above it).
+    expect(b.page.locator("#conflict")).to_be_visible()
+    expect(b.page.locator("#conflict-heading")).to_have_text("Zwei Fassungen dieses Tisches")
+    expect(b.page.locator(".notice-stale")).to_have_count(0)
     b.shot("07-stale-save-refused")
     # B now sees A's deal and the totals with it, and still has its own entry to check.
     assert b.rows() == [{"number": 1, "entries": [None, 24, None, None]}]
@@ -446,7 +449,9 @@ def test_a_stale_correction_is_refused_and_shows_the_other_version(
     b.tap("result-lost")
     b.type_into("#edit-reason", "Tippfehler")
     assert _save_response(b).status == 409
-    expect(b.page.locator(".notice-stale")).to_be_visible()
+    expect(b.page.locator("#conflict")).to_be_visible()
+    expect(b.page.locator("#conflict-heading")).to_have_text("Zwei Fassungen dieses Spiels")
+    expect(b.page.locator(".notice-stale")).to_have_count(0)
     b.shot("08-stale-correction-refused")
     # B sees A's version of the deal (with 2: 36) beside its own entry (lost), to choose.
     assert 36 in numbers(b.page.inner_text(".current-row"))

@@ -19,13 +19,16 @@ from typing import Any
 
 import pytest
 from django.core.cache import cache
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
 from scoring.engine import evaluate_table
 from scoring.models import AuditEntry, Deal, Table
-from scoring.services import Actor, deal_delete, deal_record
+from scoring.services import Actor, deal_delete, deal_edit, deal_record
+from scoring.views.table_live import MAX_CHANGES
 
 from .factories import deal_form, make_club, make_table, make_user
 
@@ -173,7 +176,8 @@ def test_the_table_screen_carries_the_poll(scorer: Client, table: Table) -> None
 # ---------------------------------------------------------------- the conflict
 
 class ConflictParser(HTMLParser):
-    """The "append mine" form of the conflict screen: its action and fields."""
+    """The conflict screen's form for doing mine (append, correct, delete, restore): its
+    action and fields; and the data-tap names of every choice."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -184,7 +188,7 @@ class ConflictParser(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = {k: v or "" for k, v in attrs}
-        if tag == "form" and "conflict-append" in a.get("class", ""):
+        if tag == "form" and "conflict-mine-form" in a.get("class", ""):
             self.inside, self.action = True, a["action"]
         elif tag == "input" and self.inside:
             self.fields.append((a["name"], a.get("value", "")))
@@ -343,3 +347,260 @@ def test_a_correction_of_a_deal_deleted_elsewhere(scorer: Client, table: Table) 
     deal.refresh_from_db()
     assert deal.deleted and deal.record["matadors"] == 1
     assert AuditEntry.objects.filter(deal=deal).count() == 2
+
+
+# ---------------------------------------------------------------- a stale deletion or restoration
+
+class ToastParser(HTMLParser):
+    """The "Undo" form of the saved toast: its action and fields."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.inside = False
+        self.action: str | None = None
+        self.fields: list[tuple[str, str]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        if tag == "form" and "/delete/" in a.get("action", "") and self.action is None:
+            self.inside, self.action = True, a["action"]
+        elif tag == "input" and self.inside:
+            self.fields.append((a["name"], a.get("value", "")))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "form":
+            self.inside = False
+
+
+def save_and_get_undo(scorer: Client, table: Table) -> tuple[Deal, ToastParser]:
+    """This tablet saves Bernd's Clubs game (+24) and shows the toast with "Undo"."""
+    saved = scorer.post(reverse("scoring:deal-save", args=[table.pk]), deal_form(table))
+    assert saved.status_code == 302
+    deal = Deal.objects.get(table=table, position=1)
+    toast = ToastParser()
+    toast.feed(scorer.get(saved["Location"]).content.decode())
+    assert toast.action == reverse("scoring:deal-delete", args=[table.pk, deal.pk])
+    return deal, toast
+
+
+def test_a_stale_undo_shows_both_versions_and_deletes_anyway_once(
+        scorer: Client, table: Table) -> None:
+    deal, toast = save_and_get_undo(scorer, table)
+    assert dict(toast.fields)["version"] == "1"
+    theirs = record_other(table, declarer=2)  # meanwhile: Clara's Clubs game, +24
+    response = post_fields(scorer, toast.action, toast.fields)  # "Rückgängig", too late
+    assert response.status_code == 409
+    conflict = response.context["conflict"]
+    assert conflict.kind == "delete" and not conflict.edit and conflict.version == 2
+    [change] = conflict.theirs
+    assert change.deal_id == theirs.pk and change.actions == ["eingetragen"]
+    assert [e for _n, e in change.entries] == [24]
+    # Mine: the deal I wanted to delete, as it counts now, and the totals without it.
+    assert conflict.mine.deal_id == deal.pk and conflict.mine.number == 1
+    assert conflict.mine.entries == [None, 24, None, None]
+    assert [t for _n, t in conflict.theirs_totals] == [0, 24, 24, 0]
+    assert [t for _n, t in conflict.mine_totals] == [0, 0, 24, 0]
+    assert not conflict.mine_errors
+    html = response.content.decode()
+    assert "notice-stale" not in html  # said once, by the panel
+    for text in ("Anderes Gerät", "Dieses Gerät", "das Spiel, das Sie löschen wollten",
+                 "Trotzdem löschen", "Liste so lassen, wie sie ist", "Stand nach dem Löschen"):
+        assert text in html, text
+    form = parse(response)
+    assert form.choices == ["conflict-delete", "conflict-theirs"]
+    assert form.action == toast.action
+    fields = dict(form.fields)
+    assert fields["version"] == "2" and fields["reason"] == dict(toast.fields)["reason"]
+    deal.refresh_from_db()
+    assert not deal.deleted  # nothing without the tap
+
+    assert post_fields(scorer, form.action, form.fields).status_code == 302
+    deal.refresh_from_db()
+    assert deal.deleted
+    # Tapped again, or the old "Undo" sent again: done already, never deleted twice.
+    again = post_fields(scorer, form.action, form.fields)
+    assert again.status_code == 302 and again["Location"] == reverse("scoring:table",
+                                                                     args=[table.pk])
+    assert post_fields(scorer, toast.action, toast.fields).status_code == 302
+    assert list(AuditEntry.objects.filter(table=table).values_list(
+        "deal_id", "action", "reason")) == [
+        (deal.pk, "create", ""), (theirs.pk, "create", ""),
+        (deal.pk, "delete", "Gleich nach dem Speichern rückgängig gemacht")]
+    table.refresh_from_db()
+    assert table.version == 3
+
+
+def test_undo_tapped_twice_deletes_once(scorer: Client, table: Table) -> None:
+    deal, toast = save_and_get_undo(scorer, table)
+    first = post_fields(scorer, toast.action, toast.fields)
+    second = post_fields(scorer, toast.action, toast.fields)
+    assert first.status_code == second.status_code == 302
+    assert AuditEntry.objects.filter(deal=deal, action="delete").count() == 1
+    table.refresh_from_db()
+    assert table.version == 2
+
+
+def test_a_deal_changed_elsewhere_is_not_deleted_anyway(scorer: Client, table: Table) -> None:
+    deal, toast = save_and_get_undo(scorer, table)
+    url = reverse("scoring:deal-edit", args=[table.pk, deal.pk])
+    other = Client()
+    other.force_login(make_user(table.evening.club, "scorer", "other"))
+    table.refresh_from_db()
+    corrected = {**deal_form(table), "matadors": "2", "reason": "Tippfehler"}
+    assert other.post(url, corrected).status_code == 302  # with 2 now: +36
+    response = post_fields(scorer, toast.action, toast.fields)
+    assert response.status_code == 409
+    conflict = response.context["conflict"]
+    assert conflict.mine is None and not conflict.mine_totals
+    assert conflict.mine_errors == [
+        "Das andere Gerät hat dieses Spiel geändert, seit Sie es gesehen haben: Sehen Sie es "
+        "sich noch einmal an, bevor Sie es löschen."]
+    [change] = conflict.theirs
+    assert change.deal_id == deal.pk and change.actions == ["korrigiert"]
+    assert [e for _n, e in change.entries] == [36]
+    assert parse(response).choices == ["conflict-theirs"]
+    deal.refresh_from_db()
+    assert not deal.deleted
+    assert AuditEntry.objects.filter(deal=deal).count() == 2
+
+
+def test_a_deal_deleted_elsewhere_is_said_so(scorer: Client, table: Table) -> None:
+    """The other device deleted it first (for its own reason): not done by this request,
+    so no "done already"; the screen says so, nothing more is written."""
+    deal, toast = save_and_get_undo(scorer, table)
+    deal_delete(deal=deal, reason="doppelt", expected_version=1, actor=OTHER)
+    response = post_fields(scorer, toast.action, toast.fields)
+    assert response.status_code == 409
+    conflict = response.context["conflict"]
+    assert conflict.mine_errors == ["Das andere Gerät hat dieses Spiel schon gelöscht."]
+    assert [(c.deal_id, c.actions, c.row) for c in conflict.theirs] == [
+        (deal.pk, ["gelöscht"], None)]
+    assert parse(response).choices == ["conflict-theirs"]
+    assert AuditEntry.objects.filter(deal=deal, action="delete").count() == 1
+
+
+def test_a_stale_restore_shows_the_deal_restored_and_restores_anyway(
+        scorer: Client, table: Table) -> None:
+    deal = record_other(table)  # Bernd +24, Clara deals next …
+    deal_delete(deal=deal, reason="doppelt", expected_version=1, actor=OTHER)
+    url = reverse("scoring:deal-restore", args=[table.pk, deal.pk])
+    assert f'action="{url}"' in scorer.get(
+        reverse("scoring:deal-edit", args=[table.pk, deal.pk])).content.decode()
+    theirs = record_other(table, declarer=3)  # … Dieter +24 meanwhile, Anna dealing
+    response = scorer.post(url, {"version": "2", "reason": "doch gespielt"})
+    assert response.status_code == 409
+    conflict = response.context["conflict"]
+    assert conflict.kind == "restore" and conflict.version == 3
+    assert [c.deal_id for c in conflict.theirs] == [theirs.pk]
+    # Restored, it is deal 1 again, before Dieter's, which Bernd then deals.
+    assert conflict.mine.number == 1 and conflict.mine.entries == [None, 24, None, None]
+    assert [t for _n, t in conflict.theirs_totals] == [0, 0, 0, 24]
+    assert [t for _n, t in conflict.mine_totals] == [0, 24, 0, 24]
+    html = response.content.decode()
+    for text in ("das Spiel, das Sie wiederherstellen wollten", "Trotzdem wiederherstellen",
+                 "Stand nach dem Wiederherstellen"):
+        assert text in html, text
+    form = parse(response)
+    assert form.choices == ["conflict-restore", "conflict-theirs"]
+    assert dict(form.fields) == {"csrfmiddlewaretoken": dict(form.fields)[
+        "csrfmiddlewaretoken"], "version": "3", "reason": "doch gespielt"}
+    deal.refresh_from_db()
+    assert deal.deleted
+    assert post_fields(scorer, form.action, form.fields).status_code == 302
+    assert post_fields(scorer, form.action, form.fields).status_code == 302
+    deal.refresh_from_db()
+    assert not deal.deleted
+    assert list(AuditEntry.objects.filter(deal=deal).values_list("action", "reason")) == [
+        ("create", ""), ("delete", "doppelt"), ("restore", "doch gespielt")]
+
+
+def test_a_restore_the_table_no_longer_takes_is_not_offered(scorer: Client,
+                                                            table: Table) -> None:
+    """Restoring Bernd's deal would make him deal the next one, which he played himself."""
+    deal = record_other(table)
+    deal_delete(deal=deal, reason="doppelt", expected_version=1, actor=OTHER)
+    record_other(table, declarer=1)  # Anna deals again, so Bernd may play
+    url = reverse("scoring:deal-restore", args=[table.pk, deal.pk])
+    response = scorer.post(url, {"version": "2", "reason": "doch gespielt"})
+    assert response.status_code == 409
+    conflict = response.context["conflict"]
+    assert conflict.mine is None and len(conflict.mine_errors) == 1
+    assert conflict.mine_errors == [
+        "Spiel 2: Bernd Altenburg setzt in diesem Spiel aus und kann nicht Alleinspieler sein."]
+    assert parse(response).choices == ["conflict-theirs"]
+    deal.refresh_from_db()
+    assert deal.deleted
+
+
+def test_a_refusal_on_a_current_table_keeps_its_notice(scorer: Client, table: Table) -> None:
+    """Not every stale form meets a conflict: an incomplete entry at an old version is
+    answered 422 with the old notice and the form's messages, and no conflict panel."""
+    mine = deal_form(table, game=None)
+    record_other(table)
+    response = scorer.post(reverse("scoring:deal-save", args=[table.pk]), mine)
+    assert response.status_code == 422
+    html = response.content.decode()
+    assert "notice-stale" in html and 'id="conflict"' not in html
+
+
+def test_the_conflict_of_a_deletion_costs_the_same_however_many_changes(
+        scorer: Client, table: Table) -> None:
+    """Queries per page stay constant: 2 changes since the version shown, or 30."""
+    counts = []
+    deal = record_other(table, declarer=1)
+    for more in (2, 28):
+        for _ in range(more):
+            table.refresh_from_db()
+            deal_record(table=table, record={"kind": "passed"},
+                        expected_version=table.version, actor=OTHER)
+        url = reverse("scoring:deal-delete", args=[table.pk, deal.pk])
+        with CaptureQueriesContext(connection) as queries:
+            response = scorer.post(url, {"version": "1", "reason": "doppelt"})
+        assert response.status_code == 409
+        counts.append(len(queries.captured_queries))
+    assert response.context["conflict"].more == 30 - MAX_CHANGES
+    assert counts[0] == counts[1], counts
+
+
+def test_the_conflict_names_the_devices(scorer: Client, table: Table) -> None:
+    """"Ihres" reads as "yours" to a German reader: the sides are the devices."""
+    mine = deal_form(table, declarer="2", game="spades", bid="22")
+    record_other(table)
+    url = reverse("scoring:deal-save", args=[table.pk])
+    german = scorer.post(url, mine).content.decode()
+    for text in ("Anderes Gerät", "Dieses Gerät", "Stand des anderen Geräts behalten",
+                 "Meins danach anhängen", "Meins bearbeiten"):
+        assert text in german, text
+    assert "Ihres" not in german
+    english = scorer.post(url, mine, headers={"accept-language": "en"}).content.decode()
+    for text in ("Other device", "This device", "Keep the other device's version",
+                 "Append mine after theirs", "Edit mine"):
+        assert text in english, text
+    assert Deal.objects.filter(table=table).count() == 1
+
+
+def test_delete_anyway_is_checked_again_when_tapped(scorer: Client, table: Table) -> None:
+    """"Anyway" is at the version the conflict showed: another save after that shows the
+    conflict again (still offered, the deal untouched); a correction of the deal after that
+    withdraws the offer. Nothing is deleted on the way."""
+    deal, toast = save_and_get_undo(scorer, table)
+    record_other(table, declarer=2)
+    first = parse(post_fields(scorer, toast.action, toast.fields))
+    assert dict(first.fields)["version"] == "2"
+    record_other(table, declarer=3)
+    response = post_fields(scorer, first.action, first.fields)
+    assert response.status_code == 409
+    second = parse(response)
+    assert second.choices == ["conflict-delete", "conflict-theirs"]
+    assert dict(second.fields)["version"] == "3"
+    assert [c.actions for c in response.context["conflict"].theirs] == [["eingetragen"]]
+    table.refresh_from_db()
+    deal_edit(deal=deal, record={**WON, "matadors": 2}, reason="Tippfehler",
+              expected_version=table.version, actor=OTHER)
+    response = post_fields(scorer, second.action, second.fields)
+    assert response.status_code == 409
+    assert parse(response).choices == ["conflict-theirs"]
+    assert response.context["conflict"].theirs[0].deal_id == deal.pk
+    deal.refresh_from_db()
+    assert not deal.deleted
+    assert not AuditEntry.objects.filter(action="delete").exists()

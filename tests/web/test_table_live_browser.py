@@ -9,6 +9,10 @@ screen is never stale, and a conflict is shown side by side with a choice.
 - Polls that fail say so ("Verbindung unterbrochen"), and "Online" once they succeed again;
   while the page is hidden nothing is asked.
 - The conflict screen at 1024×768 and on a 390×844 phone (screenshots).
+- "Rückgängig" tapped on tablet A after tablet B saved meanwhile: both versions (B's deal
+  beside the deal A wanted to delete, the totals either way); "Trotzdem löschen" deletes it
+  once however often it is sent. A restoration that meets a changed table, on a phone:
+  "Liste so lassen, wie sie ist" leaves the deal deleted.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring.models import AuditEntry, Deal, Table
-from scoring.services import Actor, deal_record
+from scoring.services import Actor, deal_delete, deal_record
 
 from .factories import browser_login, make_club, make_table, make_user
 from .test_round_browser import STANDARD_GAME, Scorer
@@ -223,7 +227,7 @@ def test_the_conflict_on_a_tablet(tablet: Any, table: Table) -> None:
     expect(b.page.locator("#conflict")).to_be_hidden()
     expect(b.page.locator("#declarer-2")).to_be_checked()
     assert b.page.locator('#deal-form input[name="version"]').input_value() == "1"
-    # "Keep theirs": back to the table, mine discarded.
+    # "Keep the other device's version": back to the table, mine discarded.
     b.page.goto(b.table_url)
     assert Deal.objects.filter(table=table).count() == 1
 
@@ -244,3 +248,97 @@ def test_the_conflict_on_a_phone(tablet: Any, table: Table) -> None:
     b.tap("conflict-theirs")
     page.wait_for_url(b.table_url)
     assert Deal.objects.filter(table=table).count() == 1
+
+
+def test_undo_after_another_tablet_saved(tablet: Any, table: Table) -> None:
+    a, b = tablet("undo-a"), tablet("undo-b")
+    # A saves Bernd's Clubs game (+24) and shows the toast with "Rückgängig".
+    a.tap(*STANDARD_GAME[:-1])
+    a.preview()
+    mine = a.save()
+    undo = a.page.locator(".notice-saved form button")
+    expect(undo).to_be_visible()
+    # B's untouched form follows the table; B saves Clara's Spades game (+22) meanwhile.
+    expect(b.page.locator('#deal-form input[name="version"]')).to_have_value(
+        "1", timeout=WITHIN)
+    b.tap("declarer-2", "game-spades", "matadors-1", "bid-22", "result-won")
+    b.preview()
+    theirs = b.save()
+    # A's screen learns of it; the toast still offers "Rückgängig", at the version A saw.
+    expect(a.page.locator(".last-rows tbody tr")).to_have_count(2, timeout=WITHIN)
+    with a.page.expect_response(lambda r: r.request.method == "POST") as response:
+        undo.tap()
+    a.page.wait_for_load_state()
+    assert response.value.status == 409
+    conflict = a.page.locator("#conflict")
+    expect(conflict).to_be_visible()
+    expect(a.page.locator(".notice-stale")).to_have_count(0)  # said once, by the panel
+    expect(conflict.locator("#conflict-theirs-heading")).to_contain_text("Anderes Gerät")
+    expect(conflict.locator("#conflict-mine-heading")).to_contain_text(
+        "das Spiel, das Sie löschen wollten")
+    expect(conflict.locator(".conflict-theirs .conflict-row")).to_have_count(1)
+    expect(conflict.locator(".conflict-theirs .entry-value")).to_have_text(["+22"])
+    expect(conflict.locator(".conflict-mine .conflict-action")).to_have_text("wird gelöscht")
+    expect(conflict.locator(".conflict-mine .entry-value")).to_have_text(["+24"])
+    expect(conflict.locator(".conflict-mine .conflict-totals dd")).to_have_text(
+        ["0", "0", "22", "0"])
+    expect(a.page.locator('[data-tap="conflict-delete"]')).to_have_text("Trotzdem löschen")
+    expect(a.page.locator('[data-tap="conflict-theirs"]')).to_have_text(
+        "Liste so lassen, wie sie ist")
+    expect(a.page.locator('[data-tap="conflict-edit"]')).to_have_count(0)
+    assert not Deal.objects.get(pk=mine).deleted  # nothing without the tap
+    a.page.locator("#conflict").scroll_into_view_if_needed()
+    a.page.screenshot(path=str(a.shots / "live-undo-conflict-1024x768.png"))
+
+    # "Trotzdem löschen", sent twice in a row (a double tap): deleted once, B's deal stays.
+    with a.page.expect_navigation():
+        a.page.eval_on_selector('[data-tap="conflict-delete"]', """button => {
+            button.form.requestSubmit(button);
+            button.form.requestSubmit(button);
+        }""")
+    a.page.wait_for_url(a.table_url)
+    assert Deal.objects.get(pk=mine).deleted and not Deal.objects.get(pk=theirs).deleted
+    assert list(AuditEntry.objects.filter(table=table).values_list(
+        "deal_id", "action", "reason")) == [
+        (mine, "create", ""), (theirs, "create", ""),
+        (mine, "delete", "Gleich nach dem Speichern rückgängig gemacht")]
+    # B's deal is deal 1 now (Anna deals it again), on both screens.
+    assert a.rows() == [{"number": 1, "entries": [None, None, 22, None]}]
+    assert a.totals() == [0, 0, 22, 0]
+    a.shot("undo-deleted")
+    expect(b.page.locator(".table-status .totals-strip dd").nth(1)).to_have_text(
+        "0", timeout=WITHIN)
+    assert b.totals() == [0, 0, 22, 0]
+
+
+@pytest.mark.browser_context_args(viewport=PHONE)
+def test_a_stale_restore_kept_as_it_is_on_a_phone(tablet: Any, table: Table) -> None:
+    deal = other_device_saves(table)
+    deal_delete(deal=deal, reason="doppelt", expected_version=1,
+                actor=Actor(None, "Tisch 1, Tablet"))
+    a = tablet("restore-phone")
+    page = a.page
+    page.goto(a.live_server.url + f"/tables/{table.pk}/deals/{deal.pk}/edit/")
+    other_device_saves(table, declarer=3)  # meanwhile: Dieter +24
+    a.type_into("#action-reason", "doch gespielt")
+    with page.expect_response(lambda r: r.request.method == "POST") as response:
+        page.locator(".reason-form button[type=submit]").tap()
+    page.wait_for_load_state()
+    assert response.value.status == 409
+    conflict = page.locator("#conflict")
+    expect(conflict).to_be_visible()
+    expect(conflict.locator(".conflict-mine .conflict-action")).to_have_text(
+        "wird wiederhergestellt")
+    expect(conflict.locator(".conflict-mine .entry-value")).to_have_text(["+24"])
+    expect(page.locator('[data-tap="conflict-restore"]')).to_be_visible()
+    conflict.scroll_into_view_if_needed()
+    page.screenshot(path=str(a.shots / "live-restore-conflict-390x844.png"))
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    for choice in ("conflict-restore", "conflict-theirs"):
+        box = page.locator(f'[data-tap="{choice}"]').bounding_box()
+        assert box and box["height"] >= 44 and box["x"] + box["width"] <= PHONE["width"]
+    a.tap("conflict-theirs")
+    page.wait_for_url(a.table_url)
+    deal.refresh_from_db()
+    assert deal.deleted
+    assert [e.action for e in AuditEntry.objects.filter(deal=deal)] == ["create", "delete"]
