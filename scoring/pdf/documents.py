@@ -44,7 +44,7 @@ from scoring.selectors import (
 )
 
 # Bump when a printed layout changes, so that PDFs of the old layout are not served.
-FORMAT = 2
+FORMAT = 3
 KINDS = ("sheet", "settlement", "summary")
 LAYOUTS = ("standard", "historical")
 CACHE_ALIAS = "pdf"

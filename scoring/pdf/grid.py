@@ -445,6 +445,11 @@ def standard_grid(sheet: ScoreSheet, net_money: list[str] | None,
                    for c in (cell("" if v is None else str(v), align=">"), EMPTY)]],
                 shade=body[-1].shade, rule_below=body[-1].rule_below, joined=True))
             body[-2].rule_below = ""
+        if row.bock_notes:  # bock.manual: what the table decided by hand, under the deal
+            body[-1].rule_below, rule = "", body[-1].rule_below
+            body.append(Line([EMPTY, cell(grid_text(" · ".join(row.bock_notes)),
+                                          span=fixed - 1)],
+                             shade=body[-1].shade, rule_below=rule, joined=True))
     if not rows:
         body.append(Line([cell(_("No deals yet."), span=fixed)]))
 
