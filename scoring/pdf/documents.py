@@ -155,7 +155,7 @@ def sheet_html(table_id: int, layout: str) -> str:
     title = _("Score sheet · table %(number)d") % {"number": table.number}
     return render_to_string("scoring/pdf/sheet.html", {
         **_evening_context(evening), "table": table, "sheet": sheet, "grid": grid,
-        "layout": layout, "title": title,
+        "layout": layout, "title": title, "landscape": grid.paper.landscape,
         "running_head": f"{evening.club.name} · {evening.name} · "
                         f"{date_format(evening.date, 'SHORT_DATE_FORMAT')}",
         "doc_label": title,
