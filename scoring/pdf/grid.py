@@ -709,10 +709,10 @@ def book_grid(sheet: ScoreSheet, net_money: list[str] | None, money_label: str) 
         balances = [minus(line[seat].balance) for line in lines if line[seat]]
         entry_w = _width(entries, 4, 7)
         balance_w = _width([*balances, minus(sheet.totals[seat]), *(net_money or [])], 5, 9)
-        balance_w = max(balance_w, min(len(names[seat]), 14) - entry_w - GAP)
+        room = max(title_width(names[seat]), min(len(names[seat]), 14))
+        balance_w = max(balance_w, room - entry_w - GAP)
         columns += [Column(entry_w, ">", "thick"), Column(balance_w, ">", "")]
-    head = Line([cell(label), *[cell(name, span=2, align="^") for name in names]],
-                shade="head", rule_below="strong", bold=True)
+    head = head_lines([(label, 1), *((name, 2) for name in names)], columns)
     body = []
     for number, line in enumerate(lines, start=1):
         cells = [cell(str(number))]
@@ -736,4 +736,4 @@ def book_grid(sheet: ScoreSheet, net_money: list[str] | None, money_label: str) 
                          rule_below="strong"))
     legend = [_("Each column holds one player's entries with the running balance; a line "
                 "under every %(n)d entries.") % {"n": players}]
-    return finish(columns, [head], body, foot, legend)
+    return finish(columns, head, body, foot, legend)

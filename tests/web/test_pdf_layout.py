@@ -158,3 +158,25 @@ def test_titles_break_where_a_reader_expects(lang: str, title: str, width: int,
     with translation.override(lang):
         assert grid.title_lines(title, width) == lines
         assert grid.title_width(title) == max(len(lines[0]), len(lines[1]))
+
+
+@pytest.mark.parametrize("layout", ["standard", "historical"])
+def test_a_long_first_name_heads_its_columns_whole(client: Client, layout: str) -> None:
+    """A first name of 25 letters (the sheet heads a player's columns with his first name) is
+    printed whole: on one line where the page has room (the standard layout goes across the
+    page for it), else broken at its hyphen over the two title lines (the book layout)."""
+    table = long_table(3)
+    Player.objects.filter(name=NAMES[0]).update(name="Maximilianhausen-Oberberg Ritter")
+    login(client, table.evening.club)
+    response = client.get(reverse("scoring:sheet-pdf", args=[table.pk]), {"layout": layout},
+                          headers={"accept-language": "de"})
+    assert response.status_code == 200
+    text = pdfs.text(response.content)
+    assert "…" not in text, text
+    lines = [" ".join(line) for line in ([w[0] for w in ws]
+                                         for ws in word_lines(response.content))]
+    first = next(i for i, line in enumerate(lines) if line.split()[0] == "1")  # deal or line 1
+    top, bottom = lines[first - 2].split(), lines[first - 1].split()
+    assert "Maximilianhausen-Oberberg" in bottom or (
+        "Maximilianhausen-" in top and "Oberberg" in bottom), (top, bottom)
+    assert ("Maximilianhausen-" in top) == (layout == "historical")
