@@ -61,6 +61,8 @@ ENGINE_GROUPS = {
 }
 FORM_GROUPS = {
     "bid_more": "bid", "kontra_by": "kontra", "pushes": "ramsch", "skat_points": "ramsch",
+    "ramsch_loser": "ramsch", "ramsch_loser_points": "ramsch", "ramsch_jungfrau": "ramsch",
+    "ramsch_durchmarsch": "ramsch",
     "spitze_made": "spitze", "penalty_seat": "penalty", "penalty_points": "penalty",
     "penalty_reason": "penalty", "version": "general", "request_id": "general",
     "deal": "general",
@@ -197,6 +199,16 @@ class DealForm(forms.Form):
     pushes = forms.IntegerField(label=_("Pushes"), required=False, min_value=0, max_value=3)
     skat_points = forms.IntegerField(label=_("Card points in the skat"), required=False,
                                      min_value=0, max_value=22)
+    # The short Ramsch record: who has the most card points (several on a tie) and how many,
+    # how many players took no trick, who took every trick.
+    ramsch_loser = forms.TypedMultipleChoiceField(label=_("Loser"), coerce=int,
+                                                  required=False)
+    ramsch_loser_points = forms.IntegerField(label=_("Card points of the loser"),
+                                             required=False, min_value=0, max_value=120)
+    ramsch_jungfrau = forms.IntegerField(label="Jungfrau", required=False, min_value=0,
+                                         max_value=2)
+    ramsch_durchmarsch = forms.TypedChoiceField(label="Durchmarsch", coerce=int,
+                                                required=False, empty_value=None)
     penalty_seat = forms.TypedChoiceField(label=_("Penalised player"), coerce=int,
                                           required=False, empty_value=None)
     penalty_points = forms.IntegerField(label=_("Penalty points"), required=False,
@@ -209,7 +221,8 @@ class DealForm(forms.Form):
         self.rules = rules
         self.active = [s for s in active if 0 <= s < rules.players]
         seats = _seat_choices(rules.players)
-        for name in ("declarer", "kontra_by", "penalty_seat"):
+        for name in ("declarer", "kontra_by", "penalty_seat", "ramsch_durchmarsch",
+                     "ramsch_loser"):
             self.fields[name].choices = [("", "–"), *seats]  # type: ignore[attr-defined]
         all_games = (ISKO_GAMES[rules.options.grand_base] if rules.system == "isko"
                      else HISTORIC_GAMES[rules.system])
@@ -258,7 +271,15 @@ class DealForm(forms.Form):
         if kind == "ramsch":
             points = {str(s): d[p] for s, p, _t in self.ramsch_fields if d.get(p) is not None}
             tricks = {str(s): d[t] for s, _p, t in self.ramsch_fields if d.get(t) is not None}
-            ramsch: dict[str, Any] = {"points": points, "tricks": tricks}
+            ramsch: dict[str, Any]
+            if points or tricks or not self.short_ramsch_given():
+                ramsch = {"points": points, "tricks": tricks}
+            else:
+                losers = sorted(set(d.get("ramsch_loser") or []))
+                durchmarsch = d.get("ramsch_durchmarsch")
+                ramsch = {"losers": {str(s): d.get("ramsch_loser_points") for s in losers},
+                          "jungfrau": d.get("ramsch_jungfrau") or 0,
+                          "durchmarsch": durchmarsch}
             if d.get("pushes") is not None:
                 ramsch["pushes"] = d["pushes"]
             if d.get("skat_points") is not None:
@@ -287,6 +308,12 @@ class DealForm(forms.Form):
         if d.get("passt_mir_nicht"):
             record["passt_mir_nicht"] = True
         return record
+
+    def short_ramsch_given(self) -> bool:
+        """Whether the Ramsch was entered the short way (loser, Jungfrau, Durchmarsch)."""
+        d = self.cleaned_data
+        return bool(d.get("ramsch_loser")) or d.get("ramsch_loser_points") is not None or (
+            d.get("ramsch_durchmarsch") is not None) or bool(d.get("ramsch_jungfrau"))
 
     # ------------------------------------------------------------ messages
 
@@ -334,6 +361,14 @@ def record_to_initial(record: dict[str, Any]) -> dict[str, Any]:
         return initial
     if kind == "ramsch":
         ramsch = record.get("ramsch") or {}
+        if "losers" in ramsch or "durchmarsch" in ramsch:
+            losers = ramsch.get("losers") or {}
+            initial.update(ramsch_loser=[int(s) for s in losers],
+                           ramsch_loser_points=next(iter(losers.values()), None),
+                           ramsch_jungfrau=ramsch.get("jungfrau") or 0,
+                           ramsch_durchmarsch=ramsch.get("durchmarsch"),
+                           pushes=ramsch.get("pushes"), skat_points=ramsch.get("skat_points"))
+            return initial
         for key, prefix in (("points", "ramsch_points_"), ("tricks", "ramsch_tricks_")):
             for seat, value in (ramsch.get(key) or {}).items():
                 initial[f"{prefix}{seat}"] = value

@@ -15,6 +15,7 @@ from django.shortcuts import redirect, render
 from django.urls import URLPattern, path, reverse
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scoring import access
@@ -46,7 +47,6 @@ FAMILY_GROUPS = {
     "grand_tourne": "Grand", "guckser": "Grand", "gucki": "Grand", "grand_ouvert": "Grand",
     "fixed": "Nullo",
 }
-LAST_ROWS = 5
 UNDO_REASON = gettext_lazy("Undone right after saving")
 REASON_SUGGESTIONS = [gettext_lazy("Typo"), gettext_lazy("Wrong player"),
                       gettext_lazy("Card points miscounted")]
@@ -137,10 +137,13 @@ def build_controls(form: DealForm, players: list[str], active: list[int]) -> dic
 
     current = _value(form, "matadors")
     def matador(n: int) -> dict[str, Any]:
+        # The button shows the count; its row says "with" or "without", and its accessible
+        # name says both ("with 2").
         label = (_("with %(n)d") if n > 0 else _("without %(n)d")) % {"n": abs(n)}
         tap = f"matadors-{n}" if n > 0 else f"matadors-minus-{-n}"
-        return _choice("matadors", n, label, current, tap=tap, id=tap, number=abs(n),
-                       word=_("with") if n > 0 else _("without"))
+        word = _("with") if n > 0 else _("without")
+        return _choice("matadors", n, str(abs(n)), current, tap=tap, id=tap, number=abs(n),
+                       aria=label, word=word, hint=word)
     ui["matadors_with"] = [matador(n) for n in range(1, 5)]
     ui["matadors_without"] = [matador(-n) for n in range(1, 5)]
     ui["matadors_more"] = [matador(n) for n in range(5, MAX_MATADORS + 1)] + [
@@ -149,8 +152,13 @@ def build_controls(form: DealForm, players: list[str], active: list[int]) -> dic
                                   tap="matadors-none", id="matadors-none")
     ui["matadors_more_open"] = current.lstrip("-").isdecimal() and abs(int(current)) > 4
 
+    # Every legal bid is one tap: up to 60 in the strip, the higher ones behind "more".
     current = _value(form, "bid")
+    common = set(rules.common_bids)
     ui["bids"] = [_choice("bid", b, b, current, tap=f"bid-{b}") for b in rules.common_bids]
+    ui["bids_high"] = [_choice("bid", b, b, current, tap=f"bid-{b}")
+                       for b in rules.bids if b not in common]
+    ui["bids_high_open"] = current.isdecimal() and int(current) not in common
     ui["bid_more"] = {"current": _value(form, "bid_more"), "all": rules.bids}
 
     current = _value(form, "result")
@@ -185,6 +193,24 @@ def build_controls(form: DealForm, players: list[str], active: list[int]) -> dic
         {"seat": s, "name": players[s], "points_name": p, "tricks_name": t,
          "points": _value(form, p), "tricks": _value(form, t)}
         for s, p, t in form.ramsch_fields]
+    ui["ramsch_points_open"] = any(r["points"] or r["tricks"] for r in ui["ramsch"])
+    losers = form["ramsch_loser"].value() or []
+    losers = [str(v) for v in (losers if isinstance(losers, list | tuple) else [losers])]
+    ui["ramsch_losers"] = [
+        {**_choice("ramsch_loser", s, players[s], "", tap=f"ramsch-loser-{s}"),
+         "checked": str(s) in losers, "checkbox": True} for s in active]
+    ui["ramsch_loser_points"] = _value(form, "ramsch_loser_points")
+    current = _value(form, "ramsch_jungfrau") or "0"
+    ui["ramsch_jungfrau"] = [
+        _choice("ramsch_jungfrau", n, label, current, tap=f"ramsch-jungfrau-{n}")
+        for n, label in ((0, pgettext("no Jungfrau", "none")), (1, "Jungfrau"),
+                         (2, _("2× Jungfrau")))] if rules.options.ramsch_jungfrau else []
+    current = _value(form, "ramsch_durchmarsch")
+    ui["ramsch_durchmarsch"] = [
+        _choice("ramsch_durchmarsch", "", pgettext("no Durchmarsch", "none"), current,
+                tap="ramsch-durchmarsch-none", id="ramsch_durchmarsch-none")] + [
+        _choice("ramsch_durchmarsch", s, players[s], current, tap=f"ramsch-durchmarsch-{s}")
+        for s in active]
     ui["pushes"] = _value(form, "pushes")
     ui["skat_points"] = _value(form, "skat_points")
 
@@ -230,7 +256,7 @@ def screen_context(request: HttpRequest, table: Table, sheet: ScoreSheet, *,
         "positions": [
             {"key": key, "label": label, "name": players[s]}
             for s, (key, label) in zip(active, POSITIONS, strict=False)],
-        "badge": bock_badge(sheet), "rows": sheet.rows[-LAST_ROWS:],
+        "badge": bock_badge(sheet), "rows": sheet.rows,
         "totals": list(zip(players, sheet.totals, strict=True)),
         "writable": writable, "form": form, "version": table.version,
         "request_id": uuid.uuid4(), "misdeal_request_id": uuid.uuid4(), "deal": None,
@@ -350,20 +376,42 @@ def deal_preview_view(request: HttpRequest, pk: int) -> HttpResponse:
     if replace is not None:
         row = _row_for(sheet, replace)
         active = list(row.active) if row else active
-    form = DealForm(request.POST, rules=_rules(table), active=active)
+    rules = _rules(table)
+    form = DealForm(request.POST, rules=rules, active=active)
     row = None
+    value = None
     if form.is_valid():
-        preview = deal_preview(table, form.to_record(), lang, replace=replace)
+        record = form.to_record()
+        preview = deal_preview(table, record, lang, replace=replace)
         if preview.error is not None:
             form.add_engine_error(preview.error)
         else:
             row = preview.row
+        value = _declared_value(table, rules, record, lang, replace)
     context = {"row": row, "messages": form.all_messages(), "players": sheet.players,
-               "table": table}
+               "table": table, "value": value}
     if row is not None:
         context["entries"] = [(sheet.players[s], e) for s, e in enumerate(row.entries)
                               if e is not None]
     return render(request, "scoring/entry/_preview.html", context)
+
+
+def _declared_value(table: Table, rules: Rules, record: dict[str, Any], lang: str,
+                    replace: Deal | None) -> int | None:
+    """The value of the game as declared so far (game, matadors, Hand, Schneider …), for the
+    bid strip to mark: the engine scores it as won at the lowest bid, with nothing of the
+    play (card points, Kontra, concession) that is not yet known. None while the game is
+    incomplete or the engine refuses it."""
+    if record.get("kind") != "game" or not record.get("game") or not rules.bids:
+        return None
+    keep = ("kind", "declarer", "game", "hand", "ouvert", "schneider_announced",
+            "schwarz_announced", "matadors", "passt_mir_nicht")
+    declared = {k: record[k] for k in keep if k in record}
+    declared.update(result="won", bid=rules.bids[0])
+    preview = deal_preview(table, declared, lang, replace=replace)
+    if preview.error is not None or preview.row is None:
+        return None
+    return int(preview.row.value)
 
 
 # ---------------------------------------------------------------- corrections
