@@ -15,11 +15,12 @@ they are, in every language.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Protocol, runtime_checkable
 
 from .messages_de import MESSAGES as MESSAGES_DE
 
-__all__ = ["Localized", "Phrase", "SkatError", "Term", "language", "render"]
+__all__ = ["Listing", "Localized", "Phrase", "SkatError", "Term", "language", "render"]
 
 
 def language(lang: object) -> str:
@@ -85,6 +86,26 @@ def who(names: tuple[str, ...] | None, seat: int, *, start: bool = True) -> str 
     if names is not None and 0 <= seat < len(names):
         return names[seat]
     return Phrase("Seat {seat}", seat=seat) if start else Phrase("seat {seat}", seat=seat)
+
+
+class Listing:
+    """Several words inside a message, joined by commas, each in the message's language:
+    ``Listing(who(names, s, start=False) for s in seats)`` names players, not seat numbers."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: Iterable[object]) -> None:
+        self.items = tuple(items)
+
+    def in_lang(self, lang: str) -> str:
+        return ", ".join(i.in_lang(lang) if isinstance(i, Localized) else str(i)
+                         for i in self.items)
+
+    def __str__(self) -> str:
+        return self.in_lang("en")
+
+    def __repr__(self) -> str:
+        return f"Listing({self.items!r})"
 
 
 class Term:

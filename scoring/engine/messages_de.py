@@ -225,7 +225,7 @@ MESSAGES: dict[str, str] = {
     "Give the {what} of each player in the Ramsch.":
         "Bitte die {what} jedes Spielers im Ramsch angeben.",
     "Give the {what} of exactly the seats who played: {seats}.":
-        "Bitte die {what} genau der Plätze angeben, die mitgespielt haben: {seats}.",
+        "Bitte die {what} genau der Spieler angeben, die mitgespielt haben: {seats}.",
     "The {what} of {player} must be a whole number from 0 to {high}.":
         "Die {what} von {player} müssen eine ganze Zahl von 0 bis {high} sein.",
     "A Ramsch needs the card points and tricks of each player.":
@@ -246,6 +246,40 @@ MESSAGES: dict[str, str] = {
     "Schieberamsch is not played under these rules (option schieberamsch).":
         "Schieberamsch wird nach diesen Regeln nicht gespielt (Option schieberamsch).",
     "jacks_pushed must be true or false.": "jacks_pushed muss true oder false sein.",
+    "A loser's seat": "Der Platz eines Verlierers",
+    "The Durchmarsch seat": "Der Platz des Durchmarschs",
+    "{low} to {high}": "{low} bis {high}",
+    "Give the Ramsch either as every player's card points and tricks or in the short form "
+    "(losers, jungfrau, durchmarsch), not both.":
+        "Bitte den Ramsch entweder mit Augen und Stichen jedes Spielers oder in der Kurzform "
+        "(losers, jungfrau, durchmarsch) angeben, nicht beides.",
+    "{player} sits out this deal and did not play the Ramsch.":
+        "{player} setzt in diesem Spiel aus und hat nicht mitgeramscht.",
+    "losers maps each losing seat to his card points, e.g. {example}.":
+        "losers ordnet jedem verlierenden Platz seine Augen zu, z. B. {example}.",
+    "jungfrau is the number of players without a trick: 0, 1 or 2.":
+        "jungfrau ist die Zahl der Spieler ohne Stich: 0, 1 oder 2.",
+    "After a Durchmarsch nobody else loses: leave losers empty.":
+        "Nach einem Durchmarsch verliert sonst niemand: losers bitte leer lassen.",
+    "After a Durchmarsch the other two took no trick: jungfrau is 2.":
+        "Nach einem Durchmarsch haben die beiden anderen keinen Stich: jungfrau ist 2.",
+    "Name the player(s) with the most card points (losers), or the Durchmarsch.":
+        "Bitte den oder die Spieler mit den meisten Augen (losers) oder den Durchmarsch "
+        "angeben.",
+    "Two players without a trick means the third took every trick: record it as a "
+    "Durchmarsch.":
+        "Zwei Spieler ohne Stich heißt, der dritte hat alle Stiche: bitte als Durchmarsch "
+        "eintragen.",
+    "Tied losers have the same card points, not {numbers}.":
+        "Gleichauf liegende Verlierer haben dieselben Augen, nicht {numbers}.",
+    "All three tied with card points, so each took a trick: jungfrau is 0.":
+        "Alle drei haben gleich viele Augen, also jeder einen Stich: jungfrau ist 0.",
+    "A single loser has {span} card points here, not {points}.":
+        "Ein einzelner Verlierer hat hier {span} Augen, nicht {points}.",
+    "Two tied losers have {span} card points each here, not {points}.":
+        "Zwei gleichauf liegende Verlierer haben hier je {span} Augen, nicht {points}.",
+    "Three tied players have {span} card points each here, not {points}.":
+        "Drei gleichauf liegende Spieler haben hier je {span} Augen, nicht {points}.",
     # ------------------------------------------------------------ table.py
     "A table has 3 to 6 people.": "An einem Tisch sitzen 3 bis 6 Personen.",
     "Players must be 3 to 6 names (or their number).":

@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NamedTuple
 
 from . import explain
 from .deal import Context, Scored
-from .errors import Phrase, SkatError, who
+from .errors import Listing, Phrase, SkatError, who
 from .explain import WORDS, signed
 from .fields import Record
 
 SEAT_KEYS = tuple(str(p) for p in range(6))
 
-RAMSCH_FIELDS = frozenset({"points", "tricks", "pushes", "skat_points", "jacks_pushed"})
+RAMSCH_FIELDS = frozenset({"points", "tricks", "pushes", "skat_points", "jacks_pushed",
+                           "losers", "jungfrau", "durchmarsch"})
 _POINTS = Phrase("card points")
 _TRICKS = Phrase("tricks")
+_LOSER_SEAT = Phrase("A loser's seat")
+_DURCHMARSCH_SEAT = Phrase("The Durchmarsch seat")
 
 
 def _per_seat(r: Record, key: str, seats: tuple[int, ...], high: int,
@@ -37,7 +41,8 @@ def _per_seat(r: Record, key: str, seats: tuple[int, ...], high: int,
     wanted = {str(s) for s in seats}
     if set(raw) != wanted:
         raise SkatError(field, "Give the {what} of exactly the seats who played: {seats}.",
-                        what=what, seats=", ".join(sorted(wanted)))
+                        what=what, seats=Listing(who(names, s, start=False)
+                                                 for s in sorted(seats)))
     values = {}
     for s in seats:
         v = raw[str(s)]
@@ -48,7 +53,28 @@ def _per_seat(r: Record, key: str, seats: tuple[int, ...], high: int,
     return values
 
 
-def score_ramsch(d: Record, ctx: Context, seats: tuple[int, ...]) -> Scored:
+class Outcome(NamedTuple):
+    """What a Ramsch is scored from, whichever form recorded it: both the full record (every
+    player's points and tricks) and the short one (DECISIONS.md §9) come down to this, so the
+    two score alike by construction."""
+
+    losers: tuple[int, ...]  # the seats with most card points; empty on a Durchmarsch
+    most: int  # their card points (on a Durchmarsch the taker's)
+    jungfrau: int  # players without a trick, 0-2
+    taker: int | None  # the seat that took every trick
+
+
+SHORT_FIELDS = frozenset({"losers", "jungfrau", "durchmarsch"})
+
+
+def short_form(r: object) -> bool:
+    """Whether a ``ramsch`` object is the short record (losers, jungfrau, durchmarsch)."""
+    return isinstance(r, dict) and not SHORT_FIELDS.isdisjoint(r)
+
+
+def score_ramsch(d: Record, ctx: Context, seats: tuple[int, ...] | None) -> Scored:
+    """Score a Ramsch; ``seats`` are the three who played (None only for a short record at a
+    lone deal of 4 or more whose dealer is not given)."""
     o, system = ctx.options, ctx.system
     r = d.get("ramsch")
     if not isinstance(r, dict):
@@ -56,6 +82,58 @@ def score_ramsch(d: Record, ctx: Context, seats: tuple[int, ...]) -> Scored:
     if not r.keys() <= RAMSCH_FIELDS:
         unknown = sorted(str(k) for k in r if k not in RAMSCH_FIELDS)[0]
         raise SkatError(f"ramsch.{unknown}", "Unknown Ramsch field.")
+    skat_to_nobody = system == "american1898" or (system == "isko" and o.ramsch_skat == "nobody")
+    if short_form(r):
+        if "points" in r or "tricks" in r:
+            raise SkatError("ramsch", "Give the Ramsch either as every player's card points "
+                            "and tricks or in the short form (losers, jungfrau, durchmarsch), "
+                            "not both.")
+        outcome = _short(r, ctx, seats, skat_to_nobody)
+    else:
+        if seats is None:  # the table always knows; a lone full record names its seats
+            raise SkatError("dealer", "Say who dealt, so that the three players of the "
+                            "Ramsch are known.")
+        outcome = _full(r, ctx, seats, skat_to_nobody)
+    pushes = r.get("pushes") or 0
+    if type(pushes) is not int or not 0 <= pushes <= 3:
+        raise SkatError("ramsch.pushes", "Pushes must be a whole number from 0 to 3.")
+    if pushes and (system != "isko" or o.schieberamsch == "off"):
+        raise SkatError("ramsch.pushes", "Schieberamsch is not played under these rules "
+                        "(option schieberamsch).")
+    jacks = r.get("jacks_pushed")
+    if jacks is not None and not isinstance(jacks, bool):
+        raise SkatError("ramsch.jacks_pushed", "jacks_pushed must be true or false.")
+
+    if system == "isko":
+        entries, steps = _isko(ctx, outcome, pushes)
+    elif system == "american1898":
+        entries, steps = _american(ctx, outcome)
+    else:
+        entries, steps = _hoyle(ctx, outcome)
+    scored = Scored("ramsch")
+    scored.entries = entries
+    scored.explain_parts = ("ramsch", _explainer(entries, steps, outcome.most))
+    return scored
+
+
+def _skat_points(r: Record, skat_to_nobody: bool, required: bool) -> int | None:
+    """The skat's card points where it counts for nobody (else 0); None when the short
+    record leaves them out."""
+    skat = r.get("skat_points")
+    if skat_to_nobody:
+        if skat is None and not required:
+            return None
+        if type(skat) is not int or not 0 <= skat <= 22:
+            raise SkatError("ramsch.skat_points", "The skat counts for nobody here: give its "
+                            "card points (0 to 22).")
+        return skat
+    if skat is not None and not (type(skat) is int and skat == 0):
+        raise SkatError("ramsch.skat_points", "The skat goes to a player here; count it in his "
+                        "card points.")
+    return 0
+
+
+def _full(r: Record, ctx: Context, seats: tuple[int, ...], skat_to_nobody: bool) -> Outcome:
     points = _per_seat(r, "points", seats, 120, _POINTS, ctx.names)
     tricks = _per_seat(r, "tricks", seats, 10, _TRICKS, ctx.names)
     trick_sum = point_sum = 0
@@ -69,61 +147,150 @@ def score_ramsch(d: Record, ctx: Context, seats: tuple[int, ...]) -> Scored:
     if trick_sum != 10:
         raise SkatError("ramsch.tricks", "The tricks must add up to 10, not {total}.",
                         total=trick_sum)
-    skat_to_nobody = system == "american1898" or (system == "isko" and o.ramsch_skat == "nobody")
-    skat = r.get("skat_points")
-    if skat_to_nobody:
-        if type(skat) is not int or not 0 <= skat <= 22:
-            raise SkatError("ramsch.skat_points", "The skat counts for nobody here: give its "
-                            "card points (0 to 22).")
-    elif skat is not None and not (type(skat) is int and skat == 0):
-        raise SkatError("ramsch.skat_points", "The skat goes to a player here; count it in his "
-                        "card points.")
-    else:
-        skat = 0
+    skat = _skat_points(r, skat_to_nobody, required=True)
+    assert skat is not None
     if point_sum != 120 - skat:
         raise SkatError("ramsch.points", "The card points must add up to {expected}, not "
                         "{total}.", expected=120 - skat, total=point_sum)
-    pushes = r.get("pushes") or 0
-    if type(pushes) is not int or not 0 <= pushes <= 3:
-        raise SkatError("ramsch.pushes", "Pushes must be a whole number from 0 to 3.")
-    if pushes and (system != "isko" or o.schieberamsch == "off"):
-        raise SkatError("ramsch.pushes", "Schieberamsch is not played under these rules "
-                        "(option schieberamsch).")
-    jacks = r.get("jacks_pushed")
-    if jacks is not None and not isinstance(jacks, bool):
-        raise SkatError("ramsch.jacks_pushed", "jacks_pushed must be true or false.")
+    most = max(points.values())
+    taker = next((s for s, t in tricks.items() if t == 10), None)
+    jungfrau = sum(1 for t in tricks.values() if t == 0)
+    if taker is not None:
+        return Outcome((), most, jungfrau, taker)
+    return Outcome(tuple(s for s, p in points.items() if p == most), most, jungfrau, None)
 
-    if system == "isko":
-        entries, steps = _isko(ctx, points, tricks, pushes)
-    elif system == "american1898":
-        entries, steps = _american(ctx, points, tricks)
+
+def _short_seat(raw: object, field: str, ctx: Context, seats: tuple[int, ...] | None,
+                what: Phrase) -> int:
+    if type(raw) is str and raw in SEAT_KEYS[:ctx.players]:
+        s = int(raw)
+    elif type(raw) is int and 0 <= raw < ctx.players:
+        s = raw
     else:
-        entries, steps = _hoyle(ctx, points, tricks)
-    scored = Scored("ramsch")
-    scored.entries = entries
-    scored.explain_parts = ("ramsch", _explainer(entries, steps, points))
-    return scored
+        raise SkatError(field, "{what} must be a seat number (0 to {top}).", what=what,
+                        top=ctx.players - 1)
+    if seats is not None and s not in seats:
+        raise SkatError(field, "{player} sits out this deal and did not play the Ramsch.",
+                        player=who(ctx.names, s))
+    return s
+
+
+def _short(r: Record, ctx: Context, seats: tuple[int, ...] | None,
+           skat_to_nobody: bool) -> Outcome:
+    """The short record (deal-record.md "A deal", DECISIONS.md §9), refused wherever no full
+    record could give the same facts."""
+    raw_taker = r.get("durchmarsch")
+    taker = None if raw_taker is None else _short_seat(
+        raw_taker, "ramsch.durchmarsch", ctx, seats, _DURCHMARSCH_SEAT)
+    raw_losers = r.get("losers")
+    if raw_losers is None:
+        raw_losers = {}
+    if not isinstance(raw_losers, dict):
+        raise SkatError("ramsch.losers", "losers maps each losing seat to his card points, "
+                        "e.g. {example}.", example='{"1": 50}')
+    losers: dict[int, int] = {}
+    for key, value in raw_losers.items():
+        if type(key) is not str or key not in SEAT_KEYS[:ctx.players]:
+            raise SkatError("ramsch.losers", "{what} must be a seat number (0 to {top}).",
+                            what=_LOSER_SEAT, top=ctx.players - 1)
+        s = _short_seat(key, "ramsch.losers", ctx, seats, _LOSER_SEAT)
+        if type(value) is not int or not 0 <= value <= 120:
+            raise SkatError("ramsch.losers", "The {what} of {player} must be a whole number "
+                            "from 0 to {high}.", what=_POINTS,
+                            player=who(ctx.names, s, start=False), high=120)
+        losers[s] = value
+    raw_jungfrau = r.get("jungfrau")
+    if raw_jungfrau is None:
+        jungfrau = 2 if taker is not None else 0
+    elif type(raw_jungfrau) is not int or not 0 <= raw_jungfrau <= 2:
+        raise SkatError("ramsch.jungfrau", "jungfrau is the number of players without a "
+                        "trick: 0, 1 or 2.")
+    else:
+        jungfrau = raw_jungfrau
+    skat = _skat_points(r, skat_to_nobody, required=False)
+    if taker is not None:
+        if losers:
+            raise SkatError("ramsch.losers", "After a Durchmarsch nobody else loses: leave "
+                            "losers empty.")
+        if jungfrau != 2:
+            raise SkatError("ramsch.jungfrau", "After a Durchmarsch the other two took no "
+                            "trick: jungfrau is 2.")
+        if skat is None:  # the taker's card points are all but the skat's
+            raise SkatError("ramsch.skat_points", "The skat counts for nobody here: give its "
+                            "card points (0 to 22).")
+        return Outcome((), 120 - skat, 2, taker)
+    if not losers:
+        raise SkatError("ramsch.losers", "Name the player(s) with the most card points "
+                        "(losers), or the Durchmarsch.")
+    if jungfrau == 2:
+        raise SkatError("ramsch.jungfrau", "Two players without a trick means the third took "
+                        "every trick: record it as a Durchmarsch.")
+    numbers = sorted(set(losers.values()), reverse=True)
+    if len(numbers) > 1:
+        raise SkatError("ramsch.losers", "Tied losers have the same card points, not "
+                        "{numbers}.", numbers=", ".join(str(n) for n in numbers))
+    most = numbers[0]
+    count = len(losers)
+    if count == 3 and jungfrau:
+        raise SkatError("ramsch.jungfrau", "All three tied with card points, so each took a "
+                        "trick: jungfrau is 0.")
+    # The card points in the players' tricks: 120, or 120 minus the skat where it counts for
+    # nobody (any 98-120 when the short record leaves the skat out).
+    totals = range(98, 121) if skat is None else (120 - skat,)
+    possible = [m for m in range(121) if any(_plausible(m, count, jungfrau, t) for t in totals)]
+    if most not in possible:
+        low, high = possible[0], possible[-1]
+        span: object = low if low == high else Phrase("{low} to {high}", low=low, high=high)
+        if count == 1:
+            raise SkatError("ramsch.losers", "A single loser has {span} card points here, not "
+                            "{points}.", span=span, points=most)
+        if count == 2:
+            raise SkatError("ramsch.losers", "Two tied losers have {span} card points each "
+                            "here, not {points}.", span=span, points=most)
+        raise SkatError("ramsch.losers", "Three tied players have {span} card points each "
+                        "here, not {points}.", span=span, points=most)
+    order = seats if seats is not None else tuple(sorted(losers))
+    return Outcome(tuple(s for s in order if s in losers), most, jungfrau, None)
+
+
+def _plausible(most: int, count: int, jungfrau: int, total: int) -> bool:
+    """Whether ``count`` players can tie at the top with ``most`` card points while
+    ``jungfrau`` players took no trick (and so have 0) and the three hold ``total``.
+
+    A player without a trick has no card points; one with tricks may have any number, 0
+    included (a trick of Sevens, Eights and Nines)."""
+    rest = total - count * most  # card points of the 3 - count players below the top
+    others = 3 - count
+    if rest < 0 or most == 0:
+        return False
+    if others == 0:
+        return rest == 0 and jungfrau == 0
+    # Every other player has fewer than ``most``; the ``jungfrau`` ones have none.
+    with_tricks = others - jungfrau
+    if with_tricks < 0:
+        return False
+    if with_tricks == 0:
+        return rest == 0
+    return rest <= with_tricks * (most - 1)
 
 
 Steps = list[tuple[str, int]]  # ("jungfrau", 2), ("push", 4), ("share", 2) …
 
 
-def _isko(ctx: Context, points: dict[int, int], tricks: dict[int, int],
-          pushes: int) -> tuple[dict[int, int], Steps]:
+def _isko(ctx: Context, oc: Outcome, pushes: int) -> tuple[dict[int, int], Steps]:
     o = ctx.options
-    taker = next((s for s, t in tricks.items() if t == 10), None)
+    taker = oc.taker
     simple = o.ramsch_scoring == "simple"
     if taker is not None:  # Durchmarsch: never doubled by pushes or Jungfrau
         if simple:
             return {taker: -20 if o.ramsch_jungfrau else -10}, [("durchmarsch", 0)]
         if o.ramsch_durchmarsch == "plus120":
             return {taker: 120}, [("durchmarsch", 0)]
-        return {taker: -4 * points[taker]}, [("durchmarsch", 4)]
-    most = max(points.values())
-    losers = [s for s, p in points.items() if p == most]
-    if len(losers) == len(points):
+        return {taker: -4 * oc.most}, [("durchmarsch", 4)]
+    most, losers = oc.most, oc.losers
+    if len(losers) == 3:
         return {}, [("all_tied", 0)]
-    jungfrau = o.ramsch_jungfrau and 0 in tricks.values()
+    jungfrau = o.ramsch_jungfrau and oc.jungfrau > 0
     steps: Steps = []
     if simple:
         amount = 15 if jungfrau else 10
@@ -142,27 +309,25 @@ def _isko(ctx: Context, points: dict[int, int], tricks: dict[int, int],
     return {s: -amount for s in losers}, steps
 
 
-def _american(ctx: Context, points: dict[int, int],
-              tricks: dict[int, int]) -> tuple[dict[int, int], Steps]:
-    most = max(points.values())
-    losers = [s for s, p in points.items() if p == most]
+def _american(ctx: Context, oc: Outcome) -> tuple[dict[int, int], Steps]:
+    losers = oc.losers or (oc.taker,)  # the taker has every card point
+    most = oc.most
     if ctx.options.point_ramsch:
-        return {s: -most for s in losers}, []
-    jungfer = 0 in tricks.values()
-    return {s: -(15 if jungfer else 10) for s in losers}, [("jungfrau", 0)] if jungfer else []
+        return {s: -most for s in losers if s is not None}, []
+    jungfer = oc.jungfrau > 0
+    return ({s: -(15 if jungfer else 10) for s in losers if s is not None},
+            [("jungfrau", 0)] if jungfer else [])
 
 
-def _hoyle(ctx: Context, points: dict[int, int],
-           tricks: dict[int, int]) -> tuple[dict[int, int], Steps]:
-    most = max(points.values())
-    losers = [s for s, p in points.items() if p == most]
-    virgins = sum(1 for t in tricks.values() if t == 0)
+def _hoyle(ctx: Context, oc: Outcome) -> tuple[dict[int, int], Steps]:
+    losers = oc.losers or (oc.taker,)
+    virgins = oc.jungfrau
     amount = (ctx.options.ramsch_base, 30, 50)[virgins]
-    return {s: -amount for s in losers}, [("jungfrau", 0)] if virgins else []
+    return {s: -amount for s in losers if s is not None}, [("jungfrau", 0)] if virgins else []
 
 
 def _explainer(entries: dict[int, int], steps: Steps,
-               points: dict[int, int]) -> Callable[[str, int, tuple[str, ...] | None], str]:
+               most: int) -> Callable[[str, int, tuple[str, ...] | None], str]:
     def render(lang: str, bock: int, names: tuple[str, ...] | None) -> str:
         w = WORDS[lang]
         keys = [k for k, _ in steps]
@@ -179,7 +344,7 @@ def _explainer(entries: dict[int, int], steps: Steps,
         if bock:
             words.append(f"{w['bock']} × {2 ** bock}")
         people = ", ".join(
-            f"{explain.seat_name(lang, s, names)} ({w['points'].format(n=points[s])}) "
+            f"{explain.seat_name(lang, s, names)} ({w['points'].format(n=most)}) "
             f"{signed(v * 2 ** bock)}" for s, v in entries.items())
         detail = f" ({', '.join(words)})" if words else ""
         return f"{w['ramsch']}{detail}: {people}"

@@ -25,7 +25,7 @@ from .errors import Phrase, SkatError, who
 from .explain import LANGUAGES
 from .fields import Record, active_seats, seat
 from .options import Options, OptionsCache
-from .ramsch import score_ramsch
+from .ramsch import score_ramsch, short_form
 from .settlement import SettlementError, parse_settlement_options, parse_stake, settle
 from .tracker import RoundTracker, bock_triggers
 
@@ -121,7 +121,7 @@ def score_record(d: Record, ctx: Context, active: tuple[int, ...] | None,
         return score_passed(kind)
     if not ramsch_round and ctx.options.ramsch == "off":
         raise SkatError("kind", "Ramsch is not played under these rules (option ramsch).")
-    if active is None:
+    if active is None and not short_form(d.get("ramsch")):
         active = _ramsch_seats(d, ctx.players)
     return score_ramsch(d, ctx, active)
 

@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring.access import SESSION_KEY
+from scoring.engine import evaluate_record
 from scoring.interchange import ImportProblem, import_evening
 from scoring.models import Club, Deal, Evening, Membership, Table
 
@@ -356,3 +357,28 @@ def test_a_name_that_looks_like_a_formula_stays_text_in_the_csv() -> None:
     assert all(not cell.startswith("=") for row in rows for cell in row)
     negative = [cell for row in rows[1:] for cell in row if cell.startswith("-")]
     assert negative, "negative entries stay numbers (a minus sign, no apostrophe)"
+
+
+def test_a_short_ramsch_record_imports_and_scores_as_the_full_one(tmp_path: Path) -> None:
+    """DECISIONS.md §9: an evening whose Ramsch deals are written in the short form imports,
+    keeps the form as given, and scores exactly as with every player's points and tricks."""
+    club = build_club()
+    first = json.loads(export_evening(evening_of(club)))
+    doc = copy.deepcopy(first)
+    short = {"losers": {"0": 50}, "jungfrau": 0, "durchmarsch": None, "pushes": 0}
+    changed = 0
+    for deal in doc["tables"][0]["deals"]:
+        if deal["kind"] == "ramsch":
+            deal["ramsch"] = short
+            changed += 1
+    assert changed == 3
+    doc["date"] = "2026-10-09"
+    new = Evening.objects.get(pk=int(import_file(tmp_path, json.dumps(doc))))
+    again = json.loads(export_evening(new))
+    assert [d["ramsch"] for d in again["tables"][0]["deals"] if d["kind"] == "ramsch"] == [
+        short] * 3
+    assert call_score(again) == call_score(first)
+
+
+def call_score(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    return [table["totals"] for table in evaluate_record(doc)["tables"]]

@@ -229,3 +229,16 @@ def test_unknown_game_is_a_skat_error_on_its_field(tmp_path: Path) -> None:
     assert status == 1
     assert out["error"]["field"] == "game"
     assert out["error"]["message"]
+
+
+def test_a_short_ramsch_record_is_scored(tmp_path: Path) -> None:
+    """DECISIONS.md §9: the short Ramsch form scores as the full one would."""
+    short = {"kind": "ramsch", "options": {"ramsch": "when_all_pass"},
+             "ramsch": {"losers": {"1": 61}, "jungfrau": 1, "durchmarsch": None, "pushes": 0}}
+    status, result = run_score(write(tmp_path, json.dumps(short)))
+    assert status == 0 and result["entries"] == {"1": -122}
+    wrong = {**short, "ramsch": {"losers": {"1": 50}, "jungfrau": 1}}
+    status, result = run_score(write(tmp_path, json.dumps(wrong)))
+    assert status == 1
+    assert result["error"]["field"] == "ramsch.losers"
+    assert "61 to 120" in result["error"]["message"]
