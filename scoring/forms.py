@@ -275,10 +275,13 @@ class DealForm(forms.Form):
             if points or tricks or not self.short_ramsch_given():
                 ramsch = {"points": points, "tricks": tricks}
             else:
-                losers = sorted(set(d.get("ramsch_loser") or []))
+                # A Durchmarsch: nobody else loses and the other two took no trick.
                 durchmarsch = d.get("ramsch_durchmarsch")
+                losers = [] if durchmarsch is not None else sorted(
+                    set(d.get("ramsch_loser") or []))
                 ramsch = {"losers": {str(s): d.get("ramsch_loser_points") for s in losers},
-                          "jungfrau": d.get("ramsch_jungfrau") or 0,
+                          "jungfrau": 2 if durchmarsch is not None else (
+                              d.get("ramsch_jungfrau") or 0),
                           "durchmarsch": durchmarsch}
             if d.get("pushes") is not None:
                 ramsch["pushes"] = d["pushes"]

@@ -48,6 +48,7 @@ FAMILY_GROUPS = {
     "fixed": "Nullo",
 }
 UNDO_REASON = gettext_lazy("Undone right after saving")
+RESTORE_REASON = gettext_lazy("Restored right after undoing")
 REASON_SUGGESTIONS = [gettext_lazy("Typo"), gettext_lazy("Wrong player"),
                       gettext_lazy("Card points miscounted")]
 
@@ -288,10 +289,16 @@ def table_view(request: HttpRequest, pk: int) -> HttpResponse:
     table, _actor, writable = _writer(request, pk)
     table = _full(table)
     # Of all rows only the one just saved shows its explanation (in the "saved" notice).
-    raw = request.GET.get("saved", "")
-    saved_id = int(raw) if raw.isdecimal() and len(raw) < 12 else None
+    # After a correction or an undo the screen confirms it the same way.
+    notice, shown_id = "saved", None
+    for key in ("saved", "corrected", "deleted", "restored"):
+        raw = request.GET.get(key, "")
+        if raw:
+            notice = key
+            shown_id = int(raw) if raw.isdecimal() and len(raw) < 12 else None
+            break
     live = [d.pk for d in table.deals.all() if not d.deleted]
-    number = live.index(saved_id) + 1 if saved_id in live else None
+    number = live.index(shown_id) + 1 if shown_id in live else None
     sheet = table_sheet(table, _lang(), explain=number is not None, explain_from=number or 1)
     form = None
     if writable:
@@ -299,10 +306,16 @@ def table_view(request: HttpRequest, pk: int) -> HttpResponse:
         kind = "ramsch" if sheet.next_ramsch_round else "game"
         form = DealForm(initial={"version": table.version, "kind": kind},
                         rules=_rules(table), active=sheet.next_active)
-    saved = sheet.rows[number - 1] if number is not None else None
+    row = sheet.rows[number - 1] if number is not None else None
+    undone = None
+    if notice == "deleted" and shown_id is not None:
+        undone = next((d for d in table.deals.all() if d.pk == shown_id and d.deleted), None)
     return render(request, "scoring/entry/table.html",
                   screen_context(request, table, sheet, form=form, writable=writable,
-                                 saved=saved))
+                                 saved=row if notice == "saved" else None,
+                                 corrected=row if notice in ("corrected", "restored") else None,
+                                 restored=notice == "restored", undone=undone,
+                                 restore_reason=RESTORE_REASON))
 
 
 @require_POST
@@ -445,7 +458,8 @@ def deal_edit_view(request: HttpRequest, pk: int, deal: int) -> HttpResponse:
             except SkatError as err:
                 form.add_engine_error(err)
             else:
-                return redirect("scoring:table", pk=table.pk)
+                return redirect(f"{reverse('scoring:table', args=[table.pk])}"
+                                f"?corrected={the_deal.pk}")
         status = 422
     else:
         form = EditForm(initial={**record_to_initial(the_deal.record),
@@ -473,7 +487,8 @@ def _reason_action(request: HttpRequest, pk: int, deal: int, action: str) -> Htt
             reason_form.add_error("reason" if err.field == "reason" else None,
                                   err.message_in(_lang()))
         else:
-            return redirect("scoring:table", pk=table.pk)
+            done = "deleted" if action == "delete" else "restored"
+            return redirect(f"{reverse('scoring:table', args=[table.pk])}?{done}={the_deal.pk}")
     table = _full(table)
     the_deal.refresh_from_db()
     sheet = table_sheet(table, _lang())

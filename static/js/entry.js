@@ -107,6 +107,19 @@
 
     var autoSave = false;  // a quick result was the last tap: save once the preview agrees
 
+    // Typed card points reach the preview without leaving the field (a pause is enough), so
+    // that Save is ready when the thumb gets there.
+    var typing = null;
+    form.addEventListener("input", function (event) {
+      if (event.target.type !== "number" || !window.htmx) {
+        return;
+      }
+      window.clearTimeout(typing);
+      typing = window.setTimeout(function () {
+        window.htmx.trigger(form, "skat:typed");
+      }, 400);
+    });
+
     function focusLater(selector) {
       var field = form.querySelector(selector);
       if (field) {

@@ -240,3 +240,113 @@ def test_declarations_switch_on_what_they_imply(screen: Any) -> None:
     expect(s.page.locator("#toggle-ouvert")).to_be_checked()
     expect(s.page.locator("#toggle-hand")).not_to_be_checked()
     expect(s.page.locator('[data-tap="bid-46"]')).to_have_class("choice at-value")  # Null ouvert
+
+
+# ---------------------------------------------------------------- Ramsch
+
+@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("size", SIZES)
+def test_a_ramsch_with_one_loser_is_four_taps_and_the_points(
+        screen: Any, size: tuple[int, int], players: int) -> None:
+    s = screen(size, players)
+    still = size != PHONE
+    s.tap("kind-ramsch", still=still)
+    s.no_sideways_scroll()
+    s.tap("ramsch-loser-1", still=still)
+    field = s.page.locator("#ramsch-loser-points")
+    if not field.evaluate("f => f === document.activeElement"):
+        s.tap_field = True
+        field.tap()
+        s.taps += 1
+    s.page.keyboard.type("50")
+    expect(s.preview().locator(".breakdown")).to_contain_text("50")
+    expect(s.page.locator('[data-tap="save"]')).to_be_enabled()
+    s.no_sideways_scroll()
+    if still:
+        assert s.page.evaluate("window.scrollY") == 0
+    else:
+        s.page.evaluate("window.scrollTo(0, 0)")
+    s.shot("04-ramsch")
+    s.tap("save", still=still)
+    deal = s.saved()
+    assert s.taps <= 4
+    assert deal.record == {"kind": "ramsch", "ramsch": {"losers": {"1": 50}, "jungfrau": 0,
+                                                        "durchmarsch": None}}
+    entries = s.page.locator(".last-rows tbody tr").last.inner_text()
+    assert "−50" in entries or "-50" in entries
+
+
+def test_a_tie_jungfrau_and_durchmarsch_are_taps(screen: Any) -> None:
+    s = screen(LANDSCAPE, 4)
+    s.tap("kind-ramsch")
+    s.tap("ramsch-loser-1")
+    s.tap("ramsch-loser-2")
+    s.page.keyboard.type("45")
+    s.tap("ramsch-jungfrau-1")
+    expect(s.preview().locator(".breakdown")).to_be_visible()
+    s.tap("save")
+    assert s.saved().record["ramsch"] == {"losers": {"1": 45, "2": 45}, "jungfrau": 1,
+                                          "durchmarsch": None}
+    # The next deal, a Durchmarsch by Clara: one tap for who took every trick.
+    s.tap("kind-ramsch")
+    s.tap("ramsch-durchmarsch-3")
+    expect(s.preview().locator(".breakdown")).to_be_visible()
+    s.tap("save")
+    assert s.saved().record["ramsch"] == {"losers": {}, "jungfrau": 2, "durchmarsch": 3}
+
+
+def test_ramsch_messages_name_the_players(screen: Any) -> None:
+    s = screen(LANDSCAPE, 4)
+    s.tap("kind-ramsch")
+    s.tap("ramsch-loser-1")
+    s.page.keyboard.type("20")  # too few for the only loser
+    errors = s.preview().locator(".errors")
+    expect(errors).to_be_visible()
+    expect(s.page.locator('[data-tap="save"]')).to_be_disabled()
+    assert "20" in errors.inner_text()
+    assert "Sitz" not in errors.inner_text() and "seat" not in errors.inner_text()
+
+
+# ---------------------------------------------------------------- corrections
+
+@pytest.mark.parametrize("size", SIZES)
+def test_every_row_opens_for_correction_and_confirms(screen: Any, size: tuple[int, int]) -> None:
+    s = screen(size, 4)
+    deal = {"kind": "game", "game": "clubs", "matadors": 1, "bid": 18, "result": "won", **GAME}
+    deals = seed(s, [{**deal, "declarer": 1 + i % 3} for i in range(8)])
+    s.open()
+    rows = s.page.locator(".last-rows tbody tr")
+    expect(rows).to_have_count(8)  # the whole list, not only the last rows
+    s.no_sideways_scroll()
+    rows.first.locator("td").first.tap()  # the first deal, scrolled to inside its box
+    s.page.wait_for_url(f"**/deals/{deals[0].pk}/edit/")
+    s.page.locator('[data-tap="result-lost"]').tap()
+    s.page.locator("#edit-reason").fill("Tippfehler")
+    expect(s.preview().locator(".breakdown")).to_contain_text("−")
+    s.no_sideways_scroll()
+    s.shot("06-correction")
+    s.page.locator('[data-tap="save"]').tap()
+    s.page.wait_for_url(f"**/?corrected={deals[0].pk}")
+    toast = s.page.locator(".notice-corrected")
+    expect(toast).to_be_in_viewport()
+    assert toast.inner_text().startswith("Spiel 1 korrigiert")
+    Deal.objects.get(pk=deals[0].pk).record["result"] == "lost"
+    s.shot("07-corrected-toast")
+
+    # The undo of a save confirms too, and offers the deal back.
+    s.page.locator(".last-rows tbody tr").last.scroll_into_view_if_needed()
+    s.page.evaluate("window.scrollTo(0, 0)")
+    for name in ("declarer-2", "game-hearts", "matadors-1", "bid-20", "result-won"):
+        s.tap(name, still=size != PHONE)
+    saved = s.saved()
+    s.page.locator(".notice-saved button").tap()
+    s.page.wait_for_url(f"**/?deleted={saved.pk}")
+    expect(s.page.locator(".notice-undone")).to_be_in_viewport()
+    saved.refresh_from_db()
+    assert saved.deleted
+    s.shot("08-undone-toast")
+    s.page.locator(".notice-undone button").tap()
+    s.page.wait_for_url(f"**/?restored={saved.pk}")
+    expect(s.page.locator(".notice-corrected")).to_contain_text("Spiel 9")
+    saved.refresh_from_db()
+    assert not saved.deleted
