@@ -136,6 +136,8 @@
         label.classList.toggle("above-value", value !== null && bid > value);
         if (value !== null && bid === value && high && high.contains(input)) {
           high.open = true;
+          var scroller = label.parentNode;
+          scroller.scrollTop = Math.max(0, label.offsetTop - scroller.offsetTop - 50);
         }
       });
     }
