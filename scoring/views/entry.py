@@ -13,9 +13,8 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path, reverse
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language, gettext_lazy, pgettext
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scoring import access
@@ -171,6 +170,9 @@ def build_controls(form: DealForm, players: list[str], active: list[int]) -> dic
                                 tap="result-points", id="result-none")
     ui["declarer_points"] = _value(form, "declarer_points")
     ui["declarer_tricks"] = _value(form, "declarer_tricks")
+    # "count card points" shows as chosen only once there is something counted.
+    ui["result_none"]["checked"] = not current and bool(
+        ui["declarer_points"] or ui["declarer_tricks"])
 
     current = _value(form, "kontra") or "none"
     ui["kontra"] = [_choice("kontra", k, label, current, tap=f"kontra-{k}")

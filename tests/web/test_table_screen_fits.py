@@ -62,7 +62,11 @@ class Screen:
     def no_sideways_scroll(self) -> None:
         width = self.page.evaluate("document.documentElement.scrollWidth")
         inner = self.page.evaluate("window.innerWidth")
-        assert width <= inner, (width, inner)
+        # what sticks out, to say so when it fails (the site header scrolls in itself)
+        wide = self.page.evaluate("""w => Array.from(document.querySelectorAll('body *'))
+            .filter(e => e.getBoundingClientRect().right > w + 1 && !e.closest('.site-header'))
+            .slice(0, 5).map(e => e.tagName + "." + e.className)""", inner)
+        assert width <= inner, (width, inner, wide)
 
     def tap(self, name: str, *, still: bool = True) -> None:
         """Tap a control; with ``still``, it must be on screen already and the window
@@ -73,8 +77,14 @@ class Screen:
             box = control.bounding_box()
             assert box is not None, name
             assert box["width"] >= 44 and box["height"] >= 44, (name, box)
-            assert 0 <= box["x"] and box["x"] + box["width"] <= self.width, (name, box)
-            assert 0 <= box["y"] and box["y"] + box["height"] <= self.height, (name, box)
+            assert box["x"] >= 0 and box["x"] + box["width"] <= self.width, (name, box)
+            assert box["y"] >= 0 and box["y"] + box["height"] <= self.height, (name, box)
+            # and not under the Save bar or anything else: the thumb lands on the control
+            hit = self.page.evaluate(
+                "([x, y, name]) => document.elementFromPoint(x, y)"
+                ".closest('[data-tap=\"' + name + '\"]') !== null",
+                [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, name])
+            assert hit, (name, box)
         control.tap()
         self.taps += 1
         if still:
@@ -137,7 +147,7 @@ def seed(screen: Screen, records: list[dict[str, Any]]) -> list[Deal]:
 # ---------------------------------------------------------------- a standard game
 
 @pytest.mark.parametrize("players", [3, 4])
-@pytest.mark.parametrize("size", TABLETS)
+@pytest.mark.parametrize("size", SIZES)
 def test_a_standard_game_is_five_taps_on_one_screen(screen: Any, size: tuple[int, int],
                                                     players: int) -> None:
     s = screen(size, players)
@@ -339,7 +349,7 @@ def test_every_row_opens_for_correction_and_confirms(screen: Any, size: tuple[in
     toast = s.page.locator(".notice-corrected")
     expect(toast).to_be_in_viewport()
     assert toast.inner_text().startswith("Spiel 1 korrigiert")
-    Deal.objects.get(pk=deals[0].pk).record["result"] == "lost"
+    assert Deal.objects.get(pk=deals[0].pk).record["result"] == "lost"
     s.shot("07-corrected-toast")
 
     # The undo of a save confirms too, and offers the deal back.
