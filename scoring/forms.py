@@ -246,6 +246,12 @@ class DealForm(forms.Form):
                                                                                "b": more})
         # A game needs its declarer and its game before anything else can be checked; say
         # so in the scorer's words rather than letting the engine read "None is not a game".
+        # A Ramsch with nothing entered yet: say what to tap first (the short way).
+        if data.get("kind") == "ramsch" and not self.short_ramsch_given() and not any(
+                data.get(p) is not None or data.get(t) is not None
+                for _s, p, t in self.ramsch_fields) and "ramsch_loser" not in self.errors:
+            self.add_error("ramsch_loser", _("Tap the player with the most card points, or "
+                                             "who took every trick."))
         if (data.get("kind") or "game") == "game":
             if data.get("declarer") is None and "declarer" not in self.errors:
                 self.add_error("declarer", _("Tap who plays."))

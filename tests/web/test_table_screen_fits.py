@@ -337,7 +337,7 @@ def test_every_row_opens_for_correction_and_confirms(screen: Any, size: tuple[in
     rows = s.page.locator(".last-rows tbody tr")
     expect(rows).to_have_count(8)  # the whole list, not only the last rows
     s.no_sideways_scroll()
-    rows.first.locator("td").first.tap()  # the first deal, scrolled to inside its box
+    rows.first.tap()  # the first deal, scrolled to inside its box: the whole row opens it
     s.page.wait_for_url(f"**/deals/{deals[0].pk}/edit/")
     s.page.locator('[data-tap="result-lost"]').tap()
     s.page.locator("#edit-reason").fill("Tippfehler")
