@@ -6,7 +6,9 @@ lists in a fixed order (players by name, profiles by name, seasons by start and 
 evenings by date and then by the order they were made, tables by series and number, seats by
 position), no database ids, access codes, versions or timestamps. Each deal's ``bock`` is
 written as the level the round tracker gives it (DECISIONS.md §8), so a reader sees the Bock;
-on import it is stored as null again, so that later corrections may move Bock rounds.
+on import it is stored as null again, so that later corrections may move Bock rounds. Under
+option ``bock.manual`` a level the table set by hand (DECISIONS.md §9) is written with
+``"bock_manual": true`` and stored as given on import; ``bock_round`` stays in the record.
 
 Deleted deals are not part of the scored table, so ``deals`` never holds them: a reader of the
 contract gets exactly the table that was scored. They are kept under the extra key
@@ -91,6 +93,8 @@ def table_export(table: Table) -> dict[str, Any]:
         rows = []  # stored deals the engine refuses: written as stored, bock untouched
     for record, row in zip(document["deals"], rows, strict=False):
         record["bock"] = row["bock"]
+        if row.get("bock_manual"):
+            record["bock_manual"] = True  # set by hand (bock.manual): an import keeps it
     document["number"] = table.number
     document["series"] = table.series
     document["deleted_deals"] = [
@@ -318,7 +322,7 @@ def _check_table(raw: Any, index: int, rules: dict[str, Any], series_rounds: int
     deals = []
     for record in engine_doc["deals"]:
         stored = dict(record)
-        if "bock" in stored:
+        if stored.pop("bock_manual", None) is not True and "bock" in stored:
             stored["bock"] = None  # the tracker decides; a correction may move Bock rounds
         deals.append(stored)
     deleted_raw = doc.get("deleted_deals", [])

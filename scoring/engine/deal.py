@@ -26,6 +26,9 @@ RECORD_FIELDS = frozenset({
     "matadors", "cards", "bid", "declarer_points", "declarer_tricks", "kontra", "kontra_by",
     "spitze", "spitze_made", "passt_mir_nicht", "rum", "passed_18", "dealer", "concession",
     "bock", "ramsch", "penalty", "number", "note",
+    # DECISIONS.md §9 bock.manual: a Bock round queued by hand; the export's mark of a level
+    # set by hand (so that an import keeps it and leaves the others to the tracker)
+    "bock_round", "bock_manual",
 })
 LONE_FIELDS = RECORD_FIELDS | {"rules", "options", "players"}
 # Fields that belong to a game; on any other record they must be absent, null or false.
@@ -111,6 +114,8 @@ class Scored:
     levels: tuple[str, ...] = ()
     # (kind, *data) read by explanation(), rendered per language only when asked for
     explain_parts: tuple[Any, ...] = ()
+    # ramsch_cap (DECISIONS.md §9): no entry below -cap after every doubling, Bock included
+    cap: int | None = None
 
     def __init__(self, kind: str) -> None:
         self.kind = kind
@@ -450,7 +455,12 @@ def _isko_game(d: Record, ctx: Context, active: tuple[int, ...] | None,
             made, reason = False, ("spitze_missed",)
     overbid = value < bid
     won = made and not overbid
-    charged = value if not overbid else -(-bid // game.base) * game.base
+    if not overbid:
+        charged = value
+    elif o.overbid_charge == "bid":  # DECISIONS.md §9: charged at the bid itself
+        charged = bid
+    else:
+        charged = -(-bid // game.base) * game.base
     factor = 1 if (o.lost_hand_single and hand) else 2
     entry = value if won else -factor * charged
     s.points, s.tricks, s.played = points, tricks, played
@@ -738,17 +748,29 @@ def _contra_entries(declarer: int, entry: int, kontra: str, by: int | None) -> d
     return {declarer: 3 * v, by: -2 * v} if entry > 0 else {declarer: -3 * v, by: 2 * v}
 
 
+def bocked(s: Scored, bock: int) -> dict[int, int]:
+    """The entries at a Bock level: doubled, then held at the Ramsch cap where one applies."""
+    factor = 1 << bock
+    cap = s.cap
+    if cap is None:
+        return {k: v * factor for k, v in s.entries.items()}
+    return {k: max(v * factor, -cap) for k, v in s.entries.items()}
+
+
 # ---------------------------------------------------------------- other records
 
 def check_not_a_game(d: Record, kind: str) -> None:
     if _GAME_FIELD_SET.isdisjoint(d):
         return
+    ramsch = kind == "ramsch"  # Kontra on a Ramsch is ramsch.py's to judge (ramsch_kontra)
     for key in GAME_FIELDS:
+        if ramsch and key == "kontra_by":
+            continue
         value = d.get(key)
         if value is not None and value is not False and value != []:
             raise SkatError(key, "{key} does not apply to a {kind} record.", key=key,
                             kind=KIND_NAMES[kind])
-    if d.get("kontra") not in (None, "none"):
+    if d.get("kontra") not in (None, "none") and not ramsch:
         raise SkatError("kontra", "Kontra does not apply to a {kind} record.",
                         kind=KIND_NAMES[kind])
 

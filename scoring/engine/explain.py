@@ -26,6 +26,7 @@ WORDS: dict[str, dict[str, str]] = {
         "push": "pushed", "durchmarsch": "Durchmarsch", "all_tied": "all tied: no score",
         "seat": "seat {n}", "sixty": "60:60", "contra_by": "Contra by {seat}", "single": "single",
         "nullo_tricks": "{n} tricks: 20 + 10 per extra trick",
+        "all_lose": "all tied: all lose", "capped": "capped at {n}",
     },
     "de": {
         "with": "mit", "without": "ohne", "game": "Spiel", "hand": "Hand",
@@ -43,6 +44,7 @@ WORDS: dict[str, dict[str, str]] = {
         "seat": "Platz {n}", "sixty": "60:60", "contra_by": "Kontra von {seat}",
         "single": "einfach",
         "nullo_tricks": "{n} Stiche: 20 + 10 je weiteren Stich",
+        "all_lose": "alle gleich: alle verlieren", "capped": "gedeckelt auf {n}",
     },
 }
 

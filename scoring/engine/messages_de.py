@@ -221,6 +221,16 @@ MESSAGES: dict[str, str] = {
     'Ramsch rounds after Bock need Bock stacking "queue".':
         'Ramschrunden nach Bock brauchen die Bock-Reihenfolge "queue".',
     "Forced Ramsch needs option ramsch on.": "Zwangsramsch braucht die Option ramsch.",
+    "Option {key} needs option ramsch on.": "Die Option {key} braucht die Option ramsch.",
+    "Kontra on a Ramsch needs option kontra.":
+        "Kontra beim Ramsch braucht die Option kontra.",
+    "Option ramsch_round_grand_hand applies to Ramsch rounds after Bock: it needs "
+    "bock.ramsch_round_after.":
+        "Die Option ramsch_round_grand_hand gilt für Ramschrunden nach Bock: sie braucht "
+        "bock.ramsch_round_after.",
+    "Option ramsch_cap must be null (no cap) or a whole number from 1 to 100000.":
+        "Die Option ramsch_cap muss null (keine Deckelung) oder eine ganze Zahl von 1 bis "
+        "100000 sein.",
     # ------------------------------------------------------------ ramsch.py
     "Give the {what} of each player in the Ramsch.":
         "Bitte die {what} jedes Spielers im Ramsch angeben.",
@@ -247,6 +257,8 @@ MESSAGES: dict[str, str] = {
         "Schieberamsch wird nach diesen Regeln nicht gespielt (Option schieberamsch).",
     "jacks_pushed must be true or false.": "jacks_pushed muss true oder false sein.",
     "A loser's seat": "Der Platz eines Verlierers",
+    "Kontra on a Ramsch is not played under these rules (option ramsch_kontra).":
+        "Kontra beim Ramsch wird nach diesen Regeln nicht gespielt (Option ramsch_kontra).",
     "The Durchmarsch seat": "Der Platz des Durchmarschs",
     "{low} to {high}": "{low} bis {high}",
     "Give the Ramsch either as every player's card points and tricks or in the short form "
@@ -289,6 +301,19 @@ MESSAGES: dict[str, str] = {
     "Two players have the same name.": "Zwei Spieler haben denselben Namen.",
     "Language must be one of {choices}.": "Die Sprache muss einer dieser Werte sein: {choices}.",
     "Unknown field {key!r}.": "Unbekanntes Feld {key!r}.",
+    "A Bock round is queued by hand only with option bock.manual.":
+        "Eine Bockrunde wird nur mit der Option bock.manual von Hand angesetzt.",
+    "A {kind} record does not count, so it starts no Bock round.":
+        "Ein Eintrag „{kind}“ zählt nicht und setzt daher keine Bockrunde an.",
+    "Bock is set by hand only with option bock.manual.":
+        "Bock wird nur mit der Option bock.manual von Hand gesetzt.",
+    "bock_manual marks a Bock level set by hand: give the level (bock).":
+        "bock_manual kennzeichnet eine von Hand gesetzte Bockstufe: bitte die Stufe (bock) "
+        "angeben.",
+    "This deal is played at Bock level {level}, not {said}; a table sets Bock by hand only "
+    "with option bock.manual.":
+        "Dieses Spiel hat Bockstufe {level}, nicht {said}; von Hand wird Bock nur mit der "
+        "Option bock.manual gesetzt.",
     "Bock must be null or a level: 0, 1 (×2), 2 (×4) …":
         "Bock muss null oder eine Bockstufe sein: 0, 1 (×2), 2 (×4) …",
     "{key} does not apply to a game record.": "{key} passt nicht zu einem Spiel.",
@@ -322,8 +347,6 @@ MESSAGES: dict[str, str] = {
         'Eine Abrechnung nach Seeger-Fabian-Punkten braucht die Wertung "seeger_fabian".',
     "The currency must be a code such as EUR.": "Die Währung muss ein Code wie EUR sein.",
     "Seat {seat} deals this deal, not {said!r}.": "Platz {seat} gibt dieses Spiel, nicht {said!r}.",
-    "This deal is played at Bock level {level}, not {said}.":
-        "Dieses Spiel wird auf Bockstufe {level} gespielt, nicht {said}.",
     "Contra is not scored in Beer Skat.": "Beim Bierskat wird Kontra nicht gewertet.",
     "An evening must be a JSON object.": "Ein Abend muss ein JSON-Objekt sein.",
     "An evening needs a list of one or more tables.":

@@ -29,6 +29,7 @@ class BockOptions:
     includes_trigger: bool = False
     one_per_deal: bool = True
     ramsch_round_after: int = 0
+    manual: bool = False  # a table deal may carry its own level and bock_round (DECISIONS §9)
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,11 @@ class Options:
     ramsch_jungfrau: bool = True
     ramsch_durchmarsch: str = "plus120"
     schieberamsch: str = "off"
+    # DECISIONS.md §9 (house rules other programs play)
+    ramsch_all_tied: str = "none"
+    ramsch_kontra: bool = False
+    ramsch_cap: int | None = None
+    ramsch_round_grand_hand: str = "deals_again"
     bock: BockOptions | None = None
     # american1898 and hoyle
     frage: bool = True
@@ -109,7 +115,7 @@ def _parse_bock(raw: object) -> BockOptions | None:
             values[key] = _int("bock.ramsch_round_after", value, 0, 100)
         elif key == "stacking":
             values[key] = _choice("bock.stacking", value, ("queue", "parallel"))
-        elif key in ("includes_trigger", "one_per_deal"):
+        elif key in ("includes_trigger", "one_per_deal", "manual"):
             values[key] = _bool(f"bock.{key}", value)
         else:
             raise SkatError(f"options.bock.{key}", "Unknown Bock option {key!r}.", key=key)
@@ -129,8 +135,22 @@ _ISKO = {
     "ramsch_jungfrau": _bool,
     "ramsch_durchmarsch": lambda k, v: _choice(k, v, ("plus120", "times4")),
     "schieberamsch": lambda k, v: _choice(k, v, ("off", "optional_double", "mandatory")),
+    "ramsch_all_tied": lambda k, v: _choice(k, v, ("none", "all_lose")),
+    "ramsch_kontra": _bool,
+    "ramsch_cap": lambda k, v: _cap(v),
+    "ramsch_round_grand_hand": lambda k, v: _choice(k, v, ("deals_again", "counts")),
+    "overbid_charge": lambda k, v: _choice(k, v, ("next_multiple", "bid")),
     "bock": lambda k, v: _parse_bock(v),
 }
+
+
+def _cap(value: object) -> int | None:
+    if value is None:
+        return None
+    if type(value) is not int or not 1 <= value <= 100_000:
+        raise SkatError("options.ramsch_cap", "Option ramsch_cap must be null (no cap) or a "
+                        "whole number from 1 to 100000.")
+    return value
 
 
 def _exceptional(key: str, value: object) -> frozenset[str]:
@@ -204,6 +224,20 @@ def _check_combinations(o: Options) -> None:
                 "options.bock.ramsch_round_after",
                 "Ramsch rounds after Bock need Bock stacking \"queue\".",
             )
+    # The §9 options are refused where they cannot apply; their defaults are accepted anywhere,
+    # so that a form may always send every key.
+    if o.ramsch == "off":
+        for key, default in (("ramsch_all_tied", "none"), ("ramsch_kontra", False),
+                             ("ramsch_cap", None)):
+            if getattr(o, key) != default:
+                raise SkatError(f"options.{key}", "Option {key} needs option ramsch on.",
+                                key=key)
+    if o.ramsch_kontra and not o.kontra:
+        raise SkatError("options.ramsch_kontra", "Kontra on a Ramsch needs option kontra.")
+    if o.ramsch_round_grand_hand != "deals_again" and not (bock and bock.ramsch_round_after):
+        raise SkatError("options.ramsch_round_grand_hand", "Option ramsch_round_grand_hand "
+                        "applies to Ramsch rounds after Bock: it needs "
+                        "bock.ramsch_round_after.")
     if o.system == "american1898" and o.forced_ramsch_every and o.ramsch == "off":
         raise SkatError("options.forced_ramsch_every", "Forced Ramsch needs option ramsch on.")
 

@@ -6,10 +6,10 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from . import explain
-from .deal import Context, Scored
+from .deal import KIND_NAMES, KONTRA_FACTOR, Context, Scored
 from .errors import Listing, Phrase, SkatError, who
 from .explain import WORDS, signed
-from .fields import Record
+from .fields import Record, seat
 
 SEAT_KEYS = tuple(str(p) for p in range(6))
 
@@ -19,6 +19,7 @@ _POINTS = Phrase("card points")
 _TRICKS = Phrase("tricks")
 _LOSER_SEAT = Phrase("A loser's seat")
 _DURCHMARSCH_SEAT = Phrase("The Durchmarsch seat")
+_KONTRA_SEAT = Phrase("The Kontra seat")
 
 
 def _per_seat(r: Record, key: str, seats: tuple[int, ...], high: int,
@@ -103,17 +104,48 @@ def score_ramsch(d: Record, ctx: Context, seats: tuple[int, ...] | None) -> Scor
     jacks = r.get("jacks_pushed")
     if jacks is not None and not isinstance(jacks, bool):
         raise SkatError("ramsch.jacks_pushed", "jacks_pushed must be true or false.")
+    kontra = _kontra(d, ctx, seats)
 
     if system == "isko":
-        entries, steps = _isko(ctx, outcome, pushes)
+        entries, steps = _isko(ctx, outcome, pushes, kontra)
     elif system == "american1898":
         entries, steps = _american(ctx, outcome)
     else:
         entries, steps = _hoyle(ctx, outcome)
     scored = Scored("ramsch")
     scored.entries = entries
-    scored.explain_parts = ("ramsch", _explainer(entries, steps, outcome.most))
+    if kontra != "none":
+        scored.kontra, scored.kontra_factor = kontra, KONTRA_FACTOR[kontra]
+    if system == "isko":
+        scored.cap = o.ramsch_cap
+    scored.explain_parts = ("ramsch", _explainer(entries, steps, outcome.most, scored.cap))
     return scored
+
+
+def _kontra(d: Record, ctx: Context, seats: tuple[int, ...] | None) -> str:
+    """Kontra or Re said on a Ramsch (option ramsch_kontra, DECISIONS.md §9). Any player may
+    say it (there is no declarer), so ``kontra_by`` is optional; kontra_requires_18 is about
+    a game's opponents and does not apply here (everyone passed)."""
+    kontra = d.get("kontra")
+    by = d.get("kontra_by")
+    if by is not None and not ctx.options.ramsch_kontra:
+        raise SkatError("kontra_by", "{key} does not apply to a {kind} record.", key="kontra_by",
+                        kind=KIND_NAMES["ramsch"])
+    if kontra is None or kontra == "none":
+        if by is not None:
+            raise SkatError("kontra_by", "Nobody said Kontra, so no seat can have said it.")
+        return "none"
+    if type(kontra) is not str or kontra not in KONTRA_FACTOR:
+        raise SkatError("kontra", "Kontra must be \"none\", \"kontra\" or \"re\".")
+    if not ctx.options.ramsch_kontra:
+        raise SkatError("kontra", "Kontra on a Ramsch is not played under these rules (option "
+                        "ramsch_kontra).")
+    if by is not None:
+        s = seat(by, "kontra_by", ctx.players, _KONTRA_SEAT)
+        if seats is not None and s not in seats:
+            raise SkatError("kontra_by", "{player} sits out this deal and did not play the "
+                            "Ramsch.", player=who(ctx.names, s))
+    return kontra
 
 
 def _skat_points(r: Record, skat_to_nobody: bool, required: bool) -> int | None:
@@ -162,8 +194,8 @@ def _full(r: Record, ctx: Context, seats: tuple[int, ...], skat_to_nobody: bool)
 
 def _short_seat(raw: object, field: str, ctx: Context, seats: tuple[int, ...] | None,
                 what: Phrase) -> int:
-    if type(raw) is str and raw in SEAT_KEYS[:ctx.players]:
-        s = int(raw)
+    if type(raw) is str and field == "ramsch.losers" and raw in SEAT_KEYS[:ctx.players]:
+        s = int(raw)  # a JSON object's key
     elif type(raw) is int and 0 <= raw < ctx.players:
         s = raw
     else:
@@ -178,7 +210,19 @@ def _short_seat(raw: object, field: str, ctx: Context, seats: tuple[int, ...] | 
 def _short(r: Record, ctx: Context, seats: tuple[int, ...] | None,
            skat_to_nobody: bool) -> Outcome:
     """The short record (deal-record.md "A deal", DECISIONS.md §9), refused wherever no full
-    record could give the same facts."""
+    record could give the same facts.
+
+    Judgements (DECISIONS.md says only "it scores exactly as the full record would"):
+    - The record holds facts of play, never of scoring, so it is the same under every option:
+      the losers' card points are required in simple Ramsch too (they do not change the
+      score there, but the explanation shows them and a re-score under other options needs
+      them); ``jungfrau`` is counted whether or not ramsch_jungfrau doubles; ties list every
+      tied seat, and ramsch_ties "share" divides as for the full record.
+    - A player without a trick has no card points, so ``jungfrau`` 2 is a Durchmarsch and
+      the losers' number must be one a full record can reach (``_plausible``).
+    - Where the skat counts for nobody ``skat_points`` may be left out (any 0-22 is then
+      assumed possible), except on a Durchmarsch, whose taker holds 120 minus the skat.
+    - ``jungfrau`` left out is 0 (2 with a Durchmarsch); ``losers`` left out is empty."""
     raw_taker = r.get("durchmarsch")
     taker = None if raw_taker is None else _short_seat(
         raw_taker, "ramsch.durchmarsch", ctx, seats, _DURCHMARSCH_SEAT)
@@ -187,7 +231,7 @@ def _short(r: Record, ctx: Context, seats: tuple[int, ...] | None,
         raw_losers = {}
     if not isinstance(raw_losers, dict):
         raise SkatError("ramsch.losers", "losers maps each losing seat to his card points, "
-                        "e.g. {example}.", example='{"1": 50}')
+                        "e.g. {example}.", example='{"1": 70}')
     losers: dict[int, int] = {}
     for key, value in raw_losers.items():
         if type(key) is not str or key not in SEAT_KEYS[:ctx.players]:
@@ -277,21 +321,29 @@ def _plausible(most: int, count: int, jungfrau: int, total: int) -> bool:
 Steps = list[tuple[str, int]]  # ("jungfrau", 2), ("push", 4), ("share", 2) …
 
 
-def _isko(ctx: Context, oc: Outcome, pushes: int) -> tuple[dict[int, int], Steps]:
+def _isko(ctx: Context, oc: Outcome, pushes: int,
+          kontra: str) -> tuple[dict[int, int], Steps]:
     o = ctx.options
     taker = oc.taker
     simple = o.ramsch_scoring == "simple"
+    # Kontra and Re double a Ramsch entry like a game's, won or lost (ramsch_kontra, §9).
+    k = KONTRA_FACTOR[kontra]
+    said: Steps = [(kontra, k)] if k > 1 else []
     if taker is not None:  # Durchmarsch: never doubled by pushes or Jungfrau
         if simple:
-            return {taker: -20 if o.ramsch_jungfrau else -10}, [("durchmarsch", 0)]
+            return {taker: (-20 if o.ramsch_jungfrau else -10) * k}, [("durchmarsch", 0), *said]
         if o.ramsch_durchmarsch == "plus120":
-            return {taker: 120}, [("durchmarsch", 0)]
-        return {taker: -4 * oc.most}, [("durchmarsch", 4)]
+            return {taker: 120 * k}, [("durchmarsch", 0), *said]
+        return {taker: -4 * oc.most * k}, [("durchmarsch", 4), *said]
     most, losers = oc.most, oc.losers
-    if len(losers) == 3:
-        return {}, [("all_tied", 0)]
-    jungfrau = o.ramsch_jungfrau and oc.jungfrau > 0
     steps: Steps = []
+    if len(losers) == 3:
+        if o.ramsch_all_tied == "none":
+            return {}, [("all_tied", 0)]
+        # ramsch_all_tied "all_lose" (§9): all three are tied losers and lose as any tied
+        # losers do (each the full amount; ramsch_ties "share" divides it among them).
+        steps.append(("all_lose", 0))
+    jungfrau = o.ramsch_jungfrau and oc.jungfrau > 0
     if simple:
         amount = 15 if jungfrau else 10
     else:
@@ -302,6 +354,8 @@ def _isko(ctx: Context, oc: Outcome, pushes: int) -> tuple[dict[int, int], Steps
     if pushes and o.schieberamsch == "optional_double":
         amount *= 2**pushes
         steps.append(("push", 2**pushes))
+    amount *= k
+    steps += said
     if len(losers) > 1 and o.ramsch_ties == "share":
         share = -(-amount // len(losers))  # each share rounded away from zero
         steps.append(("share", len(losers)))
@@ -326,8 +380,8 @@ def _hoyle(ctx: Context, oc: Outcome) -> tuple[dict[int, int], Steps]:
     return {s: -amount for s in losers if s is not None}, [("jungfrau", 0)] if virgins else []
 
 
-def _explainer(entries: dict[int, int], steps: Steps,
-               most: int) -> Callable[[str, int, tuple[str, ...] | None], str]:
+def _explainer(entries: dict[int, int], steps: Steps, most: int,
+               cap: int | None) -> Callable[[str, int, tuple[str, ...] | None], str]:
     def render(lang: str, bock: int, names: tuple[str, ...] | None) -> str:
         w = WORDS[lang]
         keys = [k for k, _ in steps]
@@ -343,9 +397,15 @@ def _explainer(entries: dict[int, int], steps: Steps,
                 words.append(w[key])
         if bock:
             words.append(f"{w['bock']} × {2 ** bock}")
+        def entry(v: int) -> str:
+            v *= 2**bock
+            if cap is not None and v < -cap:  # ramsch_cap (§9), after every doubling
+                return f"{signed(v)} → {w['capped'].format(n=cap)}: {signed(-cap)}"
+            return signed(v)
+
         people = ", ".join(
             f"{explain.seat_name(lang, s, names)} ({w['points'].format(n=most)}) "
-            f"{signed(v * 2 ** bock)}" for s, v in entries.items())
+            f"{entry(v)}" for s, v in entries.items())
         detail = f" ({', '.join(words)})" if words else ""
         return f"{w['ramsch']}{detail}: {people}"
 

@@ -14,6 +14,7 @@ from .deal import (
     RECORD_FIELDS,
     Context,
     Scored,
+    bocked,
     check_not_a_game,
     explanation,
     legal_bids,
@@ -94,6 +95,30 @@ def _bock_field(d: Record) -> int | None:
     return raw
 
 
+def _manual_fields(d: Record, options: Options, counting: bool) -> tuple[bool, bool]:
+    """``bock_round`` and ``bock_manual`` (DECISIONS.md §9): (Bock round queued, the deal's
+    ``bock`` is its own). Both need option bock.manual; a record that is not counted (penalty,
+    misdeal) is never doubled and starts no round."""
+    manual = options.bock is not None and options.bock.manual
+    bock_round = d.get("bock_round")
+    marked = d.get("bock_manual")
+    for key, value in (("bock_round", bock_round), ("bock_manual", marked)):
+        if value is not None and not isinstance(value, bool):
+            raise SkatError(key, "{key} must be true or false.", key=key)
+    if bock_round and not manual:
+        raise SkatError("bock_round", "A Bock round is queued by hand only with option "
+                        "bock.manual.")
+    if bock_round and not counting:
+        raise SkatError("bock_round", "A {kind} record does not count, so it starts no Bock "
+                        "round.", kind=KIND_NAMES[str(d.get("kind"))])
+    if marked and not manual:
+        raise SkatError("bock_manual", "Bock is set by hand only with option bock.manual.")
+    if marked and d.get("bock") is None:
+        raise SkatError("bock_manual", "bock_manual marks a Bock level set by hand: give the "
+                        "level (bock).")
+    return bool(bock_round), manual and d.get("bock") is not None
+
+
 def score_record(d: Record, ctx: Context, active: tuple[int, ...] | None,
                  ramsch_round: bool) -> Scored:
     """Score one record of any kind; ``active`` is None when the dealer is unknown."""
@@ -144,11 +169,10 @@ SEAT_KEYS = tuple(str(p) for p in range(6))
 
 
 def _result(s: Scored, bock: int) -> dict[str, Any]:
-    factor = 1 << bock
     return {
         "kind": s.kind, "won": s.won, "value": s.value, "charged_value": s.charged,
         "overbid": s.overbid, "base": s.base, "multiplier": s.multiplier,
-        "entries": {SEAT_KEYS[k]: v * factor for k, v in s.entries.items()},
+        "entries": {SEAT_KEYS[k]: v for k, v in bocked(s, bock).items()},
         "bock": bock,
     }
 
@@ -156,7 +180,7 @@ def _result(s: Scored, bock: int) -> dict[str, Any]:
 # ---------------------------------------------------------------- one deal
 
 # A lone deal with none of these fields is scored under the ISkO defaults at a 3-table.
-_PLAIN_DEAL_FIELDS = RECORD_FIELDS - {"dealer", "bock"}
+_PLAIN_DEAL_FIELDS = RECORD_FIELDS - {"dealer", "bock", "bock_round", "bock_manual"}
 _DEFAULT_CONTEXT = _context("isko", _options_cache.get("isko", None, 3), 3, None)
 
 def evaluate(deal: object, lang: str = "en") -> dict[str, Any]:
@@ -185,6 +209,7 @@ def evaluate(deal: object, lang: str = "en") -> dict[str, Any]:
     if bock and ctx.system != "isko":
         raise SkatError("bock", "Bock is played only under the International Skat Order.")
     scored = score_record(deal, ctx, active, ramsch_round=False)
+    _manual_fields(deal, options, counting=scored.kind in ("game", "ramsch", "passed"))
     if bock and scored.kind in ("passed", "penalty", "misdeal"):
         raise SkatError("bock", "A {kind} record is never doubled by Bock.",
                         kind=KIND_NAMES[scored.kind])
@@ -267,8 +292,7 @@ def _evaluate_table(table: object, lang: str, explain: bool, explain_from: int
         try:
             s, row = table_row(d, ctx, tracker, bock_options,
                                explain_lang if number >= explain_from else None, score_game_fn)
-            factor = 1 << row["bock"]
-            entries = {k: v * factor for k, v in s.entries.items()} if factor > 1 else s.entries
+            entries = bocked(s, row["bock"]) if row["bock"] or s.cap else s.entries
             if beer:
                 entries = _beer_charges(s, entries, players)
         except SkatError as err:
@@ -366,14 +390,35 @@ def _table_row(d: object, ctx: Context, tracker: RoundTracker, bock_options: Any
         s = score_game_fn(d, ctx, active, ramsch_round)
     else:
         s = score_record(d, ctx, active, ramsch_round)
-    # A Grand Hand inside a Ramsch round does not count: the same dealer deals again.
-    counts = counting and not (ramsch_round and s.kind == "game")
+    # A Grand Hand inside a Ramsch round does not count: the same dealer deals again
+    # (unless ramsch_round_grand_hand: "counts", DECISIONS.md §9).
+    counts = counting and not (ramsch_round and s.kind == "game"
+                               and ctx.options.ramsch_round_grand_hand != "counts")
     if counting:
         triggered = bock_triggers(s, bock_options, ramsch_round) if bock_options else 0
         level = tracker.finish(triggered, level if counts else 0, counts)
-    if d.get("bock") is not None and _bock_field(d) != level:
-        raise SkatError("bock", "This deal is played at Bock level {level}, not {said}.",
-                        level=level, said=d["bock"])
+    bock_round = by_hand = False
+    if "bock_round" in d or "bock_manual" in d or (
+            d.get("bock") is not None and (bock_options is None or bock_options.manual
+                                            or _bock_field(d) != level)):
+        bock_round, by_hand = _manual_fields(d, ctx.options, counting)
+        given = _bock_field(d)
+        if by_hand and counting:
+            # DECISIONS.md §9 bock.manual: this level, whatever the tracker says (its own
+            # rounds and triggers run on); a Bock round queued by hand starts after this deal.
+            assert given is not None
+            level = given
+            if level:
+                tracker.round_quiet = False
+        elif given is not None and given != level:
+            if by_hand:
+                raise SkatError("bock", "A {kind} record is never doubled by Bock.",
+                                kind=KIND_NAMES[s.kind])
+            raise SkatError("bock", "This deal is played at Bock level {level}, not {said}; "
+                            "a table sets Bock by hand only with option bock.manual.",
+                            level=level, said=d["bock"])
+        if bock_round:
+            tracker.queue_round()
     row = {
         "number": 0, "kind": s.kind, "dealer": dealer, "active": active,
         "round": round_number, "ramsch_round": ramsch_round, "counts": counts,
@@ -382,6 +427,10 @@ def _table_row(d: object, ctx: Context, tracker: RoundTracker, bock_options: Any
         "overbid": s.overbid, "base": s.base, "multiplier": s.multiplier,
         "matadors": s.matadors, "levels": s.levels,
     }
+    if by_hand and counting:
+        row["bock_manual"] = True  # the sheet marks a level set by hand
+    if bock_round:
+        row["bock_round"] = True
     if explain is not None:
         row["explanation"] = explanation(s, explain, level, ctx.names)
     return s, row

@@ -161,6 +161,17 @@ class RoundTracker:
             self._round_ended(bock)
         return level
 
+    def queue_round(self) -> None:
+        """A Bock round decided by hand (``bock_round`` under ``bock.manual``, DECISIONS.md
+        §9): it starts with the next counted deal, like a triggered one."""
+        if self.bock is None:
+            return
+        if self.bock.stacking == "queue":
+            self.bock_queued += 1
+        else:
+            self.parallel.append(self.players)
+        self.round_quiet = False
+
     def _consume(self, bock: BockOptions) -> None:
         if self.ramsch_left:
             self.ramsch_left -= 1
@@ -216,9 +227,12 @@ def bock_triggers(s: Scored, bock: BockOptions, ramsch_round: bool) -> int:
             and s.entries.get(s.declarer, 0) <= -bock.loss_at_least
         ):
             met += 1
-    elif "all_passed" in t and (
-        s.kind == "passed" or (s.kind == "ramsch" and not ramsch_round)
-    ):
-        # a Ramsch outside a Ramsch round is played because all passed
-        met += 1
+    else:
+        if "all_passed" in t and (
+            s.kind == "passed" or (s.kind == "ramsch" and not ramsch_round)
+        ):
+            # a Ramsch outside a Ramsch round is played because all passed
+            met += 1
+        if "re" in t and s.kontra == "re":  # Re said on a Ramsch (ramsch_kontra)
+            met += 1
     return met

@@ -27,9 +27,13 @@ def isko_options(draw: st.DrawFn) -> dict[str, Any]:
         ("ramsch_jungfrau", [True, False]),
         ("ramsch_durchmarsch", ["plus120", "times4"]),
         ("schieberamsch", ["off", "optional_double", "mandatory"]),
+        ("ramsch_all_tied", ["none", "all_lose"]),
+        ("ramsch_cap", [None, 30, 100, 250]),
     ):
         if draw(st.booleans()):
             options[key] = draw(st.sampled_from(values))
+    if draw(st.booleans()):
+        options.update(kontra=True, ramsch_kontra=True)
     return options
 
 
@@ -126,6 +130,8 @@ def test_the_short_record_scores_as_the_full_one(
     short = short_of(full)
     base = {"kind": "ramsch", "rules": system, "options": options,
             "players": NAMES[:players], "dealer": dealer}
+    if options.get("ramsch_kontra"):
+        base["kontra"] = data.draw(st.sampled_from(["none", "kontra", "re"]))
     for lang in ("en", "de"):
         expected = evaluate({**base, "ramsch": full}, lang)
         got = evaluate({**base, "ramsch": short}, lang)
@@ -136,8 +142,9 @@ def test_the_short_record_scores_as_the_full_one(
     if system == "isko":
         table["options"] = {**options, "bock": {"includes_trigger": True,
                                                 "triggers": ["all_passed"]}}
-    rows = [evaluate_table({**table, "deals": [{"kind": "ramsch", "ramsch": r}]}, "de",
-                           explain=True) for r in (full, short)]
+    kontra = {"kontra": base["kontra"]} if "kontra" in base else {}
+    rows = [evaluate_table({**table, "deals": [{"kind": "ramsch", "ramsch": r, **kontra}]},
+                           "de", explain=True) for r in (full, short)]
     assert rows[0] == rows[1]
 
 
@@ -224,6 +231,14 @@ def test_a_short_record_is_refused_exactly_when_no_full_record_fits(
      "After a Durchmarsch the other two took no trick: jungfrau is 2."),
     ({"durchmarsch": 3}, "ramsch.durchmarsch",
      "The Durchmarsch seat must be a seat number (0 to 2)."),
+    ({"durchmarsch": "1"}, "ramsch.durchmarsch",
+     "The Durchmarsch seat must be a seat number (0 to 2)."),
+    ({"durchmarsch": True}, "ramsch.durchmarsch",
+     "The Durchmarsch seat must be a seat number (0 to 2)."),
+    ({"losers": [1, 61]}, "ramsch.losers",
+     'losers maps each losing seat to his card points, e.g. {"1": 70}.'),
+    ({"losers": {"1": 61.0}}, "ramsch.losers",
+     "The card points of Bernd must be a whole number from 0 to 120."),
     ({"losers": {"3": 60}}, "ramsch.losers", "A loser's seat must be a seat number (0 to 2)."),
     ({"losers": {"1": 121}}, "ramsch.losers",
      "The card points of Bernd must be a whole number from 0 to 120."),

@@ -24,9 +24,10 @@ from hypothesis import strategies as st
 from scoring.access import SESSION_KEY
 from scoring.engine import evaluate_record
 from scoring.interchange import ImportProblem, import_evening
-from scoring.models import Club, Deal, Evening, Membership, Table
+from scoring.models import Club, Deal, Evening, Membership, Player, RuleProfile, Table
+from scoring.services import evening_create, table_create
 
-from .interchange_data import build_club, evening_of
+from .interchange_data import DAY, build_club, evening_of, play, won
 
 pytestmark = pytest.mark.django_db
 
@@ -382,3 +383,41 @@ def test_a_short_ramsch_record_imports_and_scores_as_the_full_one(tmp_path: Path
 
 def call_score(doc: dict[str, Any]) -> list[dict[str, Any]]:
     return [table["totals"] for table in evaluate_record(doc)["tables"]]
+
+
+def test_bock_set_by_hand_survives_export_and_import(tmp_path: Path) -> None:
+    """DECISIONS.md §9 bock.manual: a level set by hand is exported with bock_manual and
+    stored again on import, the tracker's levels go back to null, bock_round stays."""
+    club = build_club()
+    manual = RuleProfile.objects.create(
+        club=club, name="Bock von Hand", rules="isko", stake="0.05", scoring="classic",
+        options={"ramsch": "when_all_pass", "ramsch_cap": 100,
+                 "bock": {"manual": True, "triggers": ["sixty_sixty"]}})
+    evening = evening_create(club=club, date=DAY, profile=manual, season=None,
+                             series_rounds=None, name="Bock von Hand")
+    people = list(Player.objects.filter(club=club, guest=False).order_by("name")[:3])
+    table = table_create(evening=evening, players=people, first_dealer=0)
+    short = {"kind": "ramsch", "ramsch": {"losers": {"2": 96}, "jungfrau": 0}}
+    play(table, won(0, bock=2), won(1, 60), won(2, bock_round=True), won(0), short,
+         won(1, bock=0), won(2))
+    first = export_evening(evening)
+    deals = json.loads(first)["tables"][0]["deals"]
+    assert [d["bock"] for d in deals] == [2, 0, 1, 1, 1, 0, 1]
+    assert [d.get("bock_manual", False) for d in deals] == [
+        True, False, False, False, False, True, False]
+    assert deals[2]["bock_round"] is True and deals[4]["ramsch"] == short["ramsch"]
+
+    new = Evening.objects.get(pk=int(import_file(tmp_path, first)))
+    assert export_evening(new) == first
+    stored = [d.record for d in Deal.objects.filter(table__evening=new).order_by("position")]
+    assert [d.get("bock") for d in stored] == [2, None, None, None, None, 0, None]
+    assert not any("bock_manual" in d for d in stored)
+    assert stored[2]["bock_round"] is True
+
+
+def test_bock_set_by_hand_needs_the_option_on_import(tmp_path: Path) -> None:
+    club = build_club()
+    doc = json.loads(export_evening(evening_of(club)))
+    doc["tables"][0]["deals"][0]["bock_manual"] = True
+    with pytest.raises(ImportProblem, match="Bock is set by hand only with option bock.manual"):
+        import_evening(doc)

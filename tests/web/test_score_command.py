@@ -242,3 +242,30 @@ def test_a_short_ramsch_record_is_scored(tmp_path: Path) -> None:
     assert status == 1
     assert result["error"]["field"] == "ramsch.losers"
     assert "61 to 120" in result["error"]["message"]
+
+
+def test_the_house_rules_of_decisions_9_are_scored(tmp_path: Path) -> None:
+    """A table with every §9 option: Bock by hand, a Bock round by hand, Kontra on a Ramsch,
+    the cap, all three tied losing and the overbid charged at the bid."""
+    table = {
+        "rules": "isko", "players": ["Anna", "Bernd", "Clara"],
+        "options": {"kontra": True, "ramsch": "when_all_pass", "ramsch_kontra": True,
+                    "ramsch_cap": 250, "ramsch_all_tied": "all_lose", "overbid_charge": "bid",
+                    "bock": {"manual": True, "triggers": []}},
+        "deals": [
+            {"kind": "game", "declarer": 1, "game": "clubs", "matadors": 1, "bid": 30,
+             "declarer_points": 70, "bock_round": True},
+            {"kind": "ramsch", "kontra": "kontra",
+             "ramsch": {"losers": {"1": 96}, "jungfrau": 0, "durchmarsch": None}},
+            {"kind": "ramsch", "ramsch": {"losers": {"0": 40, "1": 40, "2": 40}}},
+            {"kind": "passed", "bock": 0},
+        ],
+    }
+    status, result = run_score(write(tmp_path, json.dumps(table)))
+    assert status == 0
+    rows = result["deals"]
+    assert [row["entries"] for row in rows] == [
+        {"1": -60}, {"1": -250}, {"0": -80, "1": -80, "2": -80}, {}]
+    assert [row["bock"] for row in rows] == [0, 1, 1, 0]
+    assert rows[0]["bock_round"] is True and rows[3]["bock_manual"] is True
+    assert result["totals"] == {"0": -80, "1": -390, "2": -80}

@@ -5,10 +5,11 @@ from __future__ import annotations
 import uuid
 
 import pytest
+from django.utils import timezone
 
-from scoring.engine import SkatError
-from scoring.models import AuditEntry, Deal
-from scoring.selectors import table_sheet, tables_with_everything
+from scoring.engine import SkatError, evaluate_table
+from scoring.models import AuditEntry, Deal, RuleProfile
+from scoring.selectors import table_document, table_sheet, tables_with_everything
 from scoring.services import (
     Actor,
     StaleTable,
@@ -16,6 +17,8 @@ from scoring.services import (
     deal_edit,
     deal_record,
     deal_restore,
+    evening_create,
+    table_create,
 )
 
 from .factories import make_club, make_table
@@ -101,3 +104,31 @@ def test_a_correction_needs_a_reason() -> None:
     deal = deal_record(table=table, record=won(1), expected_version=0, actor=ME)
     with pytest.raises(SkatError):
         deal_edit(deal=deal, record=won(1, 80), reason=" ", expected_version=1, actor=ME)
+
+
+def test_bock_set_by_hand_is_stored_as_given() -> None:
+    """DECISIONS.md §9 bock.manual: deal_record and deal_edit keep a deal's own bock level and
+    bock_round; the table is scored with them."""
+    club = make_club()
+    profile = RuleProfile.objects.create(
+        club=club, name="Bock von Hand", rules="isko", scoring="classic", stake="0.05",
+        options={"bock": {"manual": True, "triggers": []}})
+    evening = evening_create(club=club, date=timezone.localdate(), profile=profile)
+    table = table_create(evening=evening, players=list(club.players.all()[:3]))
+    first = deal_record(table=table, record={**won(1), "bock": 2}, expected_version=0,
+                        actor=ME)
+    deal_record(table=table, record={**won(2), "bock_round": True},
+                expected_version=table.version, actor=ME)
+    deal_record(table=table, record=won(0), expected_version=table.version, actor=ME)
+    stored = [d.record for d in Deal.objects.order_by("position")]
+    assert stored[0]["bock"] == 2 and stored[1]["bock_round"] is True
+
+    def levels() -> list[int]:
+        records = [d.record for d in Deal.objects.order_by("position")]
+        return [row["bock"] for row in evaluate_table(table_document(table, records))["deals"]]
+
+    assert levels() == [2, 0, 1]
+    deal_edit(deal=first, record={**won(1), "bock": 1}, reason="one Bock only",
+              expected_version=table.version, actor=ME)
+    assert Deal.objects.get(pk=first.pk).record["bock"] == 1
+    assert levels() == [1, 0, 1]
