@@ -155,6 +155,11 @@ class Rules:
             self.system == "isko" and self.options.ramsch_skat == "nobody")
 
     @property
+    def bock_manual(self) -> bool:
+        """Bock set by hand at the table (option bock.manual, DECISIONS §9)."""
+        return self.options.bock is not None and self.options.bock.manual
+
+    @property
     def penalty_points(self) -> int:
         return self.options.penalty_points
 
@@ -209,6 +214,11 @@ class DealForm(forms.Form):
                                          max_value=2)
     ramsch_durchmarsch = forms.TypedChoiceField(label="Durchmarsch", coerce=int,
                                                 required=False, empty_value=None)
+    # Under option bock.manual: this deal's Bock level (empty: as the rounds say) and a Bock
+    # round queued by hand.
+    bock = forms.TypedChoiceField(label="Bock", coerce=int, required=False, empty_value=None,
+                                  choices=[("", "–"), ("0", "0"), ("1", "1"), ("2", "2")])
+    bock_round = forms.BooleanField(label=_("Bock round"), required=False)
     penalty_seat = forms.TypedChoiceField(label=_("Penalised player"), coerce=int,
                                           required=False, empty_value=None)
     penalty_points = forms.IntegerField(label=_("Penalty points"), required=False,
@@ -263,6 +273,17 @@ class DealForm(forms.Form):
 
     def to_record(self) -> dict[str, Any]:
         """The deal record the input stands for (call after is_valid())."""
+        record = self._record()
+        d = self.cleaned_data
+        # Bock by hand: sent as given, for the engine to accept or refuse (bock.manual).
+        if record["kind"] in ("game", "ramsch", "passed"):
+            if d.get("bock") is not None:
+                record["bock"] = d["bock"]
+            if d.get("bock_round"):
+                record["bock_round"] = True
+        return record
+
+    def _record(self) -> dict[str, Any]:
         d = self.cleaned_data
         kind = d.get("kind") or "game"
         if kind in ("passed", "misdeal"):
@@ -363,6 +384,10 @@ def record_to_initial(record: dict[str, Any]) -> dict[str, Any]:
     """The form's initial values for a stored record (the edit form)."""
     kind = record.get("kind", "game")
     initial: dict[str, Any] = {"kind": kind}
+    if record.get("bock") is not None:
+        initial["bock"] = record["bock"]
+    if record.get("bock_round"):
+        initial["bock_round"] = True
     if kind == "penalty":
         penalty = record.get("penalty") or {}
         initial.update(penalty_seat=penalty.get("seat"), penalty_points=penalty.get("points"),

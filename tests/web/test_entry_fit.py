@@ -214,3 +214,48 @@ def test_the_form_accepts_the_short_fields_only_as_seats(table: Table) -> None:
     assert not form.is_valid() and "ramsch_loser_points" in form.errors
 
 
+
+
+# ---------------------------------------------------------------- Bock by hand
+
+def manual_bock(table: Table) -> Table:
+    evening = table.evening
+    evening.options = {**evening.options,
+                       "bock": {**(evening.options.get("bock") or {}), "manual": True}}
+    evening.save()
+    table.refresh_from_db()
+    return table
+
+
+def test_bock_by_hand_is_offered_only_under_the_option(scorer: Client, table: Table) -> None:
+    html = scorer.get(url("table", table)).content.decode()
+    assert 'data-tap="bock-1"' not in html and 'name="bock_round"' not in html
+    manual_bock(table)
+    html = scorer.get(url("table", table)).content.decode()
+    for tap in ("bock-auto", "bock-0", "bock-1", "bock-2", "toggle-bock_round"):
+        assert f'data-tap="{tap}"' in html, tap
+    assert "Bock von Hand" in html and "Bockrunde" in html
+
+
+def test_bock_by_hand_goes_into_the_record(scorer: Client, table: Table) -> None:
+    manual_bock(table)
+    response = scorer.post(url("deal-save", table),
+                           deal_form(table, bock="1", bock_round="on"))
+    assert response.status_code == 302, response.content.decode()[-1500:]
+    record = Deal.objects.get().record
+    assert (record["bock"], record["bock_round"]) == (1, True)
+    html = scorer.get(response["Location"]).content.decode()
+    assert "+48" in html  # 24 doubled
+    assert "Bock 1 von 4" in html  # the round queued by hand starts with the next deal
+    # A correction shows and keeps it.
+    deal = Deal.objects.get()
+    html = scorer.get(url("deal-edit", table, deal.pk)).content.decode()
+    assert re.search(r'id="bock-1"[^>]* checked', html)
+    assert re.search(r'id="toggle-bock_round"[^>]* checked', html)
+
+
+def test_bock_by_hand_without_the_option_is_refused(scorer: Client, table: Table) -> None:
+    response = scorer.post(url("deal-save", table), deal_form(table, bock_round="on"))
+    assert response.status_code == 422
+    assert "bock.manual" in response.content.decode()
+    assert not Deal.objects.exists()

@@ -369,3 +369,31 @@ def test_every_row_opens_for_correction_and_confirms(screen: Any, size: tuple[in
     expect(s.page.locator(".notice-corrected")).to_contain_text("Spiel 9")
     saved.refresh_from_db()
     assert not saved.deleted
+
+
+# ---------------------------------------------------------------- Bock by hand
+
+@pytest.mark.parametrize("size", SIZES)
+def test_bock_by_hand_is_two_taps_more(screen: Any, size: tuple[int, int]) -> None:
+    """Under option bock.manual: "×2" and "Bockrunde" are taps beside the kind of record, and
+    a standard game with them still fits the tablet's screen."""
+    s = screen(size, 4)
+    evening = s.table.evening
+    evening.options = {**evening.options,
+                       "bock": {**(evening.options.get("bock") or {}), "manual": True}}
+    evening.save()
+    s.open()
+    s.no_sideways_scroll()
+    still = size != PHONE
+    for name in ("bock-1", "toggle-bock_round", "declarer-1", "game-clubs", "matadors-1",
+                 "bid-24"):
+        s.tap(name, still=still)
+    expect(s.page.locator('[data-tap="bid-24"]')).to_have_class("choice at-value")
+    s.page.evaluate("window.scrollTo(0, 0)")
+    s.shot("09-bock-by-hand")
+    s.tap("result-won", still=still)
+    deal = s.saved()
+    assert s.taps == 7
+    assert (deal.record["bock"], deal.record["bock_round"]) == (1, True)
+    assert "+48" in s.page.inner_text(".notice-saved")
+    expect(s.page.locator(".table-status .badge-bock")).to_be_visible()
