@@ -239,6 +239,8 @@ class DealForm(forms.Form):
         # Every game key of the system is accepted here, so that a game switched off by an
         # option is refused by the engine with its reason rather than a bare "invalid".
         self.fields["game"].choices = [("", "–"), *((k, k) for k in all_games)]  # type: ignore[attr-defined]
+        if not rules.bock_manual:  # Bock is the round tracker's alone: not a field at all
+            del self.fields["bock"], self.fields["bock_round"]
         self.ramsch_fields: list[tuple[int, str, str]] = []
         for s in self.active:
             self.fields[f"ramsch_points_{s}"] = forms.IntegerField(

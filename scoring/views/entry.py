@@ -222,14 +222,16 @@ def build_controls(form: DealForm, players: list[str], active: list[int]) -> dic
                           for s, name in enumerate(players)]
     ui["penalty_points"] = _value(form, "penalty_points")
     ui["penalty_reason"] = _value(form, "penalty_reason")
-    current = _value(form, "bock")
-    ui["bock"] = [
-        _choice("bock", value, label, current, tap=f"bock-{value or 'auto'}",
-                id=f"bock-{value or 'auto'}")
-        for value, label in (("", pgettext("Bock level", "as the rounds say")),
-                             ("0", pgettext("Bock level", "none")), ("1", "×2"), ("2", "×4"))
-    ] if rules.bock_manual else []
-    ui["bock_round"] = _checked(form, "bock_round")
+    ui["bock"], ui["bock_round"] = [], False
+    if rules.bock_manual:  # Bock by hand (DECISIONS §9): the deal's level, a round queued
+        current = _value(form, "bock")
+        ui["bock"] = [
+            _choice("bock", value, label, current, tap=f"bock-{value or 'auto'}",
+                    id=f"bock-{value or 'auto'}")
+            for value, label in (("", pgettext("Bock level", "as the rounds say")),
+                                 ("0", pgettext("Bock level", "none")), ("1", "×2"),
+                                 ("2", "×4"))]
+        ui["bock_round"] = _checked(form, "bock_round")
     ui["messages"] = form.messages()
     return ui
 

@@ -254,8 +254,25 @@ def test_bock_by_hand_goes_into_the_record(scorer: Client, table: Table) -> None
     assert re.search(r'id="toggle-bock_round"[^>]* checked', html)
 
 
-def test_bock_by_hand_without_the_option_is_refused(scorer: Client, table: Table) -> None:
-    response = scorer.post(url("deal-save", table), deal_form(table, bock_round="on"))
-    assert response.status_code == 422
-    assert "bock.manual" in response.content.decode()
-    assert not Deal.objects.exists()
+def test_bock_by_hand_without_the_option_is_not_a_field(scorer: Client, table: Table) -> None:
+    response = scorer.post(url("deal-save", table),
+                           deal_form(table, bock="2", bock_round="on"))
+    assert response.status_code == 302
+    record = Deal.objects.get().record
+    assert "bock" not in record and "bock_round" not in record
+
+
+def test_a_bock_level_by_hand_the_engine_refuses_is_shown(scorer: Client,
+                                                         table: Table) -> None:
+    """A passed-in deal under bock.manual with a Bock round: accepted; a penalty carries
+    none (the form leaves it out)."""
+    manual_bock(table)
+    response = scorer.post(url("deal-save", table),
+                           deal_form(table, kind="passed", bock_round="on"))
+    assert response.status_code == 302
+    assert Deal.objects.get().record == {"kind": "passed", "bock_round": True}
+    table.refresh_from_db()
+    response = scorer.post(url("deal-save", table),
+                           deal_form(table, kind="penalty", penalty_seat="1", bock="1"))
+    assert response.status_code == 302
+    assert "bock" not in Deal.objects.order_by("-pk").first().record

@@ -300,6 +300,7 @@ def test_a_tie_jungfrau_and_durchmarsch_are_taps(screen: Any) -> None:
     s.tap("kind-ramsch")
     s.tap("ramsch-loser-1")
     s.tap("ramsch-loser-2")
+    expect(s.page.locator("#ramsch-loser-points")).to_be_focused()  # the keypad is there
     s.page.keyboard.type("60")
     s.tap("ramsch-jungfrau-1")
     expect(s.preview().locator(".breakdown")).to_be_visible()
