@@ -68,8 +68,11 @@ def test_the_preview_shows_a_refusal_and_disables_save(open_table: Any) -> None:
     page, _table = open_table(1024, 768)
     for tap in ("declarer-1", "game-null", "bid-24", "result-won"):
         page.locator(f'[data-tap="{tap}"]').click()
+    # the answer to the last tap (an earlier one may show what is still missing)
+    page.wait_for_function("() => !document.querySelector('#deal-form.htmx-request')")
     page.wait_for_selector("#preview .errors")
     assert "24" in page.inner_text("#preview .errors")
+    assert not Deal.objects.exists()  # the quick result did not save a refused deal
     assert page.locator('[data-tap="save"]').is_disabled()
     page.locator('[data-tap="bid-23"]').click()
     page.wait_for_selector("#preview .breakdown")

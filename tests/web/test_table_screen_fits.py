@@ -153,6 +153,13 @@ def test_a_standard_game_is_five_taps_on_one_screen(screen: Any, size: tuple[int
     s = screen(size, players)
     s.no_sideways_scroll()
     s.shot("01-empty")
+    # Every control on the screen is a thumb's size, inside the screen's width.
+    small = s.page.evaluate("""w => Array.from(document.querySelectorAll('[data-tap]'))
+        .filter(e => e.getClientRects().length)
+        .map(e => [e.dataset.tap, e.getBoundingClientRect()])
+        .filter(([, r]) => r.width < 44 || r.height < 44 || r.left < 0 || r.right > w)
+        .map(([tap, r]) => `${tap} ${r.width}x${r.height}@${r.left}`)""", size[0])
+    assert not small, small
     # Forehand is seat 1 at both tables (seat 0 deals first).
     for name in ("declarer-1", "game-clubs", "matadors-2"):
         s.tap(name)
