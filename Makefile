@@ -17,12 +17,16 @@ PO := $(MO:.mo=.po)
 # The pip stamp lives in the venv, so a new venv always gets its packages.
 STAMP := $(VENV)/.requirements-installed
 
+PYODIDE_PIN := scripts/pyodide.pin
+PYODIDE_VERSION := $(shell sed -n 's/^version *= *//p' $(PYODIDE_PIN))
+PYODIDE := static/vendor/pyodide/$(PYODIDE_VERSION)/.pinned
+
 export DEBIAN_FRONTEND := noninteractive
 
 .PHONY: install run serve migrate demo test system-test-deps lint check pytest pytest-postgres bench \
 	messages clean
 
-install: $(STAMP) $(MO)
+install: $(STAMP) $(MO) $(PYODIDE)
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 
 # Debian's python3 lacks ensurepip until python3-venv is installed; a failed attempt leaves
@@ -33,6 +37,16 @@ $(PY):
 
 $(STAMP): requirements.txt | $(PY)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	touch $@
+
+# The Pyodide runtime that runs scoring/engine in the browser (README "The in-browser
+# engine"): fetched with npm only when the pinned version is not unpacked yet, checked against
+# the sha512 in scripts/pyodide.pin (a mismatch fails the build) and unpacked into
+# static/vendor/pyodide/VERSION/ (git-ignored), whence collectstatic serves it. Debian's npm
+# is installed if missing, as gettext is below.
+$(PYODIDE): $(PYODIDE_PIN) scripts/vendor_pyodide.py
+	command -v npm >/dev/null || { apt-get update && apt-get install -y npm; }
+	python3 scripts/vendor_pyodide.py
 	touch $@
 
 # compilemessages needs GNU gettext's msgfmt. It is told to skip the venv, or it would
@@ -115,6 +129,6 @@ messages: install
 		--ignore '.venv*' --ignore staticfiles --ignore static --ignore tests --ignore .pytest-tmp
 
 clean:
-	rm -rf staticfiles .pytest-tmp .hypothesis .mypy_cache .ruff_cache var/pdf-cache $(MO)
+	rm -rf staticfiles static/vendor/pyodide .pytest-tmp .hypothesis .mypy_cache .ruff_cache var/pdf-cache $(MO)
 	find . \( -path './.venv*' -o -path ./.git \) -prune -o -name __pycache__ -type d -prune \
 		-exec rm -rf {} +
