@@ -1,9 +1,9 @@
 from __future__ import annotations
 
-from scoring.views import club, entry, home, printed, season, series, settlement, sheet
+from scoring.views import club, engine, entry, home, printed, season, series, settlement, sheet
 
 app_name = "scoring"
 
 urlpatterns = [*home.urlpatterns, *club.urlpatterns, *entry.urlpatterns, *sheet.urlpatterns,
                *settlement.urlpatterns, *printed.urlpatterns, *season.urlpatterns,
-               *series.urlpatterns]
+               *series.urlpatterns, *engine.urlpatterns]
