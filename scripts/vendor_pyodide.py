@@ -6,9 +6,9 @@ The pin is scripts/pyodide.pin: a version of the npm package ``pyodide`` and npm
 verified against the same integrity (the stamp ``.pinned`` beside the files says so). Else
 ``npm pack`` fetches the tarball from the npm registry into a temporary directory, its sha512
 is compared with the pin (a mismatch ends the build with status 1 and unpacks nothing), and
-only the files the browser needs are unpacked: no source maps, type declarations, demo pages
-or the ES-module loader. The runtime is MPL-2.0 (package.json says so, but the package ships
-no licence text); Debian's copy of the MPL-2.0 is put beside it as LICENSE.
+only the files the browser needs are unpacked: no type declarations, demo pages, the
+ES-module loader or its source map. The runtime is MPL-2.0 (package.json says so, but the
+package ships no licence text); Debian's copy of the MPL-2.0 is put beside it as LICENSE.
 
 Only the standard library: it runs before the venv has its packages.
 
@@ -35,10 +35,12 @@ ROOT = Path(__file__).resolve().parents[1]
 PIN = ROOT / "scripts" / "pyodide.pin"
 DEST = ROOT / "static" / "vendor" / "pyodide"
 # What loadPyodide() fetches in a classic Web Worker (pyodide.js, then the Emscripten module
-# and its WebAssembly, the standard library and the package lock), and the package's
-# metadata, which names the licence.
+# and its WebAssembly, the standard library and the package lock); the package's metadata,
+# which names the licence; and pyodide.js's source map, which no tablet downloads (only
+# developer tools do) but which collectstatic's manifest storage requires, since pyodide.js
+# names it in a sourceMappingURL comment.
 FILES = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip",
-         "pyodide-lock.json", "package.json")
+         "pyodide-lock.json", "package.json", "pyodide.js.map")
 LICENCE = Path("/usr/share/common-licenses/MPL-2.0")
 STAMP = ".pinned"
 

@@ -143,8 +143,9 @@ def test_what_make_install_vendored_is_the_pinned_runtime() -> None:
     assert {"pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip",
             "pyodide-lock.json"} <= set(names)
     assert (target / "LICENSE").read_text().count("Mozilla Public License") >= 1
-    # Nothing but what the browser needs: no source maps, no type declarations.
-    assert not list(target.glob("*.map")) and not list(target.glob("*.d.ts"))
+    # Nothing but what the browser needs (and the source map that pyodide.js names, without
+    # which collectstatic's manifest fails): no type declarations, no ES-module loader.
+    assert not list(target.glob("*.d.ts")) and not list(target.glob("*.mjs*"))
 
 
 def _fake_package(path: Path) -> str:
@@ -182,7 +183,8 @@ def test_vendoring_checks_the_pin_and_unpacks_only_what_the_browser_needs(
     assert done.returncode == 0, done.stderr
     unpacked = {p.name for p in (dest / "9.9.9").iterdir()}
     assert unpacked == {"pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip",
-                        "pyodide-lock.json", "package.json", "LICENSE", ".pinned"}
+                        "pyodide-lock.json", "package.json", "pyodide.js.map", "LICENSE",
+                        ".pinned"}
     assert (dest / "9.9.9" / "pyodide.asm.wasm").read_bytes() == b"\0asm"
     # Already there: nothing is fetched, so it works without npm and without the tarball.
     tarball.unlink()
