@@ -129,6 +129,6 @@ messages: install
 		--ignore '.venv*' --ignore staticfiles --ignore static --ignore tests --ignore .pytest-tmp
 
 clean:
-	rm -rf staticfiles static/vendor/pyodide .pytest-tmp .hypothesis .mypy_cache .ruff_cache var/pdf-cache $(MO)
+	rm -rf staticfiles .pytest-tmp .hypothesis .mypy_cache .ruff_cache var/pdf-cache $(MO)
 	find . \( -path './.venv*' -o -path ./.git \) -prune -o -name __pycache__ -type d -prune \
 		-exec rm -rf {} +
