@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from django import template
 from django.templatetags.static import static
-from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from scoring.offline import engine_bundle, pyodide_url
+from scoring.offline import pyodide_url
+from scoring.views.engine import bundle_url
 
 register = template.Library()
 
@@ -20,4 +20,4 @@ def skat_engine_script() -> SafeString:
         '<script src="{}" data-skat-engine data-worker="{}" data-pyodide="{}" '
         'data-engine="{}" defer></script>',
         static("js/skat-engine.js"), static("js/skat-engine-worker.js"), pyodide_url(),
-        reverse("scoring:engine-bundle", args=[engine_bundle().digest]))
+        bundle_url())
