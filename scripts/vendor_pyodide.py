@@ -3,19 +3,21 @@
 
 The pin is scripts/pyodide.pin: a version of the npm package ``pyodide`` and npm's integrity
 (sha512) of its tarball. Nothing is fetched when that version is already unpacked and was
-verified against the same integrity (the stamp ``.pinned`` beside the files says so). Else
-``npm pack`` fetches the tarball from the npm registry into a temporary directory, its sha512
-is compared with the pin (a mismatch ends the build with status 1 and unpacks nothing), and
-only the files the browser needs are unpacked: no type declarations, demo pages, the
+verified against the same integrity (the stamp ``.pinned`` beside the files says so, with
+each file's sha256, checked every time). Else ``npm pack`` fetches the tarball from the npm
+registry into a temporary directory, its sha512 is compared with the pin (a mismatch ends
+the build with status 1 and unpacks nothing), and only the files the browser needs are
+unpacked: no type declarations, demo pages, the
 ES-module loader or its source map. The runtime is MPL-2.0 (package.json says so, but the
 package ships no licence text); Debian's copy of the MPL-2.0 is put beside it as LICENSE.
 
 Only the standard library: it runs before the venv has its packages.
 
-    python3 scripts/vendor_pyodide.py [--pin FILE] [--dest DIR] [--tarball FILE]
+    python3 scripts/vendor_pyodide.py [--pin FILE] [--dest DIR] [--tarball FILE] [--check]
 
 ``--tarball`` verifies and unpacks a tarball that is already on disk instead of running npm
-(the checksum is checked all the same).
+(the checksum is checked all the same). ``--check`` only says, by its exit status, whether
+the pinned version is in place (0) or would be fetched (1).
 """
 
 from __future__ import annotations
@@ -102,12 +104,27 @@ def unpack(tarball: Path, target: Path) -> dict[str, str]:
     return sums
 
 
+def is_vendored(target: Path, integrity: str) -> bool:
+    """The stamp names this integrity, and every file is there with the sha256 it had when
+    it was unpacked from the verified tarball (a changed or missing file unpacks again)."""
+    stamp = target / STAMP
+    if not stamp.is_file():
+        return False
+    first, *lines = stamp.read_text(encoding="utf-8").splitlines()
+    sums = dict(reversed(line.split("  ", 1)) for line in lines if "  " in line)
+    if first != integrity or set(sums) != set(FILES):
+        return False
+    for name, digest in sums.items():
+        path = target / name
+        if not path.is_file() or hashlib.sha256(path.read_bytes()).hexdigest() != digest:
+            return False
+    return True
+
+
 def vendor(pin: Path, dest: Path, tarball: Path | None = None) -> Path:
     version, integrity = read_pin(pin)
     target = dest / version
-    stamp = target / STAMP
-    if stamp.is_file() and stamp.read_text(encoding="utf-8").startswith(integrity + "\n") and \
-            all((target / name).is_file() for name in FILES):
+    if is_vendored(target, integrity):
         return target
     with tempfile.TemporaryDirectory(prefix="pyodide-") as tmp:
         if tarball is None:
@@ -152,8 +169,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pin", type=Path, default=PIN)
     parser.add_argument("--dest", type=Path, default=DEST)
     parser.add_argument("--tarball", type=Path, default=None)
+    parser.add_argument("--check", action="store_true")
     args = parser.parse_args(argv)
     try:
+        if args.check:
+            version, integrity = read_pin(args.pin)
+            return 0 if is_vendored(args.dest / version, integrity) else 1
         vendor(args.pin, args.dest, args.tarball)
     except (VendorError, OSError) as exc:
         print(f"vendor_pyodide: {exc}", file=sys.stderr)

@@ -188,10 +188,16 @@ def test_vendoring_checks_the_pin_and_unpacks_only_what_the_browser_needs(
                         ".pinned"}
     assert (dest / "9.9.9" / "pyodide.asm.wasm").read_bytes() == b"\0asm"
     # Already there: nothing is fetched, so it works without npm and without the tarball.
+    assert _vendor("--pin", str(pin), "--dest", str(dest), "--check").returncode == 0
     tarball.unlink()
     done = _vendor("--pin", str(pin), "--dest", str(dest), path="/nonexistent")
     assert done.returncode == 0, done.stderr
     assert "Fetching" not in done.stderr
+    # A file changed since it was unpacked: no longer in place, so make install fetches again.
+    (dest / "9.9.9" / "pyodide.asm.wasm").write_bytes(b"\0asm-changed")
+    assert _vendor("--pin", str(pin), "--dest", str(dest), "--check").returncode == 1
+    done = _vendor("--pin", str(pin), "--dest", str(dest), path="/nonexistent")
+    assert done.returncode == 1 and "npm is missing" in done.stderr
 
 
 # ---------------------------------------------------------------- in the browser
