@@ -313,6 +313,7 @@ def test_the_browser_engine_answers_exactly_as_the_server(page: Any,
              i % 3 == 0, 1 + i % 5) for i, (fn, record) in enumerate(asked)]
     started = time.perf_counter()
     compared = errors = 0
+    seen_kinds: set[str] = set()
     for start in range(0, len(jobs), 250):
         batch = jobs[start:start + 250]
         answers = json.loads(page.evaluate(BATCH, json.dumps(batch)))
@@ -324,8 +325,15 @@ def test_the_browser_engine_answers_exactly_as_the_server(page: Any,
             assert json.loads(answer) == expected, (fn, lang, seen)
             compared += 1
             errors += "error" in expected
+            for row in expected.get("deals", []) if fn == "evaluate_table" else []:
+                seen_kinds.update({"rules " + expected["rules"], f"kind {row['kind']}"})
+                seen_kinds.update({"bock"} if row.get("bock") else set())
+                seen_kinds.update({"ramsch round"} if row.get("ramsch_round") else set())
     elapsed = time.perf_counter() - started
     assert compared == 3000
     # Both kinds of answer were compared in earnest, not only refusals.
     assert 0.25 * compared < errors < 0.75 * compared
+    # Whole tables that scored covered every rule system, Bock and Ramsch rounds.
+    assert {"rules isko", "rules american1898", "rules hoyle", "bock", "ramsch round",
+            "kind ramsch", "kind passed", "kind game"} <= seen_kinds, seen_kinds
     assert elapsed < 60, f"{compared} records took {elapsed:.1f} s"
