@@ -71,7 +71,8 @@ def start_gunicorn(port: int, access_log: Path) -> subprocess.Popen[bytes]:
                "--access-logfile", str(access_log),
                # WhiteNoise streams files, for which gunicorn's %(B)s stays 0: the bytes are
                # the Content-Length sent (of the compressed variant where one was chosen).
-               "--access-logformat", "%(U)s %(s)s %({content-length}o)s %({content-encoding}o)s"]
+               "--access-logformat", "%(U)s %(s)s %(B)s %({content-length}o)s "
+               "%({content-encoding}o)s"]
     process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -102,9 +103,9 @@ def log_lines(path: Path) -> list[tuple[str, int, int, str]]:
     """(path, status, body bytes, content encoding) per request."""
     lines = []
     for line in path.read_text().splitlines():
-        url, status, size, encoding = line.rsplit(" ", 3)
-        lines.append((url, int(status), 0 if size == "-" else int(size),
-                      "" if encoding == "-" else encoding))
+        url, status, body, length, encoding = line.rsplit(" ", 4)
+        size = max(0 if body == "-" else int(body), 0 if length == "-" else int(length))
+        lines.append((url, int(status), size, "" if encoding == "-" else encoding))
     return lines
 
 
@@ -208,11 +209,11 @@ def main() -> int:
     print(f"gunicorn (DEBUG=0, WhiteNoise) on {HOST}:{port}, {CHROMIUM}")
     print("  first visit, fetched from the server:")
     for path, status, size, encoding in sorted(first["fetched"], key=lambda f: -f[2]):
-        print(f"    {megabytes(size)}  {status}  {encoding or '-':4}  {path}")
+        print(f"    {size:>10,} B  {status}  {encoding or '-':4}  {path}")
     print(f"  first visit: {megabytes(first['bytes'])} in {len(first['fetched'])} requests "
           f"(target <= {DOWNLOAD_TARGET_MB:.0f} MB)")
-    print(f"  later visit: {megabytes(later['bytes'])} in {len(later['fetched'])} requests: "
-          + ", ".join(f"{p} ({s})" for p, s, _, _ in later["fetched"]))
+    print(f"  later visit: {later['bytes']:,} B in {len(later['fetched'])} requests: "
+          + ", ".join(f"{p} ({s}, {n:,} B)" for p, s, n, _ in later["fetched"]))
     runtime = [p for p, _, _, _ in later["fetched"] if "/vendor/pyodide/" in p or "/engine/" in p
                and p.endswith(".zip")]
     print(f"  engine ready after navigation start: first visit {first['ready_ms']:7.0f} ms, "
