@@ -19,10 +19,10 @@ STAMP := $(VENV)/.requirements-installed
 
 export DEBIAN_FRONTEND := noninteractive
 
-.PHONY: install run serve migrate demo test system-test-deps lint check pytest pytest-postgres bench \
+.PHONY: install vendor-pyodide run serve migrate demo test system-test-deps lint check pytest pytest-postgres bench \
 	messages clean
 
-install: $(STAMP) $(MO)
+install: $(STAMP) $(MO) vendor-pyodide
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 
 # Debian's python3 lacks ensurepip until python3-venv is installed; a failed attempt leaves
@@ -34,6 +34,17 @@ $(PY):
 $(STAMP): requirements.txt | $(PY)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	touch $@
+
+# The Pyodide runtime that runs scoring/engine in the browser (README "The engine in the
+# browser"): fetched with npm only when the pinned version is not in place (the script checks
+# every file against the sums it recorded), verified against the sha512 in
+# scripts/pyodide.pin (a mismatch fails the build) and unpacked into
+# static/vendor/pyodide/VERSION/ (git-ignored), whence collectstatic serves it. Debian's npm
+# is installed if it is missing and needed, as gettext is below.
+vendor-pyodide:
+	@python3 scripts/vendor_pyodide.py --check || { \
+		command -v npm >/dev/null || { apt-get update && apt-get install -y npm; }; \
+		python3 scripts/vendor_pyodide.py; }
 
 # compilemessages needs GNU gettext's msgfmt. It is told to skip the venv, or it would
 # compile the catalogues of every installed package as well.

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from scoring.views import (
     club,
+    engine,
     entry,
     home,
     printed,
@@ -16,4 +17,4 @@ app_name = "scoring"
 
 urlpatterns = [*home.urlpatterns, *club.urlpatterns, *entry.urlpatterns, *sheet.urlpatterns,
                *settlement.urlpatterns, *printed.urlpatterns, *season.urlpatterns,
-               *series.urlpatterns, *table_live.urlpatterns]
+               *series.urlpatterns, *table_live.urlpatterns, *engine.urlpatterns]

@@ -10,6 +10,8 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from skatclub.csp import static_file_headers
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -195,6 +197,10 @@ STORAGES = {
         else "whitenoise.storage.CompressedManifestStaticFilesStorage"
     },
 }
+
+# The scoring engine's Web Worker gets a policy of its own, and the vendored Pyodide (in a
+# folder named after its version) is cached for good (skatclub/csp.py).
+WHITENOISE_ADD_HEADERS_FUNCTION = static_file_headers
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
 

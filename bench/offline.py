@@ -1,0 +1,247 @@
+"""The scoring engine in the browser (issue 13): what a tablet downloads for it, how soon it is
+ready, and how fast it answers, in Debian's chromium against gunicorn (DEBUG=0, WhiteNoise,
+hashed and compressed static files, as `make serve` runs it) on 127.0.0.1.
+
+- Bytes the first time: everything the server sends while the engine page loads and the
+  engine starts in a fresh browser profile (from gunicorn's access log: body bytes as sent,
+  compressed where the browser asked for it). Target: <= 15 MB.
+- Bytes on a later visit: the browser is closed and started again on the same profile (its
+  HTTP cache on disk); only what it still fetches counts. The runtime and the engine bundle
+  must come from the cache (immutable URLs): only the page itself and small data.
+- Time to ready: from the page's navigation start to SkatEngine's "ready", first and later
+  visit.
+- Evaluate latency once ready: a few hundred single deals (tests/web/engine_records.py's
+  random mix of valid and refused records, all three rule systems), one at a time, each
+  timed in the page from the call to the answer (postMessage, Python, JSON both ways).
+  Target: p95 <= 300 ms. Also whole tables of 48 and 150 deals (Kontra, Bock, Ramsch).
+  Baseline in the same run: the same calls to scoring.engine in this process (CPython).
+
+The server only ever listens on 127.0.0.1 and is stopped at the end; every loop is bounded.
+Run: make bench  (or .venv/bin/python bench/offline.py [--deals N])
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from _support import ROOT, WORKDIR, percentile, report  # noqa: E402 (sets Django up)
+
+from scoring.demo import generate_deals  # noqa: E402
+from scoring.engine import evaluate, evaluate_table  # noqa: E402
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.web.engine_records import records  # noqa: E402
+
+HOST = "127.0.0.1"  # the only address this script talks to
+DOWNLOAD_TARGET_MB = 15.0
+P95_TARGET_MS = 300.0
+OPTIONS = {"kontra": True, "ramsch": "when_all_pass",
+           "bock": {"triggers": ["sixty_sixty", "kontra_lost", "re"], "ramsch_round_after": 1}}
+READY = "() => ['ready', 'failed'].includes(window.SkatEngine && SkatEngine.status)"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return int(s.getsockname()[1])
+
+
+def start_gunicorn(port: int, access_log: Path) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "DEBUG": "0", "ALLOWED_HOSTS": HOST, "SECURE_SSL_REDIRECT": "0",
+           "SECURE_COOKIES": "0", "SECURE_HSTS_SECONDS": "0", "DATABASE_URL": "",
+           "SQLITE_PATH": str(Path(WORKDIR) / "bench.sqlite3"),
+           "SECRET_KEY": "bench-only-" + "x" * 50}
+    # As make serve: DEBUG=0 serves hashed names, which need collectstatic's manifest.
+    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity",
+                    "0"], cwd=ROOT, env=env, check=True)
+    log = open(Path(WORKDIR) / "gunicorn.log", "wb")  # noqa: SIM115 (kept open for gunicorn)
+    command = [str(Path(sys.executable).parent / "gunicorn"), "skatclub.wsgi",
+               "--bind", f"{HOST}:{port}", "--workers", "2", "--threads", "4",
+               "--access-logfile", str(access_log),
+               # WhiteNoise streams files, for which gunicorn's %(B)s stays 0: the bytes are
+               # the Content-Length sent (of the compressed variant where one was chosen).
+               "--access-logformat", "%(U)s %(s)s %(B)s %({content-length}o)s "
+               "%({content-encoding}o)s"]
+    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit(f"gunicorn exited; see {log.name}")
+        try:
+            with urllib.request.urlopen(f"http://{HOST}:{port}/engine/", timeout=2) as answer:
+                if answer.status == 200:
+                    return process
+        except OSError:
+            pass
+        time.sleep(0.2)
+    stop(process)
+    raise SystemExit("gunicorn did not come up within 30 s")
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def log_lines(path: Path) -> list[tuple[str, int, int, str]]:
+    """(path, status, body bytes, content encoding) per request."""
+    lines = []
+    for line in path.read_text().splitlines():
+        url, status, body, length, encoding = line.rsplit(" ", 4)
+        size = max(0 if body == "-" else int(body), 0 if length == "-" else int(length))
+        lines.append((url, int(status), size, "" if encoding == "-" else encoding))
+    return lines
+
+
+def visit(playwright: Any, profile: Path, url: str, access_log: Path, label: str,
+          deals: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """One visit with the browser profile in ``profile``; returns what was fetched and when
+    the engine was ready, and times ``deals`` if given."""
+    before = len(log_lines(access_log))
+    context = playwright.chromium.launch_persistent_context(
+        str(profile), executable_path=CHROMIUM, args=CHROMIUM_ARGS, locale="de-DE")
+    try:
+        page = context.new_page()
+        page.goto(url)
+        page.wait_for_function(READY, timeout=120_000)
+        status = page.evaluate("SkatEngine.status")
+        if status != "ready":
+            raise SystemExit(f"{label}: the engine failed: {page.evaluate('SkatEngine.error')}")
+        ready_ms = page.evaluate("SkatEngine.timings.ready")
+        result: dict[str, Any] = {"ready_ms": ready_ms}
+        if deals is not None:
+            result["timed"] = time_in_page(page, deals)
+        page.close()
+    finally:
+        context.close()
+    time.sleep(0.3)  # the access log is written after the answer
+    fetched = log_lines(access_log)[before:]
+    result["fetched"] = fetched
+    result["bytes"] = sum(size for _, _, size, _ in fetched)
+    return result
+
+
+TIME_ONE = """async ([kind, text]) => {
+    const record = JSON.parse(text);
+    const start = performance.now();
+    if (kind === "evaluate") {
+        await SkatEngine.evaluate(record, "de");
+    } else {
+        await SkatEngine.evaluateTable(record, {lang: "de"});
+    }
+    return performance.now() - start;
+}"""
+
+
+def time_in_page(page: Any, jobs: list[tuple[str, dict[str, Any]]]) -> list[float]:
+    return [page.evaluate(TIME_ONE, [kind, json.dumps(record)]) for kind, record in jobs]
+
+
+def time_in_process(jobs: list[tuple[str, dict[str, Any]]]) -> list[float]:
+    samples = []
+    for kind, record in jobs:
+        start = time.perf_counter()
+        try:
+            if kind == "evaluate":
+                evaluate(record, "de")
+            else:
+                evaluate_table(record, "de")
+        except ValueError:
+            pass
+        samples.append((time.perf_counter() - start) * 1000)
+    return samples
+
+
+def table(n_deals: int, seed: int) -> dict[str, Any]:
+    return {"rules": "isko", "options": OPTIONS, "players": ["Anna", "Bernd", "Clara", "Dieter"],
+            "stake": "0.05", "deals": generate_deals(n_deals, 4, "isko", OPTIONS, 0, seed)}
+
+
+def megabytes(n: int) -> str:
+    return f"{n / 1e6:6.2f} MB"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deals", type=int, default=300, help="single deals to time")
+    args = parser.parse_args()
+    if not Path(CHROMIUM).exists():
+        print(f"bench/offline.py: {CHROMIUM} is missing (make system-test-deps); skipped")
+        return 0
+
+    from playwright.sync_api import sync_playwright
+
+    deals = [("evaluate", record) for _, record in records(seed=7, deals=args.deals, tables=0)]
+    tables = [("evaluate_table", table(48, seed)) for seed in range(30)] + \
+             [("evaluate_table", table(150, seed)) for seed in range(30)]
+    access_log = Path(WORKDIR) / "access.log"
+    access_log.touch()
+    port = free_port()
+    process = start_gunicorn(port, access_log)
+    profile = Path(tempfile.mkdtemp(prefix="profile-", dir=WORKDIR))
+    url = f"http://{HOST}:{port}/engine/"
+    failures = []
+    try:
+        with sync_playwright() as playwright:
+            first = visit(playwright, profile, url, access_log, "first visit")
+            later = visit(playwright, profile, url, access_log, "later visit",
+                          deals=deals + tables)
+    finally:
+        stop(process)
+        shutil.rmtree(profile, ignore_errors=True)
+
+    print(f"gunicorn (DEBUG=0, WhiteNoise) on {HOST}:{port}, {CHROMIUM}")
+    print("  first visit, fetched from the server:")
+    for path, status, size, encoding in sorted(first["fetched"], key=lambda f: -f[2]):
+        print(f"    {size:>10,} B  {status}  {encoding or '-':4}  {path}")
+    print(f"  first visit: {megabytes(first['bytes'])} in {len(first['fetched'])} requests "
+          f"(target <= {DOWNLOAD_TARGET_MB:.0f} MB)")
+    print(f"  later visit: {later['bytes']:,} B in {len(later['fetched'])} requests: "
+          + ", ".join(f"{p} ({s}, {n:,} B)" for p, s, n, _ in later["fetched"]))
+    runtime = [p for p, _, _, _ in later["fetched"] if "/vendor/pyodide/" in p or "/engine/" in p
+               and p.endswith(".zip")]
+    print(f"  engine ready after navigation start: first visit {first['ready_ms']:7.0f} ms, "
+          f"later visit {later['ready_ms']:7.0f} ms")
+    timed = later["timed"]
+    single, whole = timed[:len(deals)], timed[len(deals):]
+    print(f"  in the browser (Pyodide), once ready, {len(deals)} single deals one at a time:")
+    p95 = report("evaluate(deal)", single, 40)
+    report("evaluateTable(48 deals)", whole[:30], 40)
+    report("evaluateTable(150 deals)", whole[30:], 40)
+    print("  baseline, scoring.engine in this process (CPython), same records:")
+    report("evaluate(deal)", time_in_process(deals), 40)
+    report("evaluate_table(48 deals)", time_in_process(tables[:30]), 40)
+    report("evaluate_table(150 deals)", time_in_process(tables[30:]), 40)
+    print(f"  browser / CPython, median single deal: "
+          f"{statistics.median(single) / statistics.median(time_in_process(deals)):.0f}×")
+
+    if first["bytes"] > DOWNLOAD_TARGET_MB * 1e6:
+        failures.append(f"first visit downloads {megabytes(first['bytes'])}")
+    if runtime:
+        failures.append(f"later visit fetched the runtime again: {runtime}")
+    if p95 > P95_TARGET_MS:
+        failures.append(f"evaluate p95 {p95:.1f} ms > {P95_TARGET_MS:.0f} ms")
+    print(f"  p95 single deal {percentile(single, 95):.1f} ms (target <= {P95_TARGET_MS:.0f} ms)")
+    for failure in failures:
+        print(f"  FAILED: {failure}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,55 @@
+"""The engine behind JSON text, for a caller that is not Python: the browser's Web Worker
+(static/js/skat-engine-worker.js runs this very package under Pyodide).
+
+``call("evaluate", text, lang)`` and ``call("evaluate_table", text, lang, explain,
+explain_from)`` take the record as JSON text and answer JSON text: what ``evaluate`` or
+``evaluate_table`` returns, or ``{"error": {"field", "message", "deal"}}`` with the message in
+``lang``, the shape the ``score`` command prints. Nothing here knows a rule of Skat; it only
+moves text in and out, so the browser and the server cannot disagree on a result.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .errors import SkatError
+from .table import evaluate, evaluate_table
+
+FUNCTIONS = ("evaluate", "evaluate_table")
+
+
+def _error(message: str) -> dict[str, Any]:
+    return {"error": {"field": None, "message": message, "deal": None}}
+
+
+def result(function: str, record: object, lang: str = "en", explain: bool = False,
+           explain_from: int = 1) -> dict[str, Any]:
+    """The payload for a parsed record, errors included (never raises)."""
+    try:
+        if function == "evaluate":
+            return evaluate(record, lang)
+        if function == "evaluate_table":
+            return evaluate_table(record, lang, explain=explain, explain_from=explain_from)
+        return _error(f"internal error: unknown function {function!r}")
+    except SkatError as exc:
+        return {"error": exc.as_dict(lang)}
+    except Exception as exc:
+        # As in the score command: even an engine bug answers in the error shape, and the
+        # type name tells the engine team where to look.
+        return _error(f"internal error: {type(exc).__name__}: {exc}")
+
+
+def call(function: str, text: str, lang: str = "en", explain: bool = False,
+         explain_from: int = 1) -> str:
+    """``result`` from JSON text to JSON text."""
+    try:
+        record = json.loads(text)
+    except (TypeError, ValueError) as exc:
+        payload = _error(f"internal error: the record is not JSON: {exc}")
+    else:
+        payload = result(function, record, lang, explain, explain_from)
+    try:
+        return json.dumps(payload, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        return json.dumps(_error(f"internal error: result is not JSON: {exc}"))

@@ -1,0 +1,147 @@
+/*
+ * SkatEngine: the server's scoring engine (scoring/engine, Python) running in this browser,
+ * so that a table can keep scoring while the Wi-Fi is down. There is no rule of Skat in
+ * JavaScript: a Web Worker (skat-engine-worker.js) loads Pyodide, the vendored
+ * CPython-for-WebAssembly, from our own static files and imports the very same package the
+ * server runs, zipped from its one source (scoring/offline.py). The runtime loads in the
+ * worker, off the page's thread, and the browser caches every file of it (versioned,
+ * immutable URLs).
+ *
+ * Include it with {% load engine_tags %}{% skat_engine_script %} in a template's head: that
+ * <script data-skat-engine> carries the URLs of the worker, the runtime and the engine.
+ *
+ *   SkatEngine.ready()                 -> Promise, resolves once the engine can answer;
+ *                                         starts loading on the first call (call it early,
+ *                                         while online). Rejects if the runtime cannot load.
+ *   SkatEngine.evaluate(deal, lang)    -> Promise of what the server's
+ *                                         scoring.engine.evaluate(deal, lang) returns
+ *   SkatEngine.evaluateTable(table, {lang, explain, explainFrom})
+ *                                      -> Promise of evaluate_table(table, lang, explain,
+ *                                         explain_from)
+ *   SkatEngine.status                  -> "idle" | "loading" | "ready" | "failed"
+ *   SkatEngine.error                   -> why it failed (a string), else null
+ *   SkatEngine.timings                 -> {start, ready} in performance.now() milliseconds
+ *   document event "skatengine:status" -> fired on every change; event.detail.status
+ *
+ * A record the engine refuses is no rejection: the promise resolves with
+ * {"error": {"field", "message", "deal"}}, the message in `lang` ("de" or "en"; default: the
+ * page's <html lang>), exactly as `manage.py score --lang` prints it. A promise rejects only
+ * when the runtime itself failed. Records are passed as JSON, so pass plain objects.
+ */
+(function () {
+  "use strict";
+
+  const tag = document.currentScript || document.querySelector("script[data-skat-engine]");
+  const config = {
+    worker: tag && tag.dataset.worker,
+    pyodide: tag && tag.dataset.pyodide,
+    engine: tag && tag.dataset.engine,
+  };
+
+  let worker = null;
+  let readyPromise = null;
+  let nextId = 1;
+  const pending = new Map();
+
+  const api = {
+    status: "idle",
+    error: null,
+    timings: {start: null, ready: null},
+    ready: ready,
+    evaluate: function (deal, lang) {
+      return call("evaluate", deal, {lang: lang});
+    },
+    evaluateTable: function (table, options) {
+      return call("evaluate_table", table, options || {});
+    },
+  };
+
+  function setStatus(status, error) {
+    api.status = status;
+    api.error = error || null;
+    document.dispatchEvent(new CustomEvent("skatengine:status", {
+      detail: {status: status, error: api.error},
+    }));
+  }
+
+  function pageLanguage() {
+    return (document.documentElement.lang || "en").slice(0, 2).toLowerCase();
+  }
+
+  function failAll(message) {
+    pending.forEach(function (entry) { entry.reject(new Error(message)); });
+    pending.clear();
+  }
+
+  function ready() {
+    if (readyPromise) {
+      return readyPromise;
+    }
+    readyPromise = new Promise(function (resolve, reject) {
+      if (!config.worker || !config.pyodide || !config.engine) {
+        const message = "SkatEngine: the page lacks {% skat_engine_script %}";
+        setStatus("failed", message);
+        reject(new Error(message));
+        return;
+      }
+      api.timings.start = performance.now();
+      setStatus("loading");
+      worker = new Worker(config.worker);
+      worker.onmessage = function (event) {
+        const reply = event.data;
+        if (reply.type === "ready") {
+          api.timings.ready = performance.now();
+          setStatus("ready");
+          resolve(api);
+        } else if (reply.type === "failed") {
+          setStatus("failed", reply.message);
+          failAll(reply.message);
+          reject(new Error(reply.message));
+        } else if (reply.type === "result") {
+          const entry = pending.get(reply.id);
+          pending.delete(reply.id);
+          if (!entry) {
+            return;
+          }
+          if (reply.json !== undefined) {
+            entry.resolve(JSON.parse(reply.json));
+          } else {
+            entry.reject(new Error(reply.message));
+          }
+        }
+      };
+      worker.onerror = function (event) {
+        const message = "SkatEngine: the worker failed: " + (event.message || "unknown error");
+        event.preventDefault();
+        setStatus("failed", message);
+        failAll(message);
+        reject(new Error(message));
+      };
+      worker.postMessage({type: "boot", pyodide: config.pyodide, engine: config.engine});
+    });
+    return readyPromise;
+  }
+
+  function call(fn, record, options) {
+    let json;
+    try {
+      json = JSON.stringify(record);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return ready().then(function () {
+      return new Promise(function (resolve, reject) {
+        const id = nextId++;
+        pending.set(id, {resolve: resolve, reject: reject});
+        worker.postMessage({
+          type: "call", id: id, fn: fn, json: json === undefined ? "null" : json,
+          lang: options.lang || pageLanguage(),
+          explain: Boolean(options.explain),
+          explainFrom: options.explainFrom === undefined ? 1 : options.explainFrom,
+        });
+      });
+    });
+  }
+
+  window.SkatEngine = api;
+})();
