@@ -28,6 +28,7 @@ import datetime
 import io
 import json
 import math
+import re
 from decimal import Decimal
 from typing import Any
 
@@ -565,12 +566,20 @@ def import_club(raw: Any) -> Club:
 # ---------------------------------------------------------------- the sheet as CSV
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+# A separator (a comma, or the semicolon German spreadsheets split on) followed, maybe after
+# blanks, by a formula's first character: a reader splitting on it would start a cell there.
+_FORMULA_AFTER_SEPARATOR = re.compile(r"([;,][ \t]*)([=+\-@])")
 
 
 def _cell(value: Any) -> Any:
     """A text cell as a spreadsheet must read it: one that starts like a formula (a player
-    named "=HYPERLINK(…)") gets a leading apostrophe so it stays text. Numbers stay numbers."""
-    if isinstance(value, str) and value.startswith(_FORMULA_START):
+    named "=HYPERLINK(…)") gets a leading apostrophe so it stays text, and so does every part
+    after a ``;`` or ``,`` (a player named "Anna;=1+1"), whichever separator the reader splits
+    on. The writer quotes every text cell; numbers stay numbers."""
+    if not isinstance(value, str):
+        return value
+    value = _FORMULA_AFTER_SEPARATOR.sub(r"\1'\2", value)
+    if value.startswith(_FORMULA_START):
         return "'" + value
     return value
 
@@ -580,7 +589,7 @@ def sheet_csv(sheet: ScoreSheet) -> str:
     columns of the sheet, then per player the entry and the running total. Headings in the
     active language, as on the sheet."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
+    writer = csv.writer(out, lineterminator="\r\n", quoting=csv.QUOTE_NONNUMERIC)
     head = [_("No."), _("Dealer"), _("Declarer"), _("Game"), _("Details"), _("Bid"),
             _("Result"), "Kontra/Re", "Bock"]
     total = _("Total")
