@@ -229,6 +229,15 @@ class Evening(RulesMixin):
     def __str__(self) -> str:
         return f"{self.name} {self.date:%Y-%m-%d}"
 
+    def clean(self) -> None:
+        super().clean()
+        # Beer Skat counts up and the lowest count wins (DECISIONS §3), a season ranks the
+        # highest score first: the two cannot be added up. Here, so that every form refuses
+        # it (the admin's too), not only the services.
+        if self.scoring == Scoring.BEER and self.season_id is not None:
+            raise ValidationError(
+                {"season": _("A Beer Skat evening cannot count toward a season.")})
+
     def series_length(self, players: int) -> int | None:
         """Games in a series at a table of ``players``: 48 at a 4-table and 36 at a 3-table
         for 12 rounds; None for an open list."""
