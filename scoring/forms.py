@@ -61,6 +61,8 @@ ENGINE_GROUPS = {
 }
 FORM_GROUPS = {
     "bid_more": "bid", "kontra_by": "kontra", "pushes": "ramsch", "skat_points": "ramsch",
+    "ramsch_loser": "ramsch", "ramsch_loser_points": "ramsch", "ramsch_jungfrau": "ramsch",
+    "ramsch_durchmarsch": "ramsch",
     "spitze_made": "spitze", "penalty_seat": "penalty", "penalty_points": "penalty",
     "penalty_reason": "penalty", "version": "general", "request_id": "general",
     "deal": "general",
@@ -153,6 +155,11 @@ class Rules:
             self.system == "isko" and self.options.ramsch_skat == "nobody")
 
     @property
+    def bock_manual(self) -> bool:
+        """Bock set by hand at the table (option bock.manual, DECISIONS §9)."""
+        return self.options.bock is not None and self.options.bock.manual
+
+    @property
     def penalty_points(self) -> int:
         return self.options.penalty_points
 
@@ -197,6 +204,21 @@ class DealForm(forms.Form):
     pushes = forms.IntegerField(label=_("Pushes"), required=False, min_value=0, max_value=3)
     skat_points = forms.IntegerField(label=_("Card points in the skat"), required=False,
                                      min_value=0, max_value=22)
+    # The short Ramsch record: who has the most card points (several on a tie) and how many,
+    # how many players took no trick, who took every trick.
+    ramsch_loser = forms.TypedMultipleChoiceField(label=_("Loser"), coerce=int,
+                                                  required=False)
+    ramsch_loser_points = forms.IntegerField(label=_("Card points of the loser"),
+                                             required=False, min_value=0, max_value=120)
+    ramsch_jungfrau = forms.IntegerField(label="Jungfrau", required=False, min_value=0,
+                                         max_value=2)
+    ramsch_durchmarsch = forms.TypedChoiceField(label="Durchmarsch", coerce=int,
+                                                required=False, empty_value=None)
+    # Under option bock.manual: this deal's Bock level (empty: as the rounds say) and a Bock
+    # round queued by hand.
+    bock = forms.TypedChoiceField(label="Bock", coerce=int, required=False, empty_value=None,
+                                  choices=[("", "–"), ("0", "0"), ("1", "1"), ("2", "2")])
+    bock_round = forms.BooleanField(label=_("Bock round"), required=False)
     penalty_seat = forms.TypedChoiceField(label=_("Penalised player"), coerce=int,
                                           required=False, empty_value=None)
     penalty_points = forms.IntegerField(label=_("Penalty points"), required=False,
@@ -209,13 +231,16 @@ class DealForm(forms.Form):
         self.rules = rules
         self.active = [s for s in active if 0 <= s < rules.players]
         seats = _seat_choices(rules.players)
-        for name in ("declarer", "kontra_by", "penalty_seat"):
+        for name in ("declarer", "kontra_by", "penalty_seat", "ramsch_durchmarsch",
+                     "ramsch_loser"):
             self.fields[name].choices = [("", "–"), *seats]  # type: ignore[attr-defined]
         all_games = (ISKO_GAMES[rules.options.grand_base] if rules.system == "isko"
                      else HISTORIC_GAMES[rules.system])
         # Every game key of the system is accepted here, so that a game switched off by an
         # option is refused by the engine with its reason rather than a bare "invalid".
         self.fields["game"].choices = [("", "–"), *((k, k) for k in all_games)]  # type: ignore[attr-defined]
+        if not rules.bock_manual:  # Bock is the round tracker's alone: not a field at all
+            del self.fields["bock"], self.fields["bock_round"]
         self.ramsch_fields: list[tuple[int, str, str]] = []
         for s in self.active:
             self.fields[f"ramsch_points_{s}"] = forms.IntegerField(
@@ -233,6 +258,12 @@ class DealForm(forms.Form):
                                                                                "b": more})
         # A game needs its declarer and its game before anything else can be checked; say
         # so in the scorer's words rather than letting the engine read "None is not a game".
+        # A Ramsch with nothing entered yet: say what to tap first (the short way).
+        if data.get("kind") == "ramsch" and not self.short_ramsch_given() and not any(
+                data.get(p) is not None or data.get(t) is not None
+                for _s, p, t in self.ramsch_fields) and "ramsch_loser" not in self.errors:
+            self.add_error("ramsch_loser", _("Tap the player with the most card points, or "
+                                             "who took every trick."))
         if (data.get("kind") or "game") == "game":
             if data.get("declarer") is None and "declarer" not in self.errors:
                 self.add_error("declarer", _("Tap who plays."))
@@ -244,6 +275,17 @@ class DealForm(forms.Form):
 
     def to_record(self) -> dict[str, Any]:
         """The deal record the input stands for (call after is_valid())."""
+        record = self._record()
+        d = self.cleaned_data
+        # Bock by hand: sent as given, for the engine to accept or refuse (bock.manual).
+        if record["kind"] in ("game", "ramsch", "passed"):
+            if d.get("bock") is not None:
+                record["bock"] = d["bock"]
+            if d.get("bock_round"):
+                record["bock_round"] = True
+        return record
+
+    def _record(self) -> dict[str, Any]:
         d = self.cleaned_data
         kind = d.get("kind") or "game"
         if kind in ("passed", "misdeal"):
@@ -258,7 +300,18 @@ class DealForm(forms.Form):
         if kind == "ramsch":
             points = {str(s): d[p] for s, p, _t in self.ramsch_fields if d.get(p) is not None}
             tricks = {str(s): d[t] for s, _p, t in self.ramsch_fields if d.get(t) is not None}
-            ramsch: dict[str, Any] = {"points": points, "tricks": tricks}
+            ramsch: dict[str, Any]
+            if points or tricks or not self.short_ramsch_given():
+                ramsch = {"points": points, "tricks": tricks}
+            else:
+                # A Durchmarsch: nobody else loses and the other two took no trick.
+                durchmarsch = d.get("ramsch_durchmarsch")
+                losers = [] if durchmarsch is not None else sorted(
+                    set(d.get("ramsch_loser") or []))
+                ramsch = {"losers": {str(s): d.get("ramsch_loser_points") for s in losers},
+                          "jungfrau": 2 if durchmarsch is not None else (
+                              d.get("ramsch_jungfrau") or 0),
+                          "durchmarsch": durchmarsch}
             if d.get("pushes") is not None:
                 ramsch["pushes"] = d["pushes"]
             if d.get("skat_points") is not None:
@@ -287,6 +340,12 @@ class DealForm(forms.Form):
         if d.get("passt_mir_nicht"):
             record["passt_mir_nicht"] = True
         return record
+
+    def short_ramsch_given(self) -> bool:
+        """Whether the Ramsch was entered the short way (loser, Jungfrau, Durchmarsch)."""
+        d = self.cleaned_data
+        return bool(d.get("ramsch_loser")) or d.get("ramsch_loser_points") is not None or (
+            d.get("ramsch_durchmarsch") is not None) or bool(d.get("ramsch_jungfrau"))
 
     # ------------------------------------------------------------ messages
 
@@ -327,6 +386,10 @@ def record_to_initial(record: dict[str, Any]) -> dict[str, Any]:
     """The form's initial values for a stored record (the edit form)."""
     kind = record.get("kind", "game")
     initial: dict[str, Any] = {"kind": kind}
+    if record.get("bock") is not None:
+        initial["bock"] = record["bock"]
+    if record.get("bock_round"):
+        initial["bock_round"] = True
     if kind == "penalty":
         penalty = record.get("penalty") or {}
         initial.update(penalty_seat=penalty.get("seat"), penalty_points=penalty.get("points"),
@@ -334,6 +397,14 @@ def record_to_initial(record: dict[str, Any]) -> dict[str, Any]:
         return initial
     if kind == "ramsch":
         ramsch = record.get("ramsch") or {}
+        if "losers" in ramsch or "durchmarsch" in ramsch:
+            losers = ramsch.get("losers") or {}
+            initial.update(ramsch_loser=[int(s) for s in losers],
+                           ramsch_loser_points=next(iter(losers.values()), None),
+                           ramsch_jungfrau=ramsch.get("jungfrau") or 0,
+                           ramsch_durchmarsch=ramsch.get("durchmarsch"),
+                           pushes=ramsch.get("pushes"), skat_points=ramsch.get("skat_points"))
+            return initial
         for key, prefix in (("points", "ramsch_points_"), ("tricks", "ramsch_tricks_")):
             for seat, value in (ramsch.get(key) or {}).items():
                 initial[f"{prefix}{seat}"] = value

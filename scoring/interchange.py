@@ -51,7 +51,7 @@ from scoring.models import (
     Seat,
     Table,
 )
-from scoring.selectors import ScoreSheet, table_document
+from scoring.selectors import ScoreSheet, overbid_words, table_document
 from scoring.services import Actor, check_season, evening_audit, table_create
 
 CONTRACT_TABLE_KEYS = ("rules", "options", "scoring", "players", "first_dealer", "stake",
@@ -678,7 +678,9 @@ def sheet_csv(sheet: ScoreSheet) -> str:
         cells: list[Any] = [
             row.number, players[row.dealer],
             players[row.declarer] if row.declarer is not None else "",
-            row.game, ", ".join(row.details), "" if row.bid is None else row.bid, row.result,
+            row.game, ", ".join(row.details), "" if row.bid is None else row.bid,
+            # the result as the sheet says it: a lost overbid game says so
+            " ".join(part for part in (row.result, overbid_words(row)) if part),
             kontra, f"×{2 ** row.bock}" if row.bock else "",
         ]
         for entry, total in zip(row.entries, row.totals, strict=True):

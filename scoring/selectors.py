@@ -82,6 +82,9 @@ class SheetRow:
     result_short: str = ""  # card points, tricks or a quick result in a few letters
     overbid: bool = False  # the declarer made fewer than he bid: lost whatever he took
     ramsch_points: list[int | None] = field(default_factory=list)  # card points per seat
+    bock_manual: bool = False  # bock.manual (DECISIONS.md §9): the table set this level
+    bock_round: bool = False  # bock.manual: the table queued a Bock round after this deal
+    bock_notes: list[str] = field(default_factory=list)  # both in words (also in details)
 
     @property
     def sits_out(self) -> list[bool]:
@@ -343,10 +346,34 @@ def _printed(row: dict[str, Any], record: dict[str, Any], rules: str, options: d
              lang: str, players: int) -> dict[str, Any]:
     """The SheetRow fields of the printed sheet's own columns (and of the screen's marks)."""
     overbid = bool(row.get("overbid"))
+    manual, queued = bool(row.get("bock_manual")), bool(row.get("bock_round"))
     return {"game_base": game_base_name(rules, options, record, lang),
             "matadors": row.get("matadors"), "levels": frozenset(row.get("levels") or ()),
             "result_short": str(_OVERBID_SHORT) if overbid else result_short(record),
-            "overbid": overbid, "ramsch_points": ramsch_points(record, players)}
+            "overbid": overbid, "ramsch_points": ramsch_points(record, players),
+            "bock_manual": manual, "bock_round": queued,
+            "bock_notes": bock_notes(row["bock"], manual, queued)}
+
+
+def bock_notes(level: int, manual: bool, queued: bool) -> list[str]:
+    """What a table decided by hand under bock.manual (DECISIONS.md §9), in words: the deal's
+    level set by hand ("Bock (by hand)", or "no Bock (by hand)" where the table played it
+    plain against the tracker) and a Bock round queued after it. The engine marks both only
+    when true; the sheet, its PDF and its CSV say them in these words."""
+    out = []
+    if manual:
+        out.append(_("Bock (by hand)") if level else _("no Bock (by hand)"))
+    if queued:
+        out.append(_("+ Bock round by hand"))
+    return out
+
+
+def overbid_words(row: SheetRow) -> str:
+    """The sheet's mark of a lost overbid game, "overbid (bid 30)"; "" for any other row (a
+    quick "lost" already says it)."""
+    if row.overbid and not row.says_lost:
+        return _("overbid (bid %(bid)s)") % {"bid": row.bid}
+    return ""
 
 
 _OVERBID_SHORT = pgettext_lazy("result, short", "overbid")
@@ -387,10 +414,11 @@ def table_sheet(table: Table, lang: str, explain: bool = True,
         record = deal.record
         name, symbol, red = game_label(evening.rules, evening.options, record, lang)
         declarer = record.get("declarer") if record.get("kind") == "game" else None
+        printed = _printed(row, record, evening.rules, evening.options, lang, n)
         rows.append(SheetRow(
             number=row["number"], deal_id=deal.pk, kind=row["kind"], dealer=row["dealer"],
             active=tuple(row["active"]), declarer=declarer, game=name, symbol=symbol, red=red,
-            details=details_of(record, name), bid=record.get("bid"),
+            details=details_of(record, name) + printed["bock_notes"], bid=record.get("bid"),
             result=result_of(record, bool(row.get("overbid"))),
             result_key=str(record.get("result") or ""),
             kontra=record.get("kontra") or "none", bock=row["bock"],
@@ -399,8 +427,7 @@ def table_sheet(table: Table, lang: str, explain: bool = True,
             seeger_fabian=_by_seat(row.get("seeger_fabian"), n) if "seeger_fabian" in row
             else None,
             round_end=row["round_end"], underline=frozenset(row["underline"]),
-            explanation=row.get("explanation", ""),
-            **_printed(row, record, evening.rules, evening.options, lang, n),
+            explanation=row.get("explanation", ""), **printed,
         ))
     nxt = result["next"]
     sf = result.get("seeger_fabian_totals")
@@ -486,20 +513,20 @@ def _preview_row(table: Table, row: dict[str, Any], record: dict[str, Any], deal
     """A sheet row for a deal not (yet, or not again) stored as it is scored here."""
     n = len(table.seats.all())
     name, symbol, red = game_label(table.evening.rules, table.evening.options, record, lang)
+    printed = _printed(row, record, table.evening.rules, table.evening.options, lang, n)
     return SheetRow(
         number=row["number"], deal_id=deal_id, kind=row["kind"],
         dealer=row["dealer"], active=tuple(row["active"]),
         declarer=record.get("declarer") if record.get("kind") == "game" else None,
-        game=name, symbol=symbol, red=red, details=details_of(record, name),
-        bid=record.get("bid"),
+        game=name, symbol=symbol, red=red,
+        details=details_of(record, name) + printed["bock_notes"], bid=record.get("bid"),
         result=result_of(record, bool(row.get("overbid"))),
         result_key=str(record.get("result") or ""),
         kontra=record.get("kontra") or "none", bock=row["bock"],
         ramsch_round=row["ramsch_round"], won=row["won"], value=row["value"],
         entries=_by_seat(row["entries"], n), totals=[row["totals"][str(p)] for p in range(n)],
         seeger_fabian=None, round_end=row["round_end"], underline=frozenset(row["underline"]),
-        explanation=row.get("explanation", ""),
-        **_printed(row, record, table.evening.rules, table.evening.options, lang, n),
+        explanation=row.get("explanation", ""), **printed,
     )
 
 

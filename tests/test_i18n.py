@@ -379,7 +379,8 @@ def test_the_table_screen_speaks_german(client: Client, demo: dict[str, int]) ->
         check_german(client, reverse("scoring:table", args=[table]),
                      must_show=["Neues Spiel", "Alleinspieler", "Vorhand", "Mittelhand",
                                 "Hinterhand", "Geber", "Reizwert", "Augen", "Speichern",
-                                "Runde", "Letzte Spiele", "gewonnen"])
+                                "Runde", "Spiele", "gewonnen", "über 60", "mehr…",
+                                "Verlierer: die meisten Augen", "Durchmarsch (alle Stiche)"])
     check_german(client, reverse("scoring:deal-edit", args=[demo["table"], demo["deal"]]),
                  must_show=["Spiel korrigieren", "Grund der Korrektur", "Tippfehler"])
 

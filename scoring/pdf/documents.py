@@ -44,7 +44,7 @@ from scoring.selectors import (
 )
 
 # Bump when a printed layout changes, so that PDFs of the old layout are not served.
-FORMAT = 2
+FORMAT = 3
 KINDS = ("sheet", "settlement", "summary")
 LAYOUTS = ("standard", "historical")
 CACHE_ALIAS = "pdf"
@@ -155,7 +155,7 @@ def sheet_html(table_id: int, layout: str) -> str:
     title = _("Score sheet · table %(number)d") % {"number": table.number}
     return render_to_string("scoring/pdf/sheet.html", {
         **_evening_context(evening), "table": table, "sheet": sheet, "grid": grid,
-        "layout": layout, "title": title,
+        "layout": layout, "title": title, "landscape": grid.paper.landscape,
         "running_head": f"{evening.club.name} · {evening.name} · "
                         f"{date_format(evening.date, 'SHORT_DATE_FORMAT')}",
         "doc_label": title,

@@ -31,7 +31,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from scoring.selectors import ScoreSheet, SheetRow
+from scoring.selectors import QUICK_SHORT, ScoreSheet, SheetRow
 from scoring.templatetags.sheet_tags import (
     MINUS,
     bock_mark,
@@ -46,14 +46,27 @@ MONO_FONT = "DejaVu Sans Mono"
 MONO_ADVANCE = 1233 / 2048  # DejaVu Sans Mono: every glyph is this many em wide
 MM_PER_PT = 25.4 / 72
 
-# A4 portrait; the page margins are in templates/scoring/pdf/base.html and must agree.
-CONTENT_WIDTH_MM = 190.0
-CONTENT_HEIGHT_MM = 267.0
+
+
+@dataclass(frozen=True)
+class Paper:
+    """The printable area of an A4 page: the margins are in scoring/pdf/print.css (15 mm top
+    and bottom, 10 mm at the sides) and must agree."""
+
+    width_mm: float
+    height_mm: float
+    landscape: bool
+
+
+PORTRAIT = Paper(190.0, 267.0, False)
+LANDSCAPE = Paper(277.0, 180.0, True)
+CONTENT_WIDTH_MM = PORTRAIT.width_mm
+CONTENT_HEIGHT_MM = PORTRAIT.height_mm
 LINE_MM = 4.2  # one deal
 MAX_FONT_PT = 8.0
 MIN_FONT_PT = 5.0
 HEAD_MM = 30.0  # the sheet's head on page 1 (club, date, players, rules): fixed height
-END_MM = 25.0  # legend and signature lines under the grid on the last page
+END_MM = 30.0  # legend (up to four lines) and signature lines under the grid on the last page
 
 GAP = 1  # characters between two columns; a rule runs through its middle
 EDGE = 1  # a blank character at either end of every line, the frame through its middle
@@ -138,12 +151,13 @@ class Page:
 
 @dataclass
 class Grid:
-    """A paginated sheet: ``width`` characters wide at ``font_pt``."""
+    """A paginated sheet: ``width`` characters wide at ``font_pt`` on ``paper``."""
 
     columns: list[Column]
     pages: list[Page]
     font_pt: float
     legend: list[str]
+    paper: Paper = PORTRAIT
 
     @property
     def width(self) -> int:
@@ -325,12 +339,13 @@ def ruling_svg(lines: Sequence[Line], columns: Sequence[Column], font_pt: float)
 
 # ------------------------------------------------------------------ pagination
 
-def lines_per_page(first: bool) -> int:
-    height = CONTENT_HEIGHT_MM - (HEAD_MM if first else 0)
+def lines_per_page(first: bool, paper: Paper = PORTRAIT) -> int:
+    height = paper.height_mm - (HEAD_MM if first else 0)
     return int(height // LINE_MM) - 1  # a line's worth of slack against rounding
 
 
-def paginate(head: Sequence[Line], body: Sequence[Line], foot: Sequence[Line]) -> list[Page]:
+def paginate(head: Sequence[Line], body: Sequence[Line], foot: Sequence[Line],
+             paper: Paper = PORTRAIT) -> list[Page]:
     """Pages of at most ``lines_per_page`` lines, each starting with ``head``; the last page
     also holds ``foot`` and the legend and signatures under the grid, and at least one line
     of ``body`` (a sheet never ends on a page of totals alone)."""
@@ -339,7 +354,7 @@ def paginate(head: Sequence[Line], body: Sequence[Line], foot: Sequence[Line]) -
     rest = list(body)
     while True:
         first = not pages
-        room = lines_per_page(first) - len(head)
+        room = lines_per_page(first, paper) - len(head)
         if len(rest) + len(foot) + end_lines <= room:
             pages.append(Page(len(pages) + 1, [*head, *rest, *foot], first, True))
             return pages
@@ -353,20 +368,96 @@ def paginate(head: Sequence[Line], body: Sequence[Line], foot: Sequence[Line]) -
         rest = rest[take:]
 
 
-def font_for(columns: Sequence[Column]) -> float:
+def font_for(columns: Sequence[Column], paper: Paper = PORTRAIT) -> float:
     """The largest size (in 0.1 pt) at which the grid fits the page width."""
-    fits = CONTENT_WIDTH_MM / (grid_width(columns) * MONO_ADVANCE * MM_PER_PT)
+    fits = paper.width_mm / (grid_width(columns) * MONO_ADVANCE * MM_PER_PT)
     return max(MIN_FONT_PT, min(MAX_FONT_PT, math.floor(fits * 10) / 10))
 
 
 def finish(columns: list[Column], head: list[Line], body: list[Line], foot: list[Line],
-           legend: list[str]) -> Grid:
-    font_pt = font_for(columns)
-    pages = paginate(head, body, foot)
+           legend: list[str], paper: Paper = PORTRAIT) -> Grid:
+    font_pt = font_for(columns, paper)
+    pages = paginate(head, body, foot, paper)
     for page in pages:
         page.html = mark_safe("\n".join([line_html(line, columns) for line in page.lines]))
         page.svg = mark_safe(ruling_svg(page.lines, columns, font_pt))
-    return Grid(columns, pages, font_pt, legend)
+    return Grid(columns, pages, font_pt, legend, paper)
+
+
+# ------------------------------------------------------------------ column titles
+
+# A column title is never cut short: where it is wider than its column's figures it takes two
+# lines ("Allein-" over "spieler", "with/" over "without"), broken at a space, a slash or a
+# hyphen, or else hyphenated with WeasyPrint's own dictionaries (pyphen); each part at least
+# three letters, so no "De-" over "clarer". Only a title that cannot be broken widens its
+# column. Two short lines read better than "Alleinsp…" or "Rei…", and cost one line per page.
+
+@functools.cache
+def _hyphenator(lang: str) -> object | None:
+    try:
+        import pyphen  # WeasyPrint's own dependency
+
+        return pyphen.Pyphen(lang="de_DE" if lang == "de" else "en_US")
+    except Exception:  # no dictionary: titles break at spaces, slashes and hyphens only
+        return None
+
+
+def _language() -> str:
+    from django.utils.translation import get_language
+
+    return "de" if (get_language() or "de").startswith("de") else "en"
+
+
+def title_splits(title: str) -> list[tuple[str, str]]:
+    """The ways ``title`` may be broken over two lines, as (top, bottom)."""
+    out: list[tuple[str, str]] = []
+    for i, ch in enumerate(title):
+        if ch == " ":
+            out.append((title[:i], title[i + 1:]))
+        elif ch in "/-" and 0 < i < len(title) - 1:
+            out.append((title[: i + 1], title[i + 1:]))
+    if not out:
+        hyphenator = _hyphenator(_language())
+        if hyphenator is not None:
+            out += [(top + "-", bottom) for top, bottom in hyphenator.iterate(title)  # type: ignore[attr-defined]
+                    if len(top) >= 3 and len(bottom) >= 3]
+    return [(top, bottom) for top, bottom in out if top.strip() and bottom.strip()]
+
+
+def title_width(title: str) -> int:
+    """The narrowest a column can be and still show ``title`` whole, on at most two lines."""
+    return min([len(title), *(max(len(a), len(b)) for a, b in title_splits(title))])
+
+
+def title_lines(title: str, width: int) -> tuple[str, str]:
+    """``title`` in a column ``width`` wide, as (top line, bottom line): on the bottom line
+    alone where it fits, else broken where the longer line is shortest."""
+    if len(title) <= width:
+        return "", title
+    fitting = [s for s in title_splits(title) if max(len(s[0]), len(s[1])) <= width]
+    if not fitting:
+        return "", title  # cannot happen for a column at least title_width wide
+    return min(fitting, key=lambda s: (max(len(s[0]), len(s[1])), -len(s[0])))
+
+
+def head_lines(titles: Sequence[tuple[str, int]], columns: Sequence[Column]) -> list[Line]:
+    """The title lines of a grid: ``titles`` as (text, columns spanned); one line, or two
+    where a title had to be broken."""
+    top: list[Cell] = []
+    bottom: list[Cell] = []
+    index = 0
+    for text, span in titles:
+        spanned = columns[index: index + span]
+        width = sum(c.width for c in spanned) + GAP * (len(spanned) - 1)
+        upper, lower = title_lines(text, width)
+        align = "^" if span > 1 else None
+        top.append(cell(upper, span=span, align=align))
+        bottom.append(cell(lower, span=span, align=align))
+        index += span
+    if not any(c.text for c in top):
+        return [Line(bottom, shade="head", rule_below="strong", bold=True)]
+    return [Line(top, shade="head", bold=True),
+            Line(bottom, shade="head", rule_below="strong", bold=True)]
 
 
 # ------------------------------------------------------------------ the standard layout
@@ -403,41 +494,33 @@ def standard_grid(sheet: ScoreSheet, net_money: list[str] | None,
     level ticks, Reizwert, Augen, K/R, Bock, then per player the entry and running total."""
     names = [grid_text(n) for n in short_names(sheet)]
     rows = sheet.rows
-    fixed_titles = [_("No."), _("Dealer"), _("Declarer"), _("Game"),
-                    pgettext("matadors column, printed", "with/without")]
-    games = [grid_text(f"{r.symbol} {r.game_base}".strip()) for r in rows]
-    mats = _matadors(r.matadors for r in rows)
-    bids = [str(r.bid) if r.bid is not None else "" for r in rows]
-    results = [grid_text(r.result_short) for r in rows]
-    marks = [bock_mark(r) + ("R" if r.ramsch_round else "") for r in rows]
-    entries = [[_signed(v) for v in r.entries] for r in rows]
-    totals = [[minus(v) for v in r.totals] for r in rows]
+    titles = [_("No."), _("Dealer"), _("Declarer"), _("Game"),
+              pgettext("matadors column, printed", "with/without"),
+              *level_letters(), _("Bid"), _("Card points"), "K/R", "Bock"]
+    data = _Data(
+        numbers=[str(r.number) for r in rows],
+        games=[grid_text(f"{r.symbol} {r.game_base}".strip()) for r in rows],
+        mats=_matadors(r.matadors for r in rows),
+        bids=[str(r.bid) if r.bid is not None else "" for r in rows],
+        results=[grid_text(r.result_short) for r in rows],
+        marks=[bock_mark(r) + ("R" if r.ramsch_round else "") for r in rows],
+        entries=[[_signed(v) for v in r.entries] for r in rows],
+        totals=[[minus(v) for v in r.totals] for r in rows],
+        dealers=[names[r.dealer] for r in rows],
+        declarers=[names[r.declarer] for r in rows if r.declarer is not None],
+    )
     out_mark = pgettext("sits out as dealer, one letter", "D")
-    dealers = [names[r.dealer] for r in rows]
-    declarers = [names[r.declarer] for r in rows if r.declarer is not None]
-    # Names as long as the page has room for: the widest that still prints at a readable size.
-    longest = max((len(n) for n in names), default=4)
-    widest = max(longest, len(fixed_titles[1]), len(fixed_titles[2]), 9)
-    cap = next((c for c in range(widest, 8, -1)
-                if font_for(_standard_columns(rows, names, c, dealers, declarers, fixed_titles,
-                                              games, mats, bids, results, marks, entries,
-                                              totals, sheet, net_money)) >= READABLE_PT), 9)
-    columns = _standard_columns(rows, names, cap, dealers, declarers, fixed_titles, games,
-                                mats, bids, results, marks, entries, totals, sheet, net_money)
+    paper, cap = _layout(sheet, names, titles, data, net_money)
+    columns = _standard_columns(names, cap, titles, data, sheet, net_money)
     fixed = FIXED_COLUMNS
-    head = Line(
-        [cell(fixed_titles[0]), cell(fixed_titles[1]), cell(fixed_titles[2]),
-         cell(fixed_titles[3]), cell(fixed_titles[4]),
-         *[cell(letter) for letter in level_letters()],
-         cell(_("Bid")), cell(_("Pts")), cell("K/R"), cell("Bock"),
-         *[cell(name, span=2, align="^") for name in names]],
-        shade="head", rule_below="strong", bold=True)
+    head = head_lines([*((t, 1) for t in titles), *((name, 2) for name in names)], columns)
 
     body: list[Line] = []
     card_points = _("Card points")
     for i, row in enumerate(rows):
-        body.append(_deal_line(row, names, games[i], mats[i], bids[i], results[i], marks[i],
-                               entries[i], totals[i], out_mark))
+        body.append(_deal_line(row, names, data.games[i], data.mats[i], data.bids[i],
+                               data.results[i], data.marks[i], data.entries[i],
+                               data.totals[i], out_mark))
         if row.ramsch_points:  # a second line: every player's card points of the Ramsch
             body.append(Line(
                 [cell(card_points, span=fixed, align=">"),
@@ -445,6 +528,11 @@ def standard_grid(sheet: ScoreSheet, net_money: list[str] | None,
                    for c in (cell("" if v is None else str(v), align=">"), EMPTY)]],
                 shade=body[-1].shade, rule_below=body[-1].rule_below, joined=True))
             body[-2].rule_below = ""
+        if row.bock_notes:  # bock.manual: what the table decided by hand, under the deal
+            body[-1].rule_below, rule = "", body[-1].rule_below
+            body.append(Line([EMPTY, cell(grid_text(" · ".join(row.bock_notes)),
+                                          span=fixed - 1)],
+                             shade=body[-1].shade, rule_below=rule, joined=True))
     if not rows:
         body.append(Line([cell(_("No deals yet."), span=fixed)]))
 
@@ -454,43 +542,100 @@ def standard_grid(sheet: ScoreSheet, net_money: list[str] | None,
         _("K/R: Kontra, Re. Bock ×2/×4; R: a deal of a Ramsch round. Bold: the deal's entry; "
           "beside it each player's running total. A thick line closes each round."),
     ]
+    # The short words of the printed columns, said once in full.
+    legend.append(_("%(mats)s: with or without so many matadors. %(points)s: the declarer's "
+                    "card points, or %(won)s/%(lost)s where only the result was entered.")
+                  % {"mats": titles[4], "points": titles[-3], "won": QUICK_SHORT["won"],
+                     "lost": QUICK_SHORT["lost"]})
     if any(any(r.sits_out) for r in rows):
         legend.append(_("%(mark)s: the dealer, who sits out this deal.") % {"mark": out_mark})
-    return finish(columns, [head], body, foot, legend)
+    return finish(columns, head, body, foot, legend, paper)
 
 
 FIXED_COLUMNS = 15  # No., Dealer, Declarer, Game, with/without, six levels, Bid, Pts, K/R, Bock
-READABLE_PT = 6.5  # names are shortened only where the grid would print smaller than this
+# The smallest size the sheet prints at where it can: 7.5 pt of DejaVu Sans Mono still reads
+# at arm's length on a club table; 6.5 pt (a 6-table on an upright page) did not.
+READABLE_PT = 7.5
+LEAST_NAME = 9  # a name is cut to no fewer characters than this
 
 
-def _standard_columns(rows: Sequence[SheetRow], names: list[str], cap: int,
-                      dealers: list[str], declarers: list[str], fixed_titles: list[str],
-                      games: list[str], mats: list[str], bids: list[str], results: list[str],
-                      marks: list[str], entries: list[list[str]], totals: list[list[str]],
+@dataclass(frozen=True)
+class _Data:
+    """The texts of the standard layout's columns, one per deal (what sets their widths)."""
+
+    numbers: list[str]
+    games: list[str]
+    mats: list[str]
+    bids: list[str]
+    results: list[str]
+    marks: list[str]
+    entries: list[list[str]]
+    totals: list[list[str]]
+    dealers: list[str]
+    declarers: list[str]
+
+
+def _layout(sheet: ScoreSheet, names: list[str], titles: list[str], data: _Data,
+            net_money: list[str] | None) -> tuple[Paper, int]:
+    """The page and the widest names that keep the sheet at READABLE_PT or larger.
+
+    Why: on an upright A4 page a 5- or 6-table's twelve player columns pushed the grid down to
+    about 6 pt, which nobody at the table could read. The sheet is printed upright where it
+    fits at 7.5 pt with every name whole (a 3- or 4-table, as a club files it); a 5- or
+    6-table, or a 4-table of long names, is printed across the page (A4 landscape, 277 mm
+    instead of 190 mm of line), and only where that is not enough are names cut, down to
+    LEAST_NAME characters, before the size goes below 7.5 pt."""
+    widest = max([len(n) for n in names] + [LEAST_NAME])
+    papers = [LANDSCAPE] if len(names) >= 5 else [PORTRAIT, LANDSCAPE]
+
+    def readable(paper: Paper, cap: int) -> bool:
+        columns = _standard_columns(names, cap, titles, data, sheet, net_money)
+        return font_for(columns, paper) >= READABLE_PT
+
+    for paper in papers:
+        if readable(paper, widest):
+            return paper, widest
+    cap = next((c for c in range(widest - 1, LEAST_NAME - 1, -1) if readable(LANDSCAPE, c)),
+               LEAST_NAME)
+    return LANDSCAPE, cap
+
+
+def _titled(texts: Iterable[str], title: str, least: int, most: int) -> int:
+    """A column as wide as its texts (between ``least`` and ``most``) and never narrower than
+    its title needs on two lines."""
+    return max(_width(texts, least, most), title_width(title))
+
+
+def _standard_columns(names: list[str], cap: int, titles: list[str], data: _Data,
                       sheet: ScoreSheet, net_money: list[str] | None) -> list[Column]:
     players = len(names)
+    number, dealer, declarer, game, mats = titles[:5]
+    bid, result, kontra, bock = titles[-4:]
     columns = [
-        Column(_width([str(r.number) for r in rows] + [fixed_titles[0]], 2, 5), ">", ""),
-        Column(_width([*dealers, fixed_titles[1]], 4, cap)),
-        Column(_width([*declarers, fixed_titles[2]], 4, cap)),
-        Column(_width([*games, fixed_titles[3]], 5, 14)),
-        Column(_width([*mats, fixed_titles[4]], 3, 12)),
+        Column(_titled(data.numbers, number, 2, 5), ">", ""),
+        Column(_titled(data.dealers, dealer, 4, cap)),
+        Column(_titled(data.declarers, declarer, 4, cap)),
+        Column(_titled(data.games, game, 5, 14)),
+        Column(_titled(data.mats, mats, 3, 12)),
         *[Column(1, "^", "thin" if i == 0 else "") for i in range(len(LEVELS))],
-        Column(_width([*bids, _("Bid")], 3, 4 if cap <= 9 else 8), ">"),
-        Column(_width([*results, _("Pts")], 3, 9), ">"),
-        Column(3, "^"),
-        Column(_width([*marks, "Bock"], 3, 4), "^"),
+        Column(_titled(data.bids, bid, 3, 4), ">"),
+        Column(_titled(data.results, result, 3, 9), ">"),
+        Column(_titled([], kontra, 3, 3), "^"),
+        Column(_titled(data.marks, bock, 3, 4), "^"),
     ]
     assert len(columns) == FIXED_COLUMNS
     footer_numbers = list(sheet.totals)
     for line in seeger_fabian(sheet):
         footer_numbers += [line.won_bonus, line.lost_malus, line.others_bonus, line.total]
     for seat in range(players):
-        entry_w = _width([e[seat] for e in entries], 3, 7)
-        total_w = _width([t[seat] for t in totals] + [minus(v) for v in footer_numbers]
+        entry_w = _width([e[seat] for e in data.entries], 3, 7)
+        total_w = _width([t[seat] for t in data.totals] + [minus(v) for v in footer_numbers]
                          + (net_money or []), 4, 9)
-        # The name over both sub-columns: widen the total for a long name.
-        total_w = max(total_w, min(len(names[seat]), cap + 3) - entry_w - GAP)
+        # The name over both sub-columns: whole where the names may be this wide, else on
+        # two lines; widen the total for it.
+        name = names[seat]
+        room = max(title_width(name), min(len(name), cap + 3))
+        total_w = max(total_w, room - entry_w - GAP)
         columns += [Column(entry_w, ">", "thick"), Column(total_w, ">", "")]
     return columns
 
@@ -564,10 +709,10 @@ def book_grid(sheet: ScoreSheet, net_money: list[str] | None, money_label: str) 
         balances = [minus(line[seat].balance) for line in lines if line[seat]]
         entry_w = _width(entries, 4, 7)
         balance_w = _width([*balances, minus(sheet.totals[seat]), *(net_money or [])], 5, 9)
-        balance_w = max(balance_w, min(len(names[seat]), 14) - entry_w - GAP)
+        room = max(title_width(names[seat]), min(len(names[seat]), 14))
+        balance_w = max(balance_w, room - entry_w - GAP)
         columns += [Column(entry_w, ">", "thick"), Column(balance_w, ">", "")]
-    head = Line([cell(label), *[cell(name, span=2, align="^") for name in names]],
-                shade="head", rule_below="strong", bold=True)
+    head = head_lines([(label, 1), *((name, 2) for name in names)], columns)
     body = []
     for number, line in enumerate(lines, start=1):
         cells = [cell(str(number))]
@@ -591,4 +736,4 @@ def book_grid(sheet: ScoreSheet, net_money: list[str] | None, money_label: str) 
                          rule_below="strong"))
     legend = [_("Each column holds one player's entries with the running balance; a line "
                 "under every %(n)d entries.") % {"n": players}]
-    return finish(columns, [head], body, foot, legend)
+    return finish(columns, head, body, foot, legend)

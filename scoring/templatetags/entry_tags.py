@@ -30,6 +30,8 @@ def choices(items: list[dict[str, Any]]) -> SafeString:
         attrs = " checked" if c.get("checked") else ""
         if c.get("symbol"):
             attrs += f' aria-label="{label}"'
+        elif c.get("aria"):
+            attrs += f' aria-label="{escape(c["aria"])}"'
         if c.get("fixed"):
             attrs += " data-fixed"
         if c.get("grand"):
@@ -37,9 +39,10 @@ def choices(items: list[dict[str, Any]]) -> SafeString:
         symbol = (f'<span class="symbol" aria-hidden="true">{escape(c["symbol"])}</span> '
                   if c.get("symbol") else "")
         hint = f' <small>{escape(c["hint"])}</small>' if c.get("hint") else ""
+        kind = "checkbox" if c.get("checkbox") else "radio"
         out.append(
             f'<label class="{classes}" for="{escape(c["id"])}" data-tap="{escape(c["tap"])}"'
-            f'{position}>\n  <input type="radio" id="{escape(c["id"])}" '
+            f'{position}>\n  <input type="{kind}" id="{escape(c["id"])}" '
             f'name="{escape(c["name"])}" value="{escape(c["value"])}"{attrs}>\n'
             f'  <span class="face">{symbol}<span class="text">{label}</span>{hint}</span>\n'
             "</label>")

@@ -15,7 +15,14 @@ from django.utils.translation import gettext as _
 
 from scoring.money import money
 from scoring.rule_words import SEPARATOR, house_rules
-from scoring.selectors import ScoreSheet, SheetRow, details_of, game_label, result_label
+from scoring.selectors import (
+    ScoreSheet,
+    SheetRow,
+    details_of,
+    game_label,
+    overbid_words,
+    result_label,
+)
 
 register = template.Library()
 
@@ -128,9 +135,9 @@ def sheet_body(sheet: ScoreSheet, short: list[str]) -> SafeString:
         title = f' title="{explanation}"' if explanation else ""
         symbol = (f'<span class="suit{" red" if row.red else ""}" aria-hidden="true">'
                   f"{row.symbol}</span> " if row.symbol else "")
-        if row.overbid and not row.says_lost:
-            words = escape(_("overbid (bid %(bid)s)") % {"bid": row.bid})
-            lost = f' <span class="lost-mark overbid-mark">{words}</span>'
+        overbid = overbid_words(row)
+        if overbid:
+            lost = f' <span class="lost-mark overbid-mark">{escape(overbid)}</span>'
         elif row.won is False and row.kind == "game" and not row.says_lost:
             lost = f' <span class="lost-mark">{lost_word}</span>'
         else:

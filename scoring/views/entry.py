@@ -13,7 +13,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path, reverse
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language, gettext_lazy, pgettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
@@ -47,8 +47,8 @@ FAMILY_GROUPS = {
     "grand_tourne": "Grand", "guckser": "Grand", "gucki": "Grand", "grand_ouvert": "Grand",
     "fixed": "Nullo",
 }
-LAST_ROWS = 5
 UNDO_REASON = gettext_lazy("Undone right after saving")
+RESTORE_REASON = gettext_lazy("Restored right after undoing")
 REASON_SUGGESTIONS = [gettext_lazy("Typo"), gettext_lazy("Wrong player"),
                       gettext_lazy("Card points miscounted")]
 
@@ -138,10 +138,13 @@ def build_controls(form: DealForm, players: list[str], active: list[int]) -> dic
 
     current = _value(form, "matadors")
     def matador(n: int) -> dict[str, Any]:
+        # The button shows the count; its row says "with" or "without", and its accessible
+        # name says both ("with 2").
         label = (_("with %(n)d") if n > 0 else _("without %(n)d")) % {"n": abs(n)}
         tap = f"matadors-{n}" if n > 0 else f"matadors-minus-{-n}"
-        return _choice("matadors", n, label, current, tap=tap, id=tap, number=abs(n),
-                       word=_("with") if n > 0 else _("without"))
+        word = _("with") if n > 0 else _("without")
+        return _choice("matadors", n, str(abs(n)), current, tap=tap, id=tap, number=abs(n),
+                       aria=label, word=word, hint=word)
     ui["matadors_with"] = [matador(n) for n in range(1, 5)]
     ui["matadors_without"] = [matador(-n) for n in range(1, 5)]
     ui["matadors_more"] = [matador(n) for n in range(5, MAX_MATADORS + 1)] + [
@@ -150,8 +153,13 @@ def build_controls(form: DealForm, players: list[str], active: list[int]) -> dic
                                   tap="matadors-none", id="matadors-none")
     ui["matadors_more_open"] = current.lstrip("-").isdecimal() and abs(int(current)) > 4
 
+    # Every legal bid is one tap: up to 60 in the strip, the higher ones behind "more".
     current = _value(form, "bid")
+    common = set(rules.common_bids)
     ui["bids"] = [_choice("bid", b, b, current, tap=f"bid-{b}") for b in rules.common_bids]
+    ui["bids_high"] = [_choice("bid", b, b, current, tap=f"bid-{b}")
+                       for b in rules.bids if b not in common]
+    ui["bids_high_open"] = current.isdecimal() and int(current) not in common
     ui["bid_more"] = {"current": _value(form, "bid_more"), "all": rules.bids}
 
     current = _value(form, "result")
@@ -163,6 +171,9 @@ def build_controls(form: DealForm, players: list[str], active: list[int]) -> dic
                                 tap="result-points", id="result-none")
     ui["declarer_points"] = _value(form, "declarer_points")
     ui["declarer_tricks"] = _value(form, "declarer_tricks")
+    # "count card points" shows as chosen only once there is something counted.
+    ui["result_none"]["checked"] = not current and bool(
+        ui["declarer_points"] or ui["declarer_tricks"])
 
     current = _value(form, "kontra") or "none"
     ui["kontra"] = [_choice("kontra", k, label, current, tap=f"kontra-{k}")
@@ -186,6 +197,24 @@ def build_controls(form: DealForm, players: list[str], active: list[int]) -> dic
         {"seat": s, "name": players[s], "points_name": p, "tricks_name": t,
          "points": _value(form, p), "tricks": _value(form, t)}
         for s, p, t in form.ramsch_fields]
+    ui["ramsch_points_open"] = any(r["points"] or r["tricks"] for r in ui["ramsch"])
+    losers = form["ramsch_loser"].value() or []
+    losers = [str(v) for v in (losers if isinstance(losers, list | tuple) else [losers])]
+    ui["ramsch_losers"] = [
+        {**_choice("ramsch_loser", s, players[s], "", tap=f"ramsch-loser-{s}"),
+         "checked": str(s) in losers, "checkbox": True} for s in active]
+    ui["ramsch_loser_points"] = _value(form, "ramsch_loser_points")
+    current = _value(form, "ramsch_jungfrau") or "0"
+    ui["ramsch_jungfrau"] = [
+        _choice("ramsch_jungfrau", n, label, current, tap=f"ramsch-jungfrau-{n}")
+        for n, label in ((0, pgettext("no Jungfrau", "none")), (1, "Jungfrau"),
+                         (2, _("2× Jungfrau")))] if rules.options.ramsch_jungfrau else []
+    current = _value(form, "ramsch_durchmarsch")
+    ui["ramsch_durchmarsch"] = [
+        _choice("ramsch_durchmarsch", "", pgettext("no Durchmarsch", "none"), current,
+                tap="ramsch-durchmarsch-none", id="ramsch_durchmarsch-none")] + [
+        _choice("ramsch_durchmarsch", s, players[s], current, tap=f"ramsch-durchmarsch-{s}")
+        for s in active]
     ui["pushes"] = _value(form, "pushes")
     ui["skat_points"] = _value(form, "skat_points")
 
@@ -194,6 +223,16 @@ def build_controls(form: DealForm, players: list[str], active: list[int]) -> dic
                           for s, name in enumerate(players)]
     ui["penalty_points"] = _value(form, "penalty_points")
     ui["penalty_reason"] = _value(form, "penalty_reason")
+    ui["bock"], ui["bock_round"] = [], False
+    if rules.bock_manual:  # Bock by hand (DECISIONS §9): the deal's level, a round queued
+        current = _value(form, "bock")
+        ui["bock"] = [
+            _choice("bock", value, label, current, tap=f"bock-{value or 'auto'}",
+                    id=f"bock-{value or 'auto'}")
+            for value, label in (("", pgettext("Bock level", "as the rounds say")),
+                                 ("0", pgettext("Bock level", "none")), ("1", "×2"),
+                                 ("2", "×4"))]
+        ui["bock_round"] = _checked(form, "bock_round")
     ui["messages"] = form.messages()
     return ui
 
@@ -228,7 +267,7 @@ def screen_context(request: HttpRequest, table: Table, sheet: ScoreSheet, *,
         "positions": [
             {"key": key, "label": label, "name": players[s]}
             for s, (key, label) in zip(active, POSITIONS, strict=False)],
-        "badge": bock_badge(sheet), "rows": sheet.rows[-LAST_ROWS:],
+        "badge": bock_badge(sheet), "rows": sheet.rows,
         "totals": list(zip(players, sheet.totals, strict=True)),
         "writable": writable, "form": form, "version": table.version,
         "request_id": uuid.uuid4(), "misdeal_request_id": uuid.uuid4(), "deal": None,
@@ -260,10 +299,16 @@ def table_view(request: HttpRequest, pk: int) -> HttpResponse:
     table, _actor, writable = _writer(request, pk)
     table = _full(table)
     # Of all rows only the one just saved shows its explanation (in the "saved" notice).
-    raw = request.GET.get("saved", "")
-    saved_id = int(raw) if raw.isdecimal() and len(raw) < 12 else None
+    # After a correction or an undo the screen confirms it the same way.
+    notice, shown_id = "saved", None
+    for key in ("saved", "corrected", "deleted", "restored"):
+        raw = request.GET.get(key, "")
+        if raw:
+            notice = key
+            shown_id = int(raw) if raw.isdecimal() and len(raw) < 12 else None
+            break
     live = [d.pk for d in table.deals.all() if not d.deleted]
-    number = live.index(saved_id) + 1 if saved_id in live else None
+    number = live.index(shown_id) + 1 if shown_id in live else None
     sheet = table_sheet(table, _lang(), explain=number is not None, explain_from=number or 1)
     form = None
     if writable:
@@ -271,10 +316,16 @@ def table_view(request: HttpRequest, pk: int) -> HttpResponse:
         kind = "ramsch" if sheet.next_ramsch_round else "game"
         form = DealForm(initial={"version": table.version, "kind": kind},
                         rules=_rules(table), active=sheet.next_active)
-    saved = sheet.rows[number - 1] if number is not None else None
+    row = sheet.rows[number - 1] if number is not None else None
+    undone = None
+    if notice == "deleted" and shown_id is not None:
+        undone = next((d for d in table.deals.all() if d.pk == shown_id and d.deleted), None)
     return render(request, "scoring/entry/table.html",
                   screen_context(request, table, sheet, form=form, writable=writable,
-                                 saved=saved))
+                                 saved=row if notice == "saved" else None,
+                                 corrected=row if notice in ("corrected", "restored") else None,
+                                 restored=notice == "restored", undone=undone,
+                                 restore_reason=RESTORE_REASON))
 
 
 @require_POST
@@ -351,20 +402,42 @@ def deal_preview_view(request: HttpRequest, pk: int) -> HttpResponse:
     if replace is not None:
         row = _row_for(sheet, replace)
         active = list(row.active) if row else active
-    form = DealForm(request.POST, rules=_rules(table), active=active)
+    rules = _rules(table)
+    form = DealForm(request.POST, rules=rules, active=active)
     row = None
+    value = None
     if form.is_valid():
-        preview = deal_preview(table, form.to_record(), lang, replace=replace)
+        record = form.to_record()
+        preview = deal_preview(table, record, lang, replace=replace)
         if preview.error is not None:
             form.add_engine_error(preview.error)
         else:
             row = preview.row
+        value = _declared_value(table, rules, record, lang, replace)
     context = {"row": row, "messages": form.all_messages(), "players": sheet.players,
-               "table": table}
+               "table": table, "value": value}
     if row is not None:
         context["entries"] = [(sheet.players[s], e) for s, e in enumerate(row.entries)
                               if e is not None]
     return render(request, "scoring/entry/_preview.html", context)
+
+
+def _declared_value(table: Table, rules: Rules, record: dict[str, Any], lang: str,
+                    replace: Deal | None) -> int | None:
+    """The value of the game as declared so far (game, matadors, Hand, Schneider …), for the
+    bid strip to mark: the engine scores it as won at the lowest bid, with nothing of the
+    play (card points, Kontra, concession) that is not yet known. None while the game is
+    incomplete or the engine refuses it."""
+    if record.get("kind") != "game" or not record.get("game") or not rules.bids:
+        return None
+    keep = ("kind", "declarer", "game", "hand", "ouvert", "schneider_announced",
+            "schwarz_announced", "matadors", "passt_mir_nicht")
+    declared = {k: record[k] for k in keep if k in record}
+    declared.update(result="won", bid=rules.bids[0])
+    preview = deal_preview(table, declared, lang, replace=replace)
+    if preview.error is not None or preview.row is None:
+        return None
+    return int(preview.row.value)
 
 
 # ---------------------------------------------------------------- corrections
@@ -398,7 +471,8 @@ def deal_edit_view(request: HttpRequest, pk: int, deal: int) -> HttpResponse:
             except SkatError as err:
                 form.add_engine_error(err)
             else:
-                return redirect("scoring:table", pk=table.pk)
+                return redirect(f"{reverse('scoring:table', args=[table.pk])}"
+                                f"?corrected={the_deal.pk}")
         status = 422
     else:
         form = EditForm(initial={**record_to_initial(the_deal.record),
@@ -429,7 +503,8 @@ def _reason_action(request: HttpRequest, pk: int, deal: int, action: str) -> Htt
                 reason_form.add_error("reason" if err.field == "reason" else None,
                                       err.message_in(_lang()))
         else:
-            return redirect("scoring:table", pk=table.pk)
+            done = "deleted" if action == "delete" else "restored"
+            return redirect(f"{reverse('scoring:table', args=[table.pk])}?{done}={the_deal.pk}")
     table = _full(table)
     the_deal.refresh_from_db()
     if status == 409 and table_live.done_already(request, table, the_deal, action, actor,

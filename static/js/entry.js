@@ -5,7 +5,15 @@
 // - the save button is disabled while the live preview reports a problem;
 // - the declarer cannot say Kontra against himself: his "said by" button is disabled;
 // - the connection state shows "saving…" while the deal is sent, "offline" without network;
-// - a double tap on save sends the deal once.
+// - a double tap on save sends the deal once;
+// - declarations switch on what they imply (Schwarz angesagt: Hand and Schneider angesagt;
+//   Ouvert in a suit game or Grand: all of them), and off what needs them;
+// - the bid strip marks the declared game's value, as the server's live preview reports it
+//   (data-value: the engine computes it, never this file);
+// - a quick result saves at once when the preview says the deal is complete (a new deal,
+//   not a correction): the saved toast keeps it one tap from undone;
+// - a Ramsch loser or "count card points" moves the keypad to the number to type;
+// - a row of the list opens its deal for correction; the list starts at its end.
 (function () {
   "use strict";
 
@@ -25,8 +33,11 @@
 
     form.addEventListener("change", function (event) {
       var target = event.target;
+      var more = form.querySelector('select[name="bid_more"]');
       if (target.name === "bid") {
-        form.querySelector('select[name="bid_more"]').value = "";
+        if (more) {
+          more.value = "";
+        }
       } else if (target.name === "bid_more" && target.value) {
         clearRadios("bid", false);
       } else if (target.name === "result" && target.value) {
@@ -42,7 +53,94 @@
       if (target.name === "declarer") {
         markDeclarer(target.value);
       }
+      if (target.type === "checkbox" && IMPLIES[target.name] !== undefined) {
+        declarations(target);
+      }
+      if (target.name === "result" && target.value && !form.querySelector('input[name="reason"]')) {
+        autoSave = true;
+      } else if (target.name !== "result") {
+        autoSave = false;
+      }
+      if (target.name === "result") {
+        form.classList.toggle("counting", !target.value);
+      }
+      if (target.name === "result" && !target.value) {
+        focusLater("#declarer-points");
+      } else if (target.name === "ramsch_loser" && target.checked) {
+        focusLater("#ramsch-loser-points");
+      } else if (target.name === "ramsch_durchmarsch" && target.value) {
+        form.querySelectorAll('input[name="ramsch_loser"]').forEach(function (input) {
+          input.checked = false;
+        });
+      }
     }, true);
+
+    // What a declaration implies (in a suit game or Grand; Null Ouvert is just Ouvert).
+    var IMPLIES = {
+      schneider_announced: ["hand"],
+      schwarz_announced: ["hand", "schneider_announced"],
+      ouvert: ["hand", "schneider_announced", "schwarz_announced"],
+      hand: []
+    };
+
+    function toggle(name) {
+      return form.querySelector('input[type="checkbox"][name="' + name + '"]');
+    }
+
+    function declarations(target) {
+      var game = form.querySelector('input[name="game"]:checked');
+      if (game && game.hasAttribute("data-fixed")) {
+        return;
+      }
+      Object.keys(IMPLIES).forEach(function (name) {
+        var input = toggle(name);
+        if (!input) {
+          return;
+        }
+        if (target.checked && IMPLIES[target.name].indexOf(name) >= 0) {
+          input.checked = true;  // switching on a higher one switches on what it implies
+        } else if (!target.checked && IMPLIES[name].indexOf(target.name) >= 0) {
+          input.checked = false;  // and switching a lower one off, what needs it
+        }
+      });
+    }
+
+    var autoSave = false;  // a quick result was the last tap: save once the preview agrees
+
+    // Typed card points reach the preview without leaving the field (a pause is enough), so
+    // that Save is ready when the thumb gets there.
+    var typing = null;
+    form.addEventListener("input", function (event) {
+      if (event.target.type !== "number" || !window.htmx) {
+        return;
+      }
+      window.clearTimeout(typing);
+      typing = window.setTimeout(function () {
+        window.htmx.trigger(form, "skat:typed");
+      }, 400);
+    });
+
+    function focusLater(selector) {
+      var field = form.querySelector(selector);
+      if (field) {
+        window.setTimeout(function () { field.focus(); }, 0);
+      }
+    }
+
+    function markBids(value) {
+      var high = form.querySelector(".bids-high");
+      form.querySelectorAll('input[name="bid"]').forEach(function (input) {
+        var label = input.closest(".choice");
+        var bid = Number(input.value);
+        label.classList.toggle("at-value", value !== null && bid === value);
+        label.classList.toggle("above-value", value !== null && bid > value);
+        if (value !== null && bid === value && high && high.contains(input)) {
+          high.open = true;
+          var scroller = label.parentNode;
+          scroller.scrollTop = Math.max(0, label.offsetTop - scroller.offsetTop - 50);
+        }
+      });
+    }
 
     function markDeclarer(seat) {
       form.querySelectorAll('input[name="kontra_by"]').forEach(function (input) {
@@ -53,6 +151,12 @@
         }
       });
     }
+    form.classList.add("enhanced");
+    form.querySelectorAll("#declarer-points, #declarer-tricks").forEach(function (input) {
+      if (input.value) {
+        form.classList.add("counting");
+      }
+    });
     var chosen = form.querySelector('input[name="declarer"]:checked');
     if (chosen) {
       markDeclarer(chosen.value);
@@ -67,7 +171,52 @@
         body.querySelector(".errors");
       save.disabled = Boolean(invalid);
       save.setAttribute("aria-disabled", invalid ? "true" : "false");
+      var value = body && body.getAttribute("data-value");
+      markBids(value ? Number(value) : null);
+      // Only the answer to the request the result tap sent decides (an earlier one may
+      // still be under way when the result is tapped).
+      var asked = event.detail.xhr && event.detail.xhr.skatAutoSave;
+      var valid = body && body.getAttribute("data-valid") === "true";
+      if (asked && autoSave && valid && !sending) {
+        autoSave = false;
+        form.requestSubmit(save);
+      } else if (asked && !valid) {
+        autoSave = false;
+      }
     });
+    document.body.addEventListener("htmx:beforeRequest", function (event) {
+      if (event.detail.elt === form && event.detail.xhr) {
+        event.detail.xhr.skatAutoSave = autoSave;
+      }
+    });
+
+    // The list: every row opens its deal for correction, and it shows its last rows first.
+    // The toast goes after a while (its undo with it); a tap on its text dismisses it.
+    document.querySelectorAll(".toast").forEach(function (toast) {
+      var timer = window.setTimeout(function () { toast.classList.add("gone"); }, 15000);
+      toast.addEventListener("click", function (event) {
+        if (!event.target.closest("button, a")) {
+          window.clearTimeout(timer);
+          toast.classList.add("gone");
+        }
+      });
+    });
+
+    var box = document.querySelector(".rows-box");
+    if (box) {
+      box.scrollTop = box.scrollHeight;
+      box.querySelectorAll("tbody tr").forEach(function (row) {
+        var link = row.querySelector("a.edit-link");
+        if (link) {
+          row.setAttribute("data-edit", link.getAttribute("href"));
+          row.addEventListener("click", function (event) {
+            if (!event.target.closest("a")) {
+              window.location.assign(link.href);
+            }
+          });
+        }
+      });
+    }
 
     var sending = false;  // the deal form is being submitted (see below)
 

@@ -39,14 +39,15 @@ def test_pages_repeat_the_titles_and_end_with_the_totals() -> None:
     with translation.override("en"):
         printed = grid.standard_grid(sheet_of(table), None, "")
     pages = printed.pages
-    assert len(pages) == 4  # 150 deals, and under each Ramsch deal a line of card points
+    # 150 deals, under each Ramsch deal a line of card points, two lines of titles a page
+    assert len(pages) == 5
     for page in pages:
-        assert page.lines[0].bold and page.lines[0].shade == "head"
-        limit = grid.lines_per_page(page.first)
+        assert all(line.bold and line.shade == "head" for line in page.lines[:2])
+        limit = grid.lines_per_page(page.first, printed.paper)
         assert len(page.lines) <= limit
-        first_text = page.html.splitlines()[0]
-        assert "No." in first_text and "Jürgen" in first_text
-    deal_lines = [line for page in pages for line in page.lines[1:]
+        titles = "\n".join(page.html.splitlines()[:2])
+        assert "No." in titles and "Jürgen" in titles and "Card" in titles
+    deal_lines = [line for page in pages for line in page.lines[2:]
                   if line.cells and line.cells[0].text.isdigit()]
     assert [int(line.cells[0].text) for line in deal_lines] == list(range(1, 151))
     assert "Total" in pages[-1].html and all("Total" not in p.html for p in pages[:-1])
@@ -72,12 +73,12 @@ def test_a_thick_rule_closes_each_round_and_bock_and_ramsch_rounds_are_shaded() 
         sheet = sheet_of(table)
         page = grid.standard_grid(sheet, None, "").pages[0]
     assert [row.round_end for row in sheet.rows] == [False, False, True, False, False, True]
-    # line 1 holds the titles: deal k is line k + 1, each Ramsch deal followed by a line of
-    # card points (deal 5 on line 6 and 7, deal 6 on line 8 and 9)
-    assert round_rule_rows(page.svg) == [4, 9]
-    shades = [line.shade for line in page.lines[1:9]]
+    # lines 1 and 2 hold the titles: deal k is line k + 2, each Ramsch deal followed by a line
+    # of card points (deal 5 on line 7 and 8, deal 6 on line 9 and 10)
+    assert round_rule_rows(page.svg) == [5, 10]
+    shades = [line.shade for line in page.lines[2:10]]
     assert shades == ["", "bock", "bock", "bock", "ramsch", "ramsch", "ramsch", "ramsch"]
-    assert [line.joined for line in page.lines[1:9]] == [False] * 5 + [True, False, True]
+    assert [line.joined for line in page.lines[2:10]] == [False] * 5 + [True, False, True]
     assert grid.SHADES["bock"] in page.svg and grid.SHADES["ramsch"] in page.svg
 
 
@@ -95,7 +96,7 @@ def test_the_book_layout_underlines_every_nth_entry() -> None:
     assert "M" in printed.pages[0].svg.split('stroke="#1b1b1b"')[-2]
 
 
-def test_six_players_get_a_smaller_font_that_fits_the_page() -> None:
+def test_six_players_are_printed_across_the_page_at_a_readable_size() -> None:
     club = make_club()
     small = umlaut_table(club, players=3, deals=10)
     large = umlaut_table(club, players=6, deals=10)
@@ -104,9 +105,9 @@ def test_six_players_get_a_smaller_font_that_fits_the_page() -> None:
         six = grid.standard_grid(sheet_of(large), None, "")
     for printed in (three, six):
         width_mm = printed.width * grid.MONO_ADVANCE * printed.font_pt * grid.MM_PER_PT
-        assert width_mm <= grid.CONTENT_WIDTH_MM
-        assert grid.MIN_FONT_PT <= printed.font_pt <= grid.MAX_FONT_PT
-    assert six.font_pt < three.font_pt
+        assert width_mm <= printed.paper.width_mm
+        assert grid.READABLE_PT <= printed.font_pt <= grid.MAX_FONT_PT
+    assert three.paper is grid.PORTRAIT and six.paper is grid.LANDSCAPE
 
 
 def test_cells_are_fitted_escaped_and_styled() -> None:

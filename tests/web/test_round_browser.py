@@ -2,11 +2,11 @@
 Debian's chromium through Playwright, a 1024×768 tablet with touch (one check at 800×1280),
 every control tapped.
 
-- a whole round at a 4-table under the "Club evening" preset: a won suit game (in at most six
-  taps), an overbid game whose −96 is shown before saving, a lost game with Kontra said by a
-  named defender (which earns a Bock round), a passed-in deal and a doubled Ramsch with card
-  points and tricks per player; after each save the stored record and the row on the page,
-  at the end the totals the engine computes from the same records;
+- a whole round at a 4-table under the "Club evening" preset: a won suit game (in five taps,
+  the quick result saving at once), an overbid game whose −96 is shown before saving, a lost
+  game with Kontra said by a named defender (which earns a Bock round), a passed-in deal and a
+  doubled Ramsch with card points and tricks per player; after each save the stored record and
+  the row on the page, at the end the totals the engine computes from the same records;
 - a correction of an earlier deal, with its reason, the recomputed sheet and the audit log;
 - two devices at one table: a stale save and a stale correction are refused and show the
   other device's version; a retried or double-tapped save records one deal.
@@ -36,7 +36,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 PORTRAIT = {"width": 800, "height": 1280}
 NUMBER = re.compile(r"[+\-−]?\d+")
 SAVED = re.compile(r"\?saved=(\d+)$")
-STANDARD_GAME = ["declarer-1", "game-clubs", "matadors-1", "bid-24", "result-won", "save"]
+STANDARD_GAME = ["declarer-1", "game-clubs", "matadors-1", "bid-24", "result-won"]
 
 
 # ---------------------------------------------------------------- helpers
@@ -76,10 +76,11 @@ class Scorer:
         field.press("Control+A")
         self.page.keyboard.type(str(value))
 
-    def save(self) -> int:
-        """Tap save; returns the saved deal's id from the page it lands on."""
+    def save(self, tap: str = "save") -> int:
+        """Tap save (or a quick result, which saves at once); returns the saved deal's id
+        from the page it lands on."""
         before = self.page.url
-        self.tap("save")
+        self.tap(tap)
         self.page.wait_for_url(lambda url: url != before and SAVED.search(url) is not None)
         self.page.wait_for_load_state()
         return int(SAVED.search(self.page.url).group(1))  # type: ignore[union-attr]
@@ -208,12 +209,14 @@ def test_a_whole_round_is_tapped_in(tablet: Any, table: Table) -> None:
     assert a.round_line() == [1, 1, 4]
     a.shot("00-empty", screen=True)
 
-    # Deal 1, Anna deals, Bernd (seat 1) plays Clubs with 1, bid 24, won: six taps.
+    # Deal 1, Anna deals, Bernd (seat 1) plays Clubs with 1, bid 24, won: five taps, the
+    # last one saving. Before it, the bid strip marks the game's value from the preview.
     a.tap(*STANDARD_GAME[:-1])
-    expect(a.preview().locator(".breakdown")).to_contain_text("24")
+    a.preview()
+    expect(a.page.locator('[data-tap="bid-24"]')).to_have_class("choice at-value")
     a.shot("01-won-suit-game-preview", screen=True)
-    pk = a.save()
-    assert a.taps <= 6
+    pk = a.save("result-won")
+    assert a.taps == 5
     deal = Deal.objects.get(pk=pk)
     assert {k: deal.record.get(k) for k in ("kind", "declarer", "game", "matadors", "bid",
                                             "result")} == {
@@ -251,12 +254,13 @@ def test_a_whole_round_is_tapped_in(tablet: Any, table: Table) -> None:
     a.shot("02-overbid-saved")
 
     # Deal 3, Dieter (seat 3) plays Spades with 2, bid 33, lost; Anna (seat 0, a defender)
-    # said Kontra: 33 × 2 × 2 = −132, and the lost Kontra game earns a Bock round.
-    a.tap("declarer-3", "game-spades", "matadors-2", "bid-33", "result-lost",
-          "kontra-kontra", "kontra-by-0")
-    expect(a.preview().locator(".breakdown")).to_contain_text("−132")
+    # said Kontra: 33 × 2 × 2 = −132, and the lost Kontra game earns a Bock round. Kontra
+    # is tapped before the result, which then saves.
+    a.tap("declarer-3", "game-spades", "matadors-2", "bid-33", "kontra-kontra", "kontra-by-0")
+    a.preview()
     a.shot("03-kontra-preview", screen=True)
-    pk = a.save()
+    pk = a.save("result-lost")
+    assert numbers(a.page.inner_text(".notice-saved p"))[-1] == -132
     record = Deal.objects.get(pk=pk).record
     assert (record["declarer"], record["game"], record["result"], record["kontra"],
             record["kontra_by"]) == (3, "spades", "lost", "kontra", 0)
@@ -278,7 +282,7 @@ def test_a_whole_round_is_tapped_in(tablet: Any, table: Table) -> None:
 
     # Deal 5, all pass and Ramsch is played, in the Bock round: Bernd 50 card points and
     # 4 tricks loses 50, doubled by Bock → −100. First Dieter's points are miscounted.
-    a.tap("kind-ramsch")
+    a.tap("kind-ramsch", "ramsch-all")  # every player's card points and tricks
     for seat, points, tricks in ((1, 50, 4), (2, 40, 3), (3, 20, 3)):
         a.type_into(f"#ramsch_points_{seat}", points)
         a.type_into(f"#ramsch_tricks_{seat}", tricks)
@@ -323,7 +327,8 @@ def test_the_overbid_fits_a_portrait_tablet(tablet: Any, table: Table) -> None:
     a.shot("02-overbid-preview", screen=True)
     page = a.page
     assert page.evaluate("document.documentElement.scrollWidth") <= PORTRAIT["width"]
-    for name in STANDARD_GAME + ["toggle-hand", "bid-46", "result-points", "kind-ramsch"]:
+    for name in STANDARD_GAME + ["save", "toggle-hand", "bid-46", "result-points",
+                                 "kind-ramsch"]:
         box = page.locator(f'[data-tap="{name}"]').bounding_box()
         assert box is not None and box["width"] >= 44 and box["height"] >= 44, (name, box)
         assert box["x"] >= 0 and box["x"] + box["width"] <= PORTRAIT["width"], (name, box)
@@ -359,7 +364,8 @@ def test_a_correction_recomputes_the_sheet_and_is_in_the_audit_log(
     a.type_into("#edit-reason", REASON)
     a.shot("06-correction-preview")
     a.tap("save")
-    a.page.wait_for_url(a.table_url)
+    a.page.wait_for_url(f"{a.table_url}?corrected={kontra.pk}")
+    expect(a.page.locator(".notice-corrected")).to_contain_text("+66")
     assert Deal.objects.get(pk=kontra.pk).record["result"] == "won"
     result = engine_result(table)
     expected = [result["totals"][str(p)] for p in range(4)]
@@ -392,10 +398,10 @@ def test_a_correction_recomputes_the_sheet_and_is_in_the_audit_log(
 
 # ---------------------------------------------------------------- 3. two devices
 
-def _save_response(scorer: Scorer) -> Any:
+def _save_response(scorer: Scorer, tap: str = "save") -> Any:
     with scorer.page.expect_response(
             lambda r: r.request.method == "POST" and "/preview/" not in r.url) as response:
-        scorer.tap("save")
+        scorer.tap(tap)
     scorer.page.wait_for_load_state()
     return response.value
 
@@ -405,13 +411,12 @@ def test_a_stale_save_from_a_second_device_is_refused(tablet: Any, table: Table)
     # B has started its entry (an untouched form would follow the table: table-live.js).
     b.tap("declarer-2")
     a.tap(*STANDARD_GAME[:-1])
-    a.preview()
-    pk = a.save()
+    pk = a.save("result-won")
 
     # B still has the form of the empty table and records the same deal its own way.
-    b.tap("game-spades", "matadors-1", "bid-22", "result-won")
-    expect(b.preview().locator(".breakdown")).to_contain_text("+22")
-    assert _save_response(b).status == 409
+    b.tap("game-spades", "matadors-1", "bid-22")
+    expect(b.page.locator('[data-tap="bid-22"]')).to_have_class("choice at-value")
+    assert _save_response(b, "result-won").status == 409
     # Said once, by the conflict panel with both versions (no stale notice above it).
     expect(b.page.locator("#conflict")).to_be_visible()
     expect(b.page.locator("#conflict-heading")).to_have_text("Zwei Fassungen dieses Tisches")
@@ -443,7 +448,7 @@ def test_a_stale_correction_is_refused_and_shows_the_other_version(
     a.tap("matadors-2")
     a.type_into("#edit-reason", REASON)
     a.tap("save")
-    a.page.wait_for_url(a.table_url)
+    a.page.wait_for_url(f"{a.table_url}?corrected={deal.pk}")
     assert a.totals() == [0, 36, 0, 0]
 
     b.tap("result-lost")
@@ -467,24 +472,25 @@ def test_a_stale_correction_is_refused_and_shows_the_other_version(
 def test_a_retried_or_double_tapped_save_records_one_deal(tablet: Any, table: Table) -> None:
     a = tablet("retry")
     a.tap(*STANDARD_GAME[:-1])
-    a.preview()
-    action, fields = a.page.eval_on_selector(
-        "#deal-form", "f => [f.action, Array.from(new FormData(f).entries())]")
-    pk = a.save()
+    with a.page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/deals/")) as sent:
+        pk = a.save("result-won")
     # The answer got lost on the way; the device sends the very same request again.
-    again = a.page.request.post(action, form=dict(fields), max_redirects=0)
+    again = a.page.request.post(sent.value.url, data=sent.value.post_data, max_redirects=0,
+                                headers={"content-type": "application/x-www-form-urlencoded"})
     assert again.status == 302
     assert again.headers["location"].endswith(f"?saved={pk}")
     assert Deal.objects.filter(table=table).count() == 1
 
-    # A double tap on save: the second touch comes while the first save is on its way (held
-    # back here until both touches are in, so that the timing is always the same).
-    a.tap("declarer-2", "game-clubs", "matadors-1", "bid-24", "result-won")
+    # A double tap: the quick result sends the deal, and a second touch (on the result again,
+    # then on save) comes while it is on its way (held back here until the touches are in,
+    # so that the timing is always the same).
+    a.tap("declarer-2", "game-clubs", "matadors-1", "bid-24")
     a.preview()
     held: list[Any] = []
     a.page.route(re.compile(r"/deals/$"), lambda route: held.append(route))
-    box = a.page.locator('[data-tap="save"]').bounding_box()
-    assert box is not None
+    box, save = (a.page.locator(f'[data-tap="{name}"]').bounding_box()
+                 for name in ("result-won", "save"))
+    assert box is not None and save is not None
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     a.page.touchscreen.tap(x, y)
     for _ in range(100):
@@ -492,6 +498,7 @@ def test_a_retried_or_double_tapped_save_records_one_deal(tablet: Any, table: Ta
             break
         a.page.wait_for_timeout(50)
     a.page.touchscreen.tap(x, y)
+    a.page.touchscreen.tap(save["x"] + save["width"] / 2, save["y"] + save["height"] / 2)
     a.page.wait_for_timeout(500)
     assert len(held) == 1, [r.request.post_data for r in held]  # sent once
     for route in held:
