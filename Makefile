@@ -62,11 +62,16 @@ run: install migrate demo
 # from it on every start, so sessions survive a restart. ALLOWED_HOSTS defaults to the local
 # names; SECURE_SSL_REDIRECT to 0, so that plain http://127.0.0.1:8000/ can be tried out;
 # behind the proxy set SECURE_PROXY_SSL_HEADER=X-Forwarded-Proto SECURE_SSL_REDIRECT=1.
+# HSTS covers the site's own host for a year; its sub-domains and the preload list are
+# opt-in (SECURE_HSTS_INCLUDE_SUBDOMAINS=1 SECURE_HSTS_PRELOAD=1, only if every sub-domain
+# of the domain serves HTTPS).
 SECRET_KEY_FILE := var/secret_key
 WORKERS ?= 3
 serve: install $(SECRET_KEY_FILE)
 	export DEBUG=0 ALLOWED_HOSTS="$${ALLOWED_HOSTS:-localhost,127.0.0.1}" \
 		SECURE_SSL_REDIRECT="$${SECURE_SSL_REDIRECT:-0}" \
+		SECURE_HSTS_INCLUDE_SUBDOMAINS="$${SECURE_HSTS_INCLUDE_SUBDOMAINS:-0}" \
+		SECURE_HSTS_PRELOAD="$${SECURE_HSTS_PRELOAD:-0}" \
 		SECRET_KEY="$${SECRET_KEY:-$$(cat $(SECRET_KEY_FILE))}" \
 	&& $(PY) manage.py collectstatic --noinput --verbosity 0 \
 	&& $(PY) manage.py migrate --noinput --verbosity 0 \

@@ -68,17 +68,28 @@ def player_for(club: Club, pk: int) -> Player:
     return get_object_or_404(Player, pk=pk, club=club)
 
 
+class EveningClosed(PermissionDenied):
+    """A write to a closed evening's table: read-only for everybody until reopened."""
+
+
 def table_for(request: HttpRequest, pk: int, *, write: bool = False) -> tuple[Table, Actor]:
-    """A table for a member of its club, or for a device holding its code."""
+    """A table for a member of its club, or for a device holding its code. Writing to a
+    closed evening's table is refused to everybody (EveningClosed, a 403 that says so)."""
     table = get_object_or_404(Table.objects.select_related("evening__club"), pk=pk)
     member = membership(request, table.evening.club)
     if member is not None and (not write or member.can_score):
-        return table, Actor(request.user, request.user.get_username())
-    if has_grant(request, table):
-        return table, Actor(None, _("table code, table %(number)d") % {"number": table.number})
-    if member is not None:
+        actor = Actor(request.user, request.user.get_username())
+    elif has_grant(request, table):
+        actor = Actor(None, _("table code, table %(number)d") % {"number": table.number})
+    elif member is not None:
         raise PermissionDenied
-    raise Http404
+    else:
+        raise Http404
+    if write and table.evening.closed:
+        raise EveningClosed(_(
+            "This evening is closed: its deals cannot be recorded or changed until a club "
+            "admin reopens it."))
+    return table, actor
 
 
 def deal_for(request: HttpRequest, table: Table, pk: int) -> Deal:

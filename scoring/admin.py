@@ -123,6 +123,13 @@ class EveningAdmin(admin.ModelAdmin):
         if change and {"stake", "currency", "settlement"} & set(form.changed_data):
             obj.version += 1
         super().save_model(request, obj, form, change)
+        if change and "closed" in form.changed_data:
+            # Closed or reopened here as on the evening page: the audit log says who did it.
+            from scoring.services import Actor, evening_audit
+            evening_audit(obj, AuditEntry.Action.CLOSE if obj.closed else
+                          AuditEntry.Action.REOPEN,
+                          Actor(request.user, request.user.get_username()),
+                          gettext("in the site administration"))
 
 
 class SeatInline(admin.TabularInline):

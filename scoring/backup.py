@@ -10,13 +10,19 @@ read inside one REPEATABLE READ transaction, so that all tables come from the sa
 while the site keeps writing. Content types and permissions are left out (migrations make
 them) and foreign keys to them are written by natural key, so the file loads into any freshly
 migrated database: restoring flushes the database and runs ``loaddata`` in one transaction.
+The JSON file is ``{"format": "skatclub-backup", "migrations": [[app, name], …],
+"objects": [what dumpdata writes]}``.
+
+A backup fits only the code whose migrations made its tables: ``restore`` compares the
+backup's migrations (a SQLite file's ``django_migrations`` table, a JSON file's list) with the
+code's and refuses any difference before anything is changed.
 """
 
 from __future__ import annotations
 
 import datetime
 import itertools
-import shutil
+import json as jsonlib
 import sqlite3
 import tempfile
 from pathlib import Path
@@ -27,9 +33,11 @@ from django.core import serializers
 from django.core.management import call_command
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection, transaction
+from django.db.migrations.loader import MigrationLoader
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 JSON_EXCLUDE = ["contenttypes", "auth.permission"]
+JSON_FORMAT = "skatclub-backup"
 
 
 class BackupError(Exception):
@@ -76,9 +84,33 @@ class _ExactEncoder(DjangoJSONEncoder):
         return super().default(o)
 
 
+def code_migrations() -> set[tuple[str, str]]:
+    """Every migration of the code, as (app, name): what a database migrated by it records."""
+    return set(MigrationLoader(None, ignore_no_migrations=True).graph.nodes)
+
+
+def check_migrations(path: Path, recorded: set[tuple[str, str]]) -> None:
+    """Refuse a backup made at other migrations than the code's."""
+    code = code_migrations()
+    if recorded == code:
+        return
+    missing = sorted(code - recorded)
+    extra = sorted(recorded - code)
+    parts = []
+    if missing:
+        parts.append("the backup lacks " + ", ".join(f"{a}.{n}" for a, n in missing))
+    if extra:
+        parts.append("this code lacks " + ", ".join(f"{a}.{n}" for a, n in extra))
+    raise BackupError(
+        f"{path} was made at other migrations than this code ({'; '.join(parts)}); nothing "
+        "was changed. Restore it with the Skatclub version that made it, then update the "
+        "code and migrate.")
+
+
 def _dump_json(path: Path) -> None:
     """What ``dumpdata --natural-foreign -e contenttypes -e auth.permission`` writes, with
-    times to the microsecond: every model of every app, in dependency order."""
+    times to the microsecond: every model of every app, in dependency order, under
+    "objects", and the migrations the database is at under "migrations"."""
     app_list = [(config, None) for config in apps.get_app_configs()
                 if config.models_module is not None and config.label not in JSON_EXCLUDE]
     models = [model for model in serializers.sort_dependencies(app_list, allow_cycles=True)
@@ -86,9 +118,15 @@ def _dump_json(path: Path) -> None:
               and model._meta.label_lower not in JSON_EXCLUDE]
     rows = itertools.chain.from_iterable(
         model._default_manager.order_by(model._meta.pk.name).iterator() for model in models)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT app, name FROM django_migrations ORDER BY app, name")
+        migrations = [[app, name] for app, name in cursor.fetchall()]
     with path.open("w", encoding="utf-8") as f:
+        f.write(f'{{"format": "{JSON_FORMAT}", "migrations": {jsonlib.dumps(migrations)}, '
+                '"objects": ')
         serializers.serialize("json", rows, stream=f, cls=_ExactEncoder,
                               use_natural_foreign_keys=True)
+        f.write("}\n")
 
 
 def has_data() -> bool:
@@ -117,16 +155,36 @@ def restore(path: Path, *, force: bool = False) -> str:
         try:
             source = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
             try:
-                source.execute("select count(*) from django_migrations").fetchone()
+                recorded = {(app, name) for app, name in source.execute(
+                    "select app, name from django_migrations").fetchall()}
+                check_migrations(path, recorded)
                 source.backup(connection.connection)
             finally:
                 source.close()
         except sqlite3.Error as err:
             raise BackupError(f"{path} is not a Skatclub backup: {err}") from None
         return "sqlite"
+    try:
+        document = jsonlib.loads(path.read_bytes())
+    except (OSError, ValueError) as err:
+        raise BackupError(f"{path} could not be restored, nothing was changed: {err}") from None
+    if not (isinstance(document, dict) and document.get("format") == JSON_FORMAT
+            and isinstance(document.get("migrations"), list)
+            and isinstance(document.get("objects"), list)):
+        raise BackupError(
+            f"{path} could not be restored, nothing was changed: it does not list the "
+            "migrations it was made at (a backup by `manage.py backup` does), so it cannot be "
+            "checked against this code.")
+    try:
+        recorded = {(str(app), str(name)) for app, name in document["migrations"]}
+    except (TypeError, ValueError):
+        raise BackupError(f"{path} could not be restored, nothing was changed: its list of "
+                          "migrations is not [app, name] pairs.") from None
+    check_migrations(path, recorded)
     with tempfile.TemporaryDirectory() as folder:
         fixture = Path(folder) / "backup.json"  # loaddata knows the format by the suffix
-        shutil.copyfile(path, fixture)
+        with fixture.open("w", encoding="utf-8") as f:
+            jsonlib.dump(document["objects"], f)
         try:
             with transaction.atomic():
                 call_command("flush", interactive=False, verbosity=0)

@@ -28,6 +28,8 @@ import datetime
 import io
 import json
 import math
+import re
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
@@ -39,6 +41,7 @@ from django.utils.translation import gettext as _
 
 from scoring.engine import SkatError, evaluate_table
 from scoring.models import (
+    AuditEntry,
     Club,
     Deal,
     Evening,
@@ -49,7 +52,7 @@ from scoring.models import (
     Table,
 )
 from scoring.selectors import ScoreSheet, overbid_words, table_document
-from scoring.services import check_season, table_create
+from scoring.services import Actor, check_season, evening_audit, table_create
 
 CONTRACT_TABLE_KEYS = ("rules", "options", "scoring", "players", "first_dealer", "stake",
                        "currency", "settlement", "deals")
@@ -465,22 +468,95 @@ def _run(write: Any) -> Any:
         raise ImportProblem(f"The database refused the import: {err}") from None
 
 
-def import_evening(raw: Any) -> Evening:
-    """Import an evening document (already parsed JSON); all or nothing."""
+# An evening counts as already there (and is not added again) when the club has an evening
+# of the same date and name whose content is identical: its export, but for "closed", equals
+# the export of the evening as the file would make it. Anything else in the file (one deal
+# differs, another season) is another evening and is added. Every import is written to the
+# evening's audit log: who ran it, which file, what was added or found already there.
+IMPORT_ACTOR = Actor(None, "import")
+
+
+@dataclass
+class ImportReport:
+    """What an import did: the club, the evenings added and those already there."""
+
+    club: Club
+    added: list[Evening] = field(default_factory=list)
+    skipped: list[Evening] = field(default_factory=list)  # already there: nothing added
+
+
+def _content(evening: Evening) -> dict[str, Any]:
+    document = evening_export(evening)
+    document.pop("closed", None)
+    return document
+
+
+def _add_evening(plan: _PlannedEvening, club: Club, players: dict[str, Player], where: str,
+                 report: ImportReport, actor: Actor, source: str) -> Evening:
+    """Write the planned evening, unless the club has it already (see IMPORT_ACTOR above);
+    either way the evening's audit log gets an entry."""
+    what = source or _("standard input")
+    same = list(Evening.objects.filter(club=club, date=_date(plan.doc["date"], "date"),
+                                       name=plan.doc["name"]).select_related("club",
+                                                                             "season"))
+    known = dict(players)
+    savepoint = transaction.savepoint() if same else None
+    evening = _write_evening(plan, club, players, where)
+    if same:
+        content = _content(evening)
+        twin = next((e for e in same if _content(e) == content), None)
+        if twin is not None:
+            transaction.savepoint_rollback(savepoint)
+            players.clear()
+            players.update(known)
+            report.skipped.append(twin)
+            evening_audit(twin, AuditEntry.Action.IMPORT, actor, _(
+                "%(file)s: this evening is already there (same date, name and content); "
+                "nothing added.") % {"file": what}, after={"file": source, "added": False})
+            return twin
+        transaction.savepoint_commit(savepoint)
+    tables = evening.tables.count()
+    deals = Deal.objects.filter(table__evening=evening).count()
+    report.added.append(evening)
+    evening_audit(evening, AuditEntry.Action.IMPORT, actor, _(
+        "%(file)s: added with %(tables)d tables and %(deals)d deals.") % {
+            "file": what, "tables": tables, "deals": deals},
+        after={"file": source, "added": True, "tables": tables, "deals": deals})
+    return evening
+
+
+def import_evening(raw: Any, *, actor: Actor = IMPORT_ACTOR, source: str = "") -> Evening:
+    """Import an evening document (already parsed JSON); all or nothing. An evening the
+    club has already (same date, name and content) is returned and nothing is added."""
+    report = import_evening_report(raw, actor=actor, source=source)
+    return (report.added + report.skipped)[0]
+
+
+def import_evening_report(raw: Any, *, actor: Actor = IMPORT_ACTOR, source: str = "",
+                          ) -> ImportReport:
     plan = check_evening(raw)
 
-    def write() -> Evening:
+    def write() -> ImportReport:
         club = _club(plan.doc["club"])
         players = {p.name: p for p in Player.objects.filter(club=club)}
-        return _write_evening(plan, club, players, "")
+        report = ImportReport(club)
+        _add_evening(plan, club, players, "", report, actor, source)
+        return report
 
-    result: Evening = _run(write)
+    result: ImportReport = _run(write)
     return result
 
 
-def import_club(raw: Any) -> Club:
+def import_club(raw: Any, *, actor: Actor = IMPORT_ACTOR, source: str = "") -> Club:
     """Import a club document: its players, rule profiles and seasons are found by name or
-    created (one that exists must match the file), its evenings are added; all or nothing."""
+    created (one that exists must match the file), its evenings are added (but those the
+    club has already: same date, name and content); all or nothing."""
+    return import_club_report(raw, actor=actor, source=source).club
+
+
+def import_club_report(raw: Any, *, actor: Actor = IMPORT_ACTOR, source: str = "",
+                       ) -> ImportReport:
+    """import_club, saying which evenings were added and which were already there."""
     doc = _object(raw, "The club", CLUB_KEYS)
     slug = _slug(doc.get("club"), "club")
     name = _text(doc.get("name", slug), "name")
@@ -534,8 +610,9 @@ def import_club(raw: Any) -> Club:
     plans = [check_evening(e, f"Evening {k}", club_slug=slug)
              for k, e in enumerate(evenings, 1)]
 
-    def write() -> Club:
+    def write() -> ImportReport:
         club = _club(slug, name, language)
+        report = ImportReport(club)
         players = {p.name: p for p in Player.objects.filter(club=club)}
         for person, guest in wanted_players:
             if person not in players:
@@ -555,22 +632,30 @@ def import_club(raw: Any) -> Club:
                 raise ImportProblem(f"Season {fields['name']!r} exists in the club with other "
                                     "settings.")
         for k, plan in enumerate(plans, 1):
-            _write_evening(plan, club, players, f"Evening {k}")
-        return club
+            _add_evening(plan, club, players, f"Evening {k}", report, actor, source)
+        return report
 
-    result: Club = _run(write)
+    result: ImportReport = _run(write)
     return result
 
 
 # ---------------------------------------------------------------- the sheet as CSV
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+# A separator (a comma, or the semicolon German spreadsheets split on) followed, maybe after
+# blanks, by a formula's first character: a reader splitting on it would start a cell there.
+_FORMULA_AFTER_SEPARATOR = re.compile(r"([;,][ \t]*)([=+\-@])")
 
 
 def _cell(value: Any) -> Any:
     """A text cell as a spreadsheet must read it: one that starts like a formula (a player
-    named "=HYPERLINK(…)") gets a leading apostrophe so it stays text. Numbers stay numbers."""
-    if isinstance(value, str) and value.startswith(_FORMULA_START):
+    named "=HYPERLINK(…)") gets a leading apostrophe so it stays text, and so does every part
+    after a ``;`` or ``,`` (a player named "Anna;=1+1"), whichever separator the reader splits
+    on. The writer quotes every text cell; numbers stay numbers."""
+    if not isinstance(value, str):
+        return value
+    value = _FORMULA_AFTER_SEPARATOR.sub(r"\1'\2", value)
+    if value.startswith(_FORMULA_START):
         return "'" + value
     return value
 
@@ -580,7 +665,7 @@ def sheet_csv(sheet: ScoreSheet) -> str:
     columns of the sheet, then per player the entry and the running total. Headings in the
     active language, as on the sheet."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
+    writer = csv.writer(out, lineterminator="\r\n", quoting=csv.QUOTE_NONNUMERIC)
     head = [_("No."), _("Dealer"), _("Declarer"), _("Game"), _("Details"), _("Bid"),
             _("Result"), "Kontra/Re", "Bock"]
     total = _("Total")

@@ -17,7 +17,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
-from django.utils.translation import get_language
+from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import SkatError
@@ -229,6 +229,15 @@ class Evening(RulesMixin):
     def __str__(self) -> str:
         return f"{self.name} {self.date:%Y-%m-%d}"
 
+    def clean(self) -> None:
+        super().clean()
+        # Beer Skat counts up and the lowest count wins (DECISIONS §3), a season ranks the
+        # highest score first: the two cannot be added up. Here, so that every form refuses
+        # it (the admin's too), not only the services.
+        if self.scoring == Scoring.BEER and self.season_id is not None:
+            raise ValidationError(
+                {"season": _("A Beer Skat evening cannot count toward a season.")})
+
     def series_length(self, players: int) -> int | None:
         """Games in a series at a table of ``players``: 48 at a 4-table and 36 at a 3-table
         for 12 rounds; None for an open list."""
@@ -329,20 +338,24 @@ class Deal(models.Model):
 
 
 class AuditEntry(models.Model):
-    """Append-only: who changed which deal when, and what it was before and after."""
+    """Append-only: who changed which deal when, and what it was before and after; and who
+    closed, reopened or imported an evening when (those have no table and no deal)."""
 
     class Action(models.TextChoices):
         CREATE = "create", _("recorded")
         EDIT = "edit", _("corrected")
         DELETE = "delete", _("deleted")
         RESTORE = "restore", _("restored")
+        CLOSE = "close", pgettext_lazy("audit action on an evening", "closed")
+        REOPEN = "reopen", _("reopened")
+        IMPORT = "import", _("imported")
 
     evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="audit",
                                 verbose_name=_("evening"))
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="audit",
-                              verbose_name=_("table"))
+                              null=True, blank=True, verbose_name=_("table"))
     deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="audit",
-                             verbose_name=_("deal"))
+                             null=True, blank=True, verbose_name=_("deal"))
     action = models.CharField(_("action"), max_length=10, choices=Action.choices)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,

@@ -86,6 +86,14 @@ def _check_table(table: Table, records: list[dict[str, Any]], *, appended: bool 
             "played %(count)d.") % {"series": table.series, "length": length, "count": counted})
 
 
+def _check_open(table: Table) -> None:
+    """A closed evening is read-only for everybody until a club admin reopens it."""
+    if table.evening.closed:
+        raise SkatError(None, _(
+            "This evening is closed: its deals cannot be recorded or changed until a club "
+            "admin reopens it."))
+
+
 def _audit(deal: Deal, action: str, actor: Actor, before: Any, after: Any, reason: str) -> None:
     table = deal.table
     AuditEntry.objects.create(
@@ -117,6 +125,7 @@ def deal_record(*, table: Table, record: dict[str, Any], expected_version: int, 
         existing = Deal.objects.filter(table=table, request_id=request_id).first()
         if existing is not None:
             return existing
+    _check_open(table)
     try:
         with transaction.atomic():
             if not _claim_version(table, expected_version):
@@ -172,6 +181,7 @@ def deal_restore(*, deal: Deal, reason: str, expected_version: int, actor: Actor
 
 def _change(deal: Deal, action: str, record: dict[str, Any] | None, reason: str,
             expected_version: int, actor: Actor) -> Deal:
+    _check_open(deal.table)
     if action != AuditEntry.Action.CREATE and not reason.strip():
         raise SkatError("reason", _("Say why the deal is changed."))
     if action == AuditEntry.Action.DELETE and deal.deleted:
@@ -197,6 +207,37 @@ def _change(deal: Deal, action: str, record: dict[str, Any] | None, reason: str,
 
 
 # ---------------------------------------------------------------- evenings and tables
+
+def evening_audit(evening: Any, action: str, actor: Actor, reason: str = "",
+                  after: Any = None) -> AuditEntry:
+    """An entry of the evening's audit log that concerns no single deal (closed, reopened,
+    imported): who, what and when, and why."""
+    return AuditEntry.objects.create(
+        evening=evening, action=action, user=actor.user_or_none, actor=actor.label[:150],
+        after=after, reason=reason.strip())
+
+
+def evening_close(*, evening: Any, actor: Actor, reason: str = "") -> Any:
+    """Close the evening: its deals are read-only for everybody and its table codes stop
+    working, until a club admin reopens it. Written to the audit log."""
+    with transaction.atomic():
+        if not Evening.objects.filter(pk=evening.pk, closed=False).update(closed=True):
+            raise ValidationError(_("This evening is already closed."))
+        evening_audit(evening, AuditEntry.Action.CLOSE, actor, reason)
+    evening.closed = True
+    return evening
+
+
+def evening_reopen(*, evening: Any, actor: Actor, reason: str = "") -> Any:
+    """Open a closed evening again (club admins: the view checks); written to the audit log.
+    The table codes work again within their dates."""
+    with transaction.atomic():
+        if not Evening.objects.filter(pk=evening.pk, closed=True).update(closed=False):
+            raise ValidationError(_("This evening is not closed."))
+        evening_audit(evening, AuditEntry.Action.REOPEN, actor, reason)
+    evening.closed = False
+    return evening
+
 
 _FROM_SEASON: Any = object()  # series_rounds not given: the season's, or an open list
 

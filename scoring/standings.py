@@ -61,6 +61,15 @@ def evaluation_of(evening: Evening, season: Season | None = None) -> str:
     return SEEGER_FABIAN if evening.scoring == Scoring.SEEGER_FABIAN else CLASSIC
 
 
+BEER_OWN = "beer"  # the evaluation of a Beer Skat evening ranked on its own
+
+
+def _own_evaluation(evening: Evening) -> str:
+    """An evening ranked on its own: a Beer Skat evening by its counts, whatever season it
+    was put into; any other as evaluation_of says."""
+    return BEER_OWN if evening.scoring == Scoring.BEER else evaluation_of(evening)
+
+
 @dataclass
 class TableSeat:
     """Where a player sat in one series of an evening."""
@@ -201,6 +210,14 @@ def _collect(tables: Iterable[TableRef], results: dict[int, TableResult],
         if result.error is not None:
             problems.append(Problem(table, result.error))
             continue
+        if evening.scoring == Scoring.BEER and evaluation(evening) != BEER_OWN:
+            # Only an evening's own ranking reads Beer Skat (the lowest count wins); in a
+            # season it would count as game points, the wrong way round (DECISIONS §3).
+            # Services and forms keep it out of seasons; one put there before is left out.
+            problems.append(Problem(table, _(
+                "A Beer Skat evening: its lowest count wins, so it does not count toward the "
+                "season.")))
+            continue
         seeger = evaluation(evening) == SEEGER_FABIAN
         if seeger and result.seeger_fabian is None:
             problems.append(Problem(table, _(
@@ -297,17 +314,16 @@ def evening_ranking(evening: Evening) -> EveningRanking:
 def _evening_ranking(evening: Evening) -> EveningRanking:
     tables = _tables(evening.tables.all(), {evening.pk: evening}, _players(evening.club_id))
     results = table_results(tables)
-    lines, problems = _collect(tables, results, evaluation_of)
+    lines, problems = _collect(tables, results, _own_evaluation)
     series: dict[int, list[TableProgress]] = defaultdict(list)
     for table in tables:
         length = evening.series_length(len(table.players))
         series[table.series].append(TableProgress(table, results[table.pk].counted, length))
     return EveningRanking(
         evening=evening, evaluation=evaluation_of(evening),
-        # Outside a season a Beer Skat evening ranks as it is played: the lowest count wins.
+        # A Beer Skat evening ranks as it is played: the lowest count wins.
         rows=_evening_standings(lines.get(evening.pk, {}).values(),
-                                lower_is_better=evening.season is None
-                                and evening.scoring == Scoring.BEER),
+                                lower_is_better=evening.scoring == Scoring.BEER),
         series=[Series(number, series[number]) for number in sorted(series)],
         problems=problems)
 

@@ -142,7 +142,7 @@ def evening_table(ranking: EveningRanking, player_url: Callable[[Standing], str]
         exclude.append("money")
     series = ranking.series_numbers
     extra = [(f"series_{n}", tables.Column(
-        verbose_name=_("Series %(number)d") % {"number": n}, accessor=tables.A(f"series.{n}"),
+        verbose_name=_("Series %(number)d") % {"number": n}, accessor=tables.A(f"series__{n}"),
         attrs=NUM, default="")) for n in series] if len(series) > 1 else []
     return EveningTable(ranking.rows, player_url=player_url, exclude=exclude,
                         extra_columns=extra)

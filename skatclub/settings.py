@@ -220,10 +220,12 @@ if not DEBUG:
     CSRF_COOKIE_SECURE = envbool("SECURE_COOKIES", "1")
     SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", "1")
     # Browsers remember to use HTTPS only for this long (a year); SECURE_HSTS_SECONDS=0 turns
-    # it off. Include subdomains and preload only if every subdomain serves HTTPS.
+    # it off. Sub-domains and the preload list are opt-in (check --deploy warns W005 and
+    # W021 until they are on): a club's domain often has sub-domains it does not run, which
+    # includeSubDomains would lock out of plain HTTP for a year, and preloading is hard to undo.
     SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", str(60 * 60 * 24 * 365))
-    SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", "1")
-    SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", "1")
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", "0")
+    SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", "0")
 
 # Behind a TLS proxy, Django sees plain HTTP from the proxy; the proxy says in a header that
 # the browser used HTTPS. SECURE_PROXY_SSL_HEADER names that header (usually

@@ -314,6 +314,35 @@ def members(request: HttpRequest, slug: str) -> HttpResponse:
 
 # ---------------------------------------------------------------- table codes
 
+def _evening_state(request: HttpRequest, pk: int, close: bool) -> HttpResponse:
+    """Close or reopen an evening (club admins only), written to the audit log."""
+    if request.method != "POST":
+        return HttpResponseNotAllowed(["POST"])
+    evening, _member = access.evening_for(request, pk, admin=True)
+    reason = request.POST.get("reason", "")[:500]
+    actor = services.Actor(request.user, request.user.get_username())
+    try:
+        if close:
+            services.evening_close(evening=evening, actor=actor, reason=reason)
+            messages.success(request, _("The evening is closed."))
+        else:
+            services.evening_reopen(evening=evening, actor=actor, reason=reason)
+            messages.success(request, _("The evening is open again."))
+    except ValidationError as err:
+        messages.error(request, " ".join(err.messages))
+    return redirect(evening_url(evening))
+
+
+@login_required
+def evening_close(request: HttpRequest, pk: int) -> HttpResponse:
+    return _evening_state(request, pk, close=True)
+
+
+@login_required
+def evening_reopen(request: HttpRequest, pk: int) -> HttpResponse:
+    return _evening_state(request, pk, close=False)
+
+
 def format_code(code: str) -> str:
     """ABCDEFGH → ABCD-EFGH: easier to read out across a table."""
     return f"{code[:4]}-{code[4:]}" if len(code) == 8 else code
@@ -410,6 +439,8 @@ urlpatterns: list[URLPattern] = [
     path("profiles/<int:pk>/", profile_edit, name="profile-edit"),
     path("evenings/<int:pk>/tables/new/", table_create, name="table-create"),
     path("evenings/<int:pk>/codes/", codes, name="codes"),
+    path("evenings/<int:pk>/close/", evening_close, name="evening-close"),
+    path("evenings/<int:pk>/reopen/", evening_reopen, name="evening-reopen"),
     path("t/", code_entry, name="code-entry"),
     path("t/<str:code>/", code, name="code"),
 ]

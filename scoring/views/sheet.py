@@ -19,6 +19,7 @@ from django.views.decorators.http import require_safe
 
 from scoring import interchange
 from scoring.access import deal_for, evening_for, table_for
+from scoring.change_words import changed_fields
 from scoring.models import AuditEntry, Membership, Seat, Table
 from scoring.selectors import (
     audit_for_deal,
@@ -100,15 +101,6 @@ def evening_live(request: HttpRequest, pk: int) -> HttpResponse:
 
 # ---------------------------------------------------------------- the audit log
 
-def changed_fields(before: dict[str, Any] | None, after: dict[str, Any] | None,
-                   ) -> list[tuple[str, Any, Any]]:
-    """The fields a correction changed, as (field, before, after)."""
-    if not before or not after:
-        return []
-    keys = sorted(set(before) | set(after))
-    return [(k, before.get(k), after.get(k)) for k in keys if before.get(k) != after.get(k)]
-
-
 # The audit log stores who wrote a deal as text, in the language of the device that wrote it
 # ("Tischcode, Tisch 2"); a table code's words are put into the reader's language here.
 _TABLE_CODE = re.compile(r"^(?:table code, table|Tischcode, Tisch) (\d+)$")
@@ -133,7 +125,8 @@ def _audit_rows(entries: list[AuditEntry], seats_by_table: dict[int, list[str]],
             "actor": actor_label(entry),
             "before": record_summary(entry.before, evening.rules, evening.options, players, lang),
             "after": record_summary(entry.after, evening.rules, evening.options, players, lang),
-            "changes": changed_fields(entry.before, entry.after),
+            "changes": changed_fields(entry.before, entry.after, evening.rules,
+                                      evening.options, players, lang),
         })
     return rows
 

@@ -52,7 +52,7 @@ def test_the_evening_audit_shows_who_what_and_why(client: Client,
     # the correction, readably: before → after, and the field that changed
     assert "<del>Bernd Altenburg: ♣ Clubs · with 1 · bid 18 · 60</del>" in body
     assert "<ins>Bernd Altenburg: ♣ Clubs · with 1 · bid 18 · 70</ins>" in body
-    assert "<code>declarer_points</code>: 60 → 70" in body
+    assert '<span class="field">Card points</span>: 60 → 70' in body
     assert reverse("scoring:deal-history", args=[table.pk, first.pk]) in body
 
 

@@ -48,7 +48,8 @@ def test_backup_delete_restore_gives_the_same_rows(tmp_path: Path, json: bool) -
     said = run("backup", str(target), *(["--json"] if json else []))
     sqlite = connection.vendor == "sqlite" and not json
     assert ("SQLite online backup" if sqlite else "JSON like dumpdata") in said
-    assert target.read_bytes().startswith(b"SQLite format 3\x00" if sqlite else b"[")
+    assert target.read_bytes().startswith(
+        b"SQLite format 3\x00" if sqlite else b"{\"format\": \"skatclub-backup\"")
     assert not (tmp_path / "skatclub.backup.partial").exists()
 
     Club.objects.all().delete()
@@ -81,3 +82,73 @@ def test_a_file_that_is_no_backup_changes_nothing(tmp_path: Path) -> None:
     assert snapshot() == before
     with pytest.raises(CommandError, match="Cannot read"):
         run("restore", str(tmp_path / "missing"))
+
+
+# ---------------------------------------------------------------- migrations must match
+
+def _code_migrations() -> set[tuple[str, str]]:
+    from django.db.migrations.loader import MigrationLoader
+    return set(MigrationLoader(None, ignore_no_migrations=True).graph.nodes)
+
+
+def test_a_json_backup_lists_its_migrations(tmp_path: Path) -> None:
+    import json
+    _data()
+    target = tmp_path / "skatclub.json"
+    run("backup", "--json", str(target))
+    document = json.loads(target.read_text(encoding="utf-8"))
+    assert {tuple(m) for m in document["migrations"]} == _code_migrations()
+    assert any(o["model"] == "scoring.club" for o in document["objects"])
+
+
+def _sqlite_backup_with_other_migrations(target: Path) -> None:
+    import sqlite3
+    con = sqlite3.connect(target)
+    with con:
+        con.execute("delete from django_migrations where app = 'scoring' and name = "
+                    "(select max(name) from django_migrations where app = 'scoring')")
+        con.execute("insert into django_migrations (app, name, applied) values "
+                    "('scoring', '9999_from_the_future', '2030-01-01')")
+    con.close()
+
+
+@pytest.mark.parametrize("json", [False, True])
+def test_restore_refuses_a_backup_made_at_other_migrations(tmp_path: Path, json: bool) -> None:
+    import json as json_module
+    if connection.vendor != "sqlite" and not json:
+        pytest.skip("a SQLite backup is made on SQLite")
+    _data()
+    target = tmp_path / "skatclub.backup"
+    run("backup", str(target), *(["--json"] if json else []))
+    latest = max(name for app, name in _code_migrations() if app == "scoring")
+    if json:
+        document = json_module.loads(target.read_text(encoding="utf-8"))
+        document["migrations"] = [m for m in document["migrations"]
+                                  if m != ["scoring", latest]]
+        document["migrations"].append(["scoring", "9999_from_the_future"])
+        target.write_text(json_module.dumps(document), encoding="utf-8")
+    else:
+        _sqlite_backup_with_other_migrations(target)
+    Club.objects.create(slug="neu", name="Neu")
+    before = snapshot()
+    with pytest.raises(CommandError) as refused:
+        run("restore", "--force", str(target))
+    message = str(refused.value)
+    assert "other migrations" in message and "nothing was changed" in message
+    assert f"scoring.{latest}" in message and "scoring.9999_from_the_future" in message
+    assert snapshot() == before
+    with connection.cursor() as cursor:
+        cursor.execute("select count(*) from django_migrations where name = %s",
+                       ["9999_from_the_future"])
+        assert cursor.fetchone()[0] == 0
+
+
+def test_a_json_backup_without_its_migrations_is_refused(tmp_path: Path) -> None:
+    _data()
+    before = snapshot()
+    old = tmp_path / "old.json"
+    old.write_text('[{"model": "scoring.club", "pk": 99, "fields": {"name": "X", "slug": "x",'
+                   ' "language": "de", "created": "2026-01-01T00:00:00Z"}}]', encoding="utf-8")
+    with pytest.raises(CommandError, match="does not list the migrations"):
+        run("restore", "--force", str(old))
+    assert snapshot() == before

@@ -3,6 +3,8 @@ UTF-8 whatever the terminal's locale, and turning an import problem into a clean
 
 from __future__ import annotations
 
+import functools
+import getpass
 import sys
 from pathlib import Path
 from typing import Any
@@ -10,6 +12,7 @@ from typing import Any
 from django.core.management.base import CommandError, OutputWrapper
 
 from scoring.interchange import ImportProblem, loads
+from scoring.services import Actor
 
 STDIN = "-"
 
@@ -26,6 +29,18 @@ def read_json(source: str) -> Any:
         return loads(raw)
     except ImportProblem as err:
         raise CommandError(f"{err} Nothing was imported.") from None
+
+
+def importer(function: Any, command: str, source: str) -> Any:
+    """``function`` with who runs the import (the command and the system user) and the file,
+    for the audit log."""
+    try:
+        user = getpass.getuser()
+    except (KeyError, OSError):
+        user = "?"
+    actor = Actor(None, f"{command} ({user})")
+    name = "" if source == STDIN else Path(source).name
+    return functools.partial(function, actor=actor, source=name)
 
 
 def run_import(write: Any, document: Any) -> Any:

@@ -1,7 +1,10 @@
 """`manage.py import_club FILE|-`: a club from `export_club`'s JSON, all or nothing.
 
 The club is found by its short name or created; players, rule profiles and seasons are found
-by name or created (one that exists must match the file); the evenings are added."""
+by name or created (one that exists must match the file); the evenings are added, but those
+the club has already (same date, name and content: importing a file twice adds nothing the
+second time). Says how many were added and how many were already there; each is written to
+its evening's audit log."""
 
 from __future__ import annotations
 
@@ -9,9 +12,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from scoring.interchange import import_club
+from scoring.interchange import import_club_report
 
-from ._io import read_json, run_import
+from ._io import importer, read_json, run_import
 
 
 class Command(BaseCommand):
@@ -21,6 +24,10 @@ class Command(BaseCommand):
         parser.add_argument("file", help="the club's JSON file, or - for standard input")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        club = run_import(import_club, read_json(options["file"]))
-        evenings = club.evenings.count()
-        self.stdout.write(f"{club.slug}: {evenings} evenings")
+        report = run_import(importer(import_club_report, "import_club", options["file"]),
+                            read_json(options["file"]))
+        added, there = len(report.added), len(report.skipped)
+        self.stdout.write(
+            f"{report.club.slug}: {added} evening{'' if added == 1 else 's'} added, {there} "
+            f"already there (same date, name and content); {report.club.evenings.count()} "
+            "in the club")

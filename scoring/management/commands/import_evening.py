@@ -2,7 +2,9 @@
 
 Everything is checked first (the JSON's shape, every table through the engine, the club's
 players and season); an error names the table and the deal, exits with status 1 and leaves
-the database as it was. Prints the new evening's id."""
+the database as it was. Prints the new evening's id; if the club has the evening already
+(same date, name and content) nothing is added, its id is printed and standard error says so.
+The import is written to the evening's audit log."""
 
 from __future__ import annotations
 
@@ -10,9 +12,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from scoring.interchange import import_evening
+from scoring.interchange import import_evening_report
 
-from ._io import read_json, run_import
+from ._io import importer, read_json, run_import
 
 
 class Command(BaseCommand):
@@ -22,5 +24,12 @@ class Command(BaseCommand):
         parser.add_argument("file", help="the evening's JSON file, or - for standard input")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        evening = run_import(import_evening, read_json(options["file"]))
+        report = run_import(importer(import_evening_report, "import_evening", options["file"]),
+                            read_json(options["file"]))
+        if report.skipped:
+            evening = report.skipped[0]
+            self.stderr.write(f"{evening.date:%Y-%m-%d} {evening.name} is already there (same "
+                              "club, date, name and content): nothing was added.")
+        else:
+            evening = report.added[0]
         self.stdout.write(str(evening.pk))
