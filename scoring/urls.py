@@ -4,12 +4,14 @@ from scoring.views import (
     club,
     engine,
     entry,
+    held,
     home,
     printed,
     season,
     series,
     settlement,
     sheet,
+    sync,
     table_live,
 )
 
@@ -17,4 +19,5 @@ app_name = "scoring"
 
 urlpatterns = [*home.urlpatterns, *club.urlpatterns, *entry.urlpatterns, *sheet.urlpatterns,
                *settlement.urlpatterns, *printed.urlpatterns, *season.urlpatterns,
-               *series.urlpatterns, *table_live.urlpatterns, *engine.urlpatterns]
+               *series.urlpatterns, *table_live.urlpatterns, *engine.urlpatterns,
+               *sync.urlpatterns, *held.urlpatterns]

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_safe
 from scoring import interchange
 from scoring.access import deal_for, evening_for, table_for
 from scoring.change_words import changed_fields
-from scoring.models import AuditEntry, Membership, Seat, Table
+from scoring.models import AuditEntry, HeldOperation, Membership, Seat, Table
 from scoring.selectors import (
     audit_for_deal,
     audit_for_evening,
@@ -91,7 +91,11 @@ def _evening_context(request: HttpRequest, pk: int) -> dict[str, Any]:
 
 @require_safe
 def evening(request: HttpRequest, pk: int) -> HttpResponse:
-    return render(request, "scoring/sheet/evening.html", _evening_context(request, pk))
+    context = _evening_context(request, pk)
+    if context["is_admin"]:  # what tablets sent after closing or with a stale code
+        context["held_waiting"] = HeldOperation.objects.filter(
+            table__evening=context["evening"], state=HeldOperation.State.WAITING).count()
+    return render(request, "scoring/sheet/evening.html", context)
 
 
 @require_safe
