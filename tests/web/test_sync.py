@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime
 import json
 import uuid
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -382,3 +383,87 @@ def test_query_counts_do_not_grow_with_the_deals(scorer: Client) -> None:
     many = _counts(make_table(club), scorer, 25)
     assert few == many, (few, many)
     assert few[0] <= 30 and few[1] <= 30 and few[2] <= 10, few
+
+
+# ---------------------------------------------------------------- fuzz
+
+def _json_values() -> Any:
+    from hypothesis import strategies as st
+
+    leaf = st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(
+        allow_nan=False, allow_infinity=False) | st.text(max_size=12)
+    return st.recursive(leaf, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+        st.text(max_size=8), inner, max_size=3), max_leaves=8)
+
+
+def test_fuzzed_operations_never_500_and_never_half_store(table: Table,
+                                                          scorer: Client) -> None:
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    first = deal_record(table=table, record=WON, expected_version=0, actor=OTHER,
+                        request_id=uuid.uuid4())
+    anything = _json_values()
+    small = st.integers(-3, 4)
+    record = st.fixed_dictionaries({}, optional={
+        "kind": st.sampled_from(["game", "passed", "ramsch", "penalty", "x"]) | anything,
+        "declarer": small | anything, "game": st.sampled_from(
+            ["clubs", "spades", "grand", "null", "nope"]) | anything,
+        "matadors": small | anything, "bid": st.sampled_from([18, 20, 23, 17]) | anything,
+        "result": st.sampled_from(["won", "lost", "schneider"]) | anything,
+        "declarer_points": st.integers(-5, 125) | anything, "hand": st.booleans() | anything,
+        "kontra": st.sampled_from(["none", "kontra", "re"]) | anything,
+        "penalty": anything, "extra": anything})
+    loose = st.fixed_dictionaries({}, optional={
+        "op": st.sampled_from(["save", "edit", "delete", "restore"]) | anything,
+        "request_id": st.uuids().map(str) | anything,
+        "base_version": st.integers(-1, 3) | anything,
+        "record": record | anything,
+        "deal": st.sampled_from([first.pk, first.pk + 100]) | anything,
+        "deal_request_id": st.sampled_from([str(first.request_id)]) | anything,
+        "reason": st.text(max_size=20) | anything,
+        "mode": st.sampled_from(["append"]) | anything})
+    # Mostly well-formed operations (the engine judges their records), some with one field
+    # spoilt: the answers reach every status, not only "refused".
+    good = st.fixed_dictionaries({
+        "op": st.sampled_from(["save", "save", "edit", "delete", "restore"]),
+        "request_id": st.uuids().map(str), "base_version": st.integers(0, 3),
+        "record": st.builds(lambda seat, points, game: {**WON, "declarer": seat,
+                                                         "declarer_points": points,
+                                                         "game": game},
+                            st.integers(0, 3), st.integers(0, 120),
+                            st.sampled_from(["clubs", "spades", "grand", "diamonds"])),
+        "deal": st.just(first.pk), "reason": st.text(min_size=1, max_size=10)},
+        optional={"mode": st.just("append")})
+    spoilt = st.tuples(good, st.sampled_from(["op", "request_id", "base_version", "record",
+                                              "deal", "reason", "mode"]), anything).map(
+        lambda t: {**t[0], t[1]: t[2]})
+    body = good | good | spoilt | loose
+    seen: Counter[str] = Counter()
+
+    def state() -> tuple[int, list[Any]]:
+        return (Table.objects.get(pk=table.pk).version,
+                list(Deal.objects.order_by("pk").values_list("pk", "record", "deleted")))
+
+    @settings(max_examples=150, deadline=None, database=None,
+              suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                     HealthCheck.too_slow])
+    @given(body | anything)
+    def check(data: Any) -> None:
+        before = state()
+        writes = AuditEntry.objects.filter(deal__isnull=False).count()
+        response = send(scorer, table, data)  # an exception here (a 500) fails the test
+        assert response.status_code in (200, 409, 422), (data, response.status_code)
+        answer = response.json()
+        assert answer["status"] in ("stored", "conflict", "refused")
+        seen[answer["status"]] += 1
+        after = state()
+        new = AuditEntry.objects.filter(deal__isnull=False).count() - writes
+        if response.status_code == 200 and new:
+            assert after[0] == before[0] + 1 and new == 1, data
+        else:  # refused, a conflict, or the same operation again: nothing changed
+            assert after == before and new == 0, data
+        assert not HeldOperation.objects.exists()
+
+    check()
+    assert seen["stored"] and seen["refused"], seen
