@@ -130,10 +130,11 @@ def table_state(request: HttpRequest, pk: int) -> HttpResponse:
         (member is not None and member.can_score) or access.has_grant(request, found))
     response = JsonResponse({
         "version": table.version,
+        # Exactly the engine's table (it refuses any other key): add "deals" and score it.
         "table": {**evening.rules_dict(), "players": players,
-                  "first_dealer": table.first_dealer,
-                  "series": table.series, "number": table.number,
-                  "series_length": evening.series_length(len(players))},
+                  "first_dealer": table.first_dealer},
+        "series": table.series, "number": table.number,
+        "series_length": evening.series_length(len(players)),
         "deals": [{"id": d["id"], "position": d["position"],
                    "request_id": str(d["request_id"]) if d["request_id"] else None,
                    "record": d["record"]} for d in deals if not d["deleted"]],

@@ -88,10 +88,9 @@ def test_the_state_is_the_engines_table_with_the_deals_and_their_ids(
                                "request_id": str(first.request_id), "record": WON}]
     assert state["table"]["players"] == [s.player.name for s in table.seats.all()]
     # The input of SkatEngine.evaluateTable: the engine takes it as it is.
-    document = {k: v for k, v in state["table"].items()
-                if k not in ("series", "number", "series_length")}
-    result = evaluate_table({**document, "deals": [d["record"] for d in state["deals"]]})
+    result = evaluate_table({**state["table"], "deals": [d["record"] for d in state["deals"]]})
     assert len(result["deals"]) == 1
+    assert (state["series"], state["number"], state["series_length"]) == (1, 1, None)
 
 
 def test_the_state_for_a_code_holder_and_nobody_else(table: Table) -> None:
