@@ -466,3 +466,13 @@ def test_fuzzed_operations_never_500_and_never_half_store(table: Table,
 
     check()
     assert seen["stored"] and seen["refused"], seen
+
+
+def test_the_held_and_forbidden_answers_speak_the_requests_language(table: Table,
+                                                                    scorer: Client) -> None:
+    evening_close(evening=table.evening, actor=OTHER)
+    de = send(scorer, table, op(), lang="de").json()["message"]
+    en = send(scorer, table, op(), lang="en").json()["message"]
+    assert "Club-Admin" in de and "club admin" in en
+    assert send(Client(), table, op(), lang="de").json()["message"] == (
+        "Diesen Tisch gibt es nicht.")
