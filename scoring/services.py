@@ -497,7 +497,7 @@ def held_summary(held: HeldOperation) -> str:
     if held.deal_id is not None:
         what = _("%(op)s of deal no. %(number)d") % {
             "op": what, "number": held.deal.position if held.deal else 0}
-    text = _("%(what)s, held: %(why)s") % {"what": what, "why": held.get_why_display()}
+    text = _("%(what)s, held because %(why)s") % {"what": what, "why": held.get_why_display()}
     if held.reason:
         text += f" ({held.reason})"
     return text
