@@ -6,6 +6,7 @@ tables of the evening) with seats and deals in three queries, however many deals
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -124,6 +125,13 @@ def _audit_rows(entries: list[AuditEntry], seats_by_table: dict[int, list[str]],
     for entry in entries:
         evening = entry.evening
         players = seats_by_table.get(entry.table_id, [])
+        if entry.deal_id is None and entry.after is not None:
+            # What a tablet sent that was refused or held: not always a deal record the
+            # sheet's words can describe, so shown as sent when they cannot.
+            rows.append({"entry": entry, "actor": actor_label(entry), "before": "",
+                         "after": _sent_words(entry.after, evening, players, lang),
+                         "changes": []})
+            continue
         rows.append({
             "entry": entry,
             "actor": actor_label(entry),
@@ -133,6 +141,13 @@ def _audit_rows(entries: list[AuditEntry], seats_by_table: dict[int, list[str]],
                                       evening.options, players, lang),
         })
     return rows
+
+
+def _sent_words(record: Any, evening: Any, players: list[str], lang: str) -> str:
+    try:
+        return record_summary(record, evening.rules, evening.options, players, lang)
+    except Exception:  # noqa: BLE001 - a record the engine refused may be any JSON object
+        return json.dumps(record, ensure_ascii=False, sort_keys=True)[:300]
 
 
 @require_safe

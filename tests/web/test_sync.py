@@ -466,6 +466,44 @@ def test_fuzzed_operations_never_500_and_never_half_store(table: Table,
 
     check()
     assert seen["stored"] and seen["refused"], seen
+    # Whatever was refused is in the audit log, and the log shows it.
+    assert AuditEntry.objects.filter(action="refuse").exists()
+    audit = scorer.get(reverse("scoring:evening-audit", args=[table.evening_id]))
+    assert audit.status_code == 200
+
+
+def test_fuzzed_held_operations_can_be_shown_accepted_or_discarded(table: Table,
+                                                                   scorer: Client) -> None:
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    admin = Client()
+    admin.force_login(make_user(table.evening.club, "admin"))
+    evening_close(evening=table.evening, actor=OTHER)
+    anything = _json_values()
+    record = st.dictionaries(st.sampled_from(list(WON) + ["ramsch", "penalty", "kontra"]),
+                             anything | st.integers(0, 3), max_size=7) | st.just(WON)
+
+    @settings(max_examples=40, deadline=None, database=None,
+              suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                     HealthCheck.too_slow])
+    @given(record, st.booleans())
+    def check(data: dict[str, Any], accept: bool) -> None:
+        response = send(scorer, table, op(record=data))
+        assert response.status_code == 202
+        held = response.json()["held"]
+        assert admin.get(reverse("scoring:held", args=[table.evening_id])).status_code == 200
+        name = "scoring:held-accept" if accept else "scoring:held-discard"
+        before = list(Deal.objects.values_list("pk", "record"))
+        decided = admin.post(reverse(name, args=[table.evening_id]),
+                             {"held": held, "reason": "Fuzz"})
+        assert decided.status_code in (302, 422)
+        if decided.status_code == 422 or not accept:
+            assert list(Deal.objects.values_list("pk", "record")) == before
+        audit = admin.get(reverse("scoring:evening-audit", args=[table.evening_id]))
+        assert audit.status_code == 200
+
+    check()
 
 
 def test_the_held_and_forbidden_answers_speak_the_requests_language(table: Table,
