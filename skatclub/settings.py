@@ -64,6 +64,8 @@ elif not ALLOWED_HOSTS:
         "ALLOWED_HOSTS must be set when DEBUG is off: the site's host names, comma-separated "
         "(e.g. ALLOWED_HOSTS=skat.example.org).")
 CSRF_TRUSTED_ORIGINS = [o for o in os.getenv("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
+# A tablet's JSON sync request with a stale token is answered in JSON (scoring/views/sync.py).
+CSRF_FAILURE_VIEW = "scoring.views.sync.csrf_failure"
 
 INSTALLED_APPS = [
     "django.contrib.admin",

@@ -75,6 +75,18 @@ def _refused(field: str | None, message: str) -> JsonResponse:
                         status=422)
 
 
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """settings.CSRF_FAILURE_VIEW: a tablet's JSON request with a stale token (the page was
+    loaded before the session changed) learns it as JSON, to fetch a fresh page and send
+    again; everything else gets Django's page."""
+    if request.content_type == "application/json" or request.path.endswith("/sync/"):
+        return JsonResponse({"status": "csrf", "message": _(
+            "This page is out of date: reload it, then the tablet sends again.")},
+            status=403)
+    from django.views.csrf import csrf_failure as default
+    return default(request, reason)
+
+
 # ---------------------------------------------------------------- who may send
 
 def once_granted(request: HttpRequest, table: Table) -> bool:
@@ -377,6 +389,33 @@ def sync(request: HttpRequest, pk: int) -> HttpResponse:
     return _apply(request, table, actor, body, target, lang)
 
 
+def _write(table: Table, actor: Actor, body: dict[str, Any], deal: Deal | None,
+           since: int) -> Deal:
+    """The operation through the services, at version ``since``; in append mode at the
+    table's current version, asked again a few times should other tablets keep saving in
+    between (each try is re-validated by the engine)."""
+    for attempt in range(3 if body["append"] else 1):
+        if body["append"] and attempt:
+            table.refresh_from_db(fields=["version"])
+        expected = table.version if body["append"] else since
+        try:
+            if body["op"] == "save":
+                return deal_record(table=table, record=body["record"], actor=actor,
+                                   expected_version=expected,
+                                   request_id=body["request_id"])
+            assert deal is not None
+            deal.table = table
+            service = {"edit": deal_edit, "delete": deal_delete, "restore": deal_restore}
+            extra = {"record": body["record"]} if body["op"] == "edit" else {}
+            return service[body["op"]](deal=deal, reason=body["reason"], actor=actor,
+                                       expected_version=expected,
+                                       request_id=body["request_id"], **extra)
+        except StaleTable:
+            if not body["append"] or attempt == 2:
+                raise
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
 def _apply(request: HttpRequest, table: Table, actor: Actor, body: dict[str, Any],
            deal: Deal | HeldOperation | None, lang: str) -> JsonResponse:
     assert deal is None or isinstance(deal, Deal)
@@ -389,19 +428,8 @@ def _apply(request: HttpRequest, table: Table, actor: Actor, body: dict[str, Any
         since = mine  # what this device itself sent since is no conflict
     if since > table.version:
         return _refused("base_version", _("The table version is missing or not valid."))
-    expected = table.version if body["append"] else since
     try:
-        if body["op"] == "save":
-            stored = deal_record(table=table, record=body["record"], actor=actor,
-                                 expected_version=expected, request_id=request_id)
-        else:
-            assert deal is not None
-            deal.table = table
-            service = {"edit": deal_edit, "delete": deal_delete, "restore": deal_restore}
-            extra = {"record": body["record"]} if body["op"] == "edit" else {}
-            stored = service[body["op"]](deal=deal, reason=body["reason"], actor=actor,
-                                         expected_version=expected, request_id=request_id,
-                                         **extra)
+        stored = _write(table, actor, body, deal, since)
     except StaleTable:
         done = AuditEntry.objects.filter(table=table, request_id=request_id,
                                          deal__isnull=False).order_by("id").first()
