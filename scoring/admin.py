@@ -18,6 +18,7 @@ from scoring.models import (
     Club,
     Deal,
     Evening,
+    HeldOperation,
     Membership,
     Player,
     RuleProfile,
@@ -166,7 +167,7 @@ class AuditEntryAdmin(ReadOnlyAdmin):
     search_fields = ["actor", "reason"]
     date_hierarchy = "at"
     fields = ["at", "actor", "user", "action", "evening", "table", "deal", "reason",
-              "before_pretty", "after_pretty"]
+              "request_id", "version", "before_pretty", "after_pretty"]
     readonly_fields = fields
 
     @admin.display(description=_("before"))
@@ -176,3 +177,19 @@ class AuditEntryAdmin(ReadOnlyAdmin):
     @admin.display(description=_("after"))
     def after_pretty(self, obj: AuditEntry) -> str:
         return pretty_json(obj.after)
+
+
+@admin.register(HeldOperation)
+class HeldOperationAdmin(ReadOnlyAdmin):
+    """Decided on the club's page (Evening → Held operations), through the services."""
+
+    list_display = ["at", "actor", "op", "table", "why", "state"]
+    list_filter = ["state", "why", "table__evening__club"]
+    fields = ["at", "actor", "user", "table", "op", "deal", "deal_request_id", "request_id",
+              "base_version", "reason", "why", "state", "resolved_by", "resolved_at",
+              "resolution", "record_pretty"]
+    readonly_fields = fields
+
+    @admin.display(description=_("record"))
+    def record_pretty(self, obj: HeldOperation) -> str:
+        return pretty_json(obj.record)
