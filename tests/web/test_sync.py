@@ -20,7 +20,7 @@ from django.urls import reverse
 from scoring.engine import SkatError, evaluate_table
 from scoring.models import AuditEntry, Deal, HeldOperation, Table
 from scoring.selectors import table_document
-from scoring.services import Actor, deal_record, evening_close
+from scoring.services import Actor, deal_edit, deal_record, evening_close
 
 from .factories import make_club, make_table, make_user
 
@@ -544,3 +544,23 @@ def test_append_tries_again_when_another_tablet_saves_in_between(
     assert response.status_code == 200, response.json()
     assert calls == [0, 1] and response.json()["version"] == 2
     assert Deal.objects.filter(table=table).count() == 2
+
+
+def test_a_conflict_of_a_correction_shows_their_version_of_the_deal_first(
+        table: Table, scorer: Client) -> None:
+    first = deal_record(table=table, record=WON, expected_version=0, actor=OTHER)
+    deal_record(table=table, record={**WON, "declarer": 2}, expected_version=1, actor=OTHER)
+    deal_edit(deal=first, record={**WON, "declarer_points": 100}, reason="Tippfehler",
+              expected_version=2, actor=OTHER)
+    mine = {**WON, "declarer_points": 40}
+    response = send(scorer, table, op("edit", deal=first.pk, base_version=1, record=mine))
+    answer = response.json()
+    assert response.status_code == 409 and answer["op"] == "edit"
+    assert [t["deal"] for t in answer["theirs"]] == [first.pk, first.pk + 1]
+    assert answer["theirs"][0]["actions"] == ["corrected"]
+    assert answer["mine"]["row"]["result"] != answer["theirs"][0]["result"]
+    assert Deal.objects.get(pk=first.pk).record["declarer_points"] == 100
+    # Refused outright when mine is no deal the engine takes, on a current table.
+    bad = send(scorer, table, op("edit", deal=first.pk, base_version=3,
+                                 record={**WON, "game": "nope"}))
+    assert bad.status_code == 422 and bad.json()["error"]["message"]
