@@ -313,14 +313,21 @@ def _conflict(table: Table, since: int, body: dict[str, Any], deal: Deal | None,
             mine_row = preview.row if op == "restore" else next(
                 (row for row in sheet.rows if row.deal_id == current.pk), None)
             totals = preview.totals
+    if body["record"] is not None:  # one of theirs is exactly mine: most likely the same deal
+        records = {d.pk: d.record for d in full.deals.all() if not d.deleted}
+        for change in theirs:
+            change.same = change.row is not None and records.get(change.deal_id) == body[
+                "record"]
     mine = _row(mine_row, names)
     if mine is not None and op == "delete":
         mine["deleted"] = True
     return {
         "status": "conflict", "version": full.version, "op": op, "more": more,
+        "same": any(c.same for c in theirs),
         "theirs": [{**(_row(c.row, names) or {"number": None, "deal": c.deal_id,
                                                 "deleted": True}),
                     "position": c.number, "actions": c.actions, "by": c.actor,
+                    "same": c.same,
                     "at": c.at.isoformat() if c.at else None} for c in theirs],
         "mine": {"row": mine, "error": error},
         "totals": [{"player": name, "theirs": sheet.totals[s],

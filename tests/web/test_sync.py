@@ -191,6 +191,7 @@ def test_a_conflict_shows_theirs_and_mine_and_append_stores_mine(
     assert theirs["by"] == "other tablet" and theirs["number"] == 1 and theirs["at"]
     assert theirs["game"] and theirs["entries"][0]["entry"] != 0
     assert answer["mine"]["error"] is None and answer["mine"]["row"]["number"] == 2
+    assert not answer["same"] and not theirs["same"]
     assert [t["theirs"] for t in answer["totals"]] != [t["mine"] for t in answer["totals"]]
     assert Deal.objects.filter(table=table).count() == 1
     send(scorer, table, body)  # shown twice, logged once
@@ -564,3 +565,10 @@ def test_a_conflict_of_a_correction_shows_their_version_of_the_deal_first(
     bad = send(scorer, table, op("edit", deal=first.pk, base_version=3,
                                  record={**WON, "game": "nope"}))
     assert bad.status_code == 422 and bad.json()["error"]["message"]
+
+
+def test_the_same_deal_saved_on_two_tablets_is_marked_as_the_same(table: Table,
+                                                                   scorer: Client) -> None:
+    deal_record(table=table, record=WON, expected_version=0, actor=OTHER)
+    answer = send(scorer, table, op()).json()
+    assert answer["status"] == "conflict" and answer["same"] and answer["theirs"][0]["same"]
