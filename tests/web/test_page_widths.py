@@ -189,3 +189,23 @@ def test_the_table_screen_does_not_scroll_sideways(page: Any, live_server: Any,
     browser_login(page.context, live_server, make_user(objects["club"], "admin"))
     problems = measure(page, live_server, urls, size, screenshot_dir)
     assert not problems, "\n".join(f"{k}: {v}" for k, v in problems.items())
+
+
+def test_a_sheet_that_fits_keeps_its_header_row_sticking(page: Any, live_server: Any) -> None:
+    """Short names at 1024 px: the sheet fits, so it gets no scroll box (its header row
+    sticks to the top of the screen); the long names' sheet of the same evening does not fit
+    and gets one. Turning the tablet re-checks."""
+    objects = played_club()
+    short = story_table(objects["club"], ["Anna", "Bernd", "Clara", "Dieter"])
+    browser_login(page.context, live_server, make_user(objects["club"], "admin"))
+    page.set_viewport_size(SIZES["tablet-landscape"])
+    box = page.locator(".score-sheet")
+    page.goto(live_server.url + reverse("scoring:sheet", args=[short.pk]))
+    assert box.get_attribute("class") == "score-sheet"
+    assert page.evaluate("getComputedStyle(document.querySelector('.sheet thead th'))"
+                         ".position") == "sticky"
+    page.goto(live_server.url + reverse("scoring:sheet", args=[objects["table"].pk]))
+    assert "too-wide" in box.get_attribute("class").split()
+    page.set_viewport_size({"width": 1600, "height": 900})
+    page.wait_for_function("!document.querySelector('.score-sheet.too-wide')")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1600
