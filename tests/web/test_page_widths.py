@@ -206,6 +206,18 @@ def test_a_sheet_that_fits_keeps_its_header_row_sticking(page: Any, live_server:
                          ".position") == "sticky"
     page.goto(live_server.url + reverse("scoring:sheet", args=[objects["table"].pk]))
     assert "too-wide" in box.get_attribute("class").split()
+    # The sheet refreshes itself (htmx swaps in a new one): the new sheet is checked too.
+    page.evaluate("document.querySelector('.score-sheet').setAttribute('data-old', '')")
+    page.evaluate("() => { const live = document.getElementById('sheet-live');"
+                  " htmx.ajax('GET', live.getAttribute('hx-get'),"
+                  " {target: live, swap: 'innerHTML'}); }")
+    page.locator(".score-sheet[data-old]").wait_for(state="detached")
+    page.locator(".score-sheet.too-wide").wait_for(state="attached")
+    # On paper nothing scrolls.
+    page.emulate_media(media="print")
+    assert page.evaluate("getComputedStyle(document.querySelector('.score-sheet'))"
+                         ".overflowX") == "visible"
+    page.emulate_media(media="screen")
     page.set_viewport_size({"width": 1600, "height": 900})
-    page.wait_for_function("!document.querySelector('.score-sheet.too-wide')")
+    page.locator(".score-sheet.too-wide").wait_for(state="detached")
     assert page.evaluate("document.documentElement.scrollWidth") <= 1600
