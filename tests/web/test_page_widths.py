@@ -25,7 +25,9 @@ from playwright.sync_api import Error as PlaywrightError
 from scoring.models import Deal, RuleProfile, Season
 from scoring.services import Actor, deal_delete, deal_edit, deal_record
 
+from . import seasons
 from .factories import browser_login, make_club, make_user
+from .seasons import seat_and_play
 from .test_pdf_issue12 import story_table
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
@@ -33,6 +35,9 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 SIZES = {"tablet-landscape": {"width": 1024, "height": 768},
          "tablet-upright": {"width": 800, "height": 1280},
          "phone": {"width": 390, "height": 844}}
+
+SIX = ["Karl-Heinz Schwarzenberger", "Wolfgang", "Marie-Luise", "Friedrich Wilhelm",
+       "Gülşen Yıldırım", "Bartholomäus"]
 
 # Routes that are not a page a person looks at, with the reason.
 NOT_PAGES = {
@@ -53,7 +58,7 @@ NOT_PAGES = {
     "code": "redirects to the table screen (measured as 'table')",
 }
 # The pages that were once too wide: saved as screenshots to look at.
-SHOWN = {"sheet", "evening-audit", "deal-history", "season-player"}
+SHOWN = {"sheet", "sheet-six", "evening", "evening-audit", "deal-history", "season-player"}
 # The table screen: another part of the work owns templates/scoring/entry/.
 TABLE_SCREEN = {"table", "deal-edit"}
 
@@ -76,7 +81,7 @@ def played_club() -> dict[str, Any]:
     table = story_table(club)
     evening = table.evening
     season = Season.objects.create(club=club, name="Saison 2026/27", start=evening.date,
-                                   end=evening.date, evaluation="seeger_fabian")
+                                   end=evening.date, evaluation="classic")
     evening.season = season
     evening.save(update_fields=["season"])
     me = Actor(None, "test")
@@ -91,8 +96,11 @@ def played_club() -> dict[str, Any]:
     deal_delete(deal=extra, reason="doppelt eingetragen", expected_version=table.version,
                 actor=me)
     player = table.seats.order_by("position").first().player
+    # and a 6-table at the same evening: the widest sheet there is
+    six = seat_and_play(evening, [seasons.player(club, name) for name in SIX],
+                        {0: [(1, True)], 2: [(2, False)], 4: [(3, True)], 5: [(1, False)]})
     return {"club": club, "table": table, "evening": evening, "season": season,
-            "deal": edited, "player": player}
+            "deal": edited, "player": player, "six": six}
 
 
 def page_urls(objects: dict[str, Any]) -> dict[str, str]:
@@ -135,6 +143,8 @@ def page_urls(objects: dict[str, Any]) -> dict[str, str]:
             unknown.append(name)
     assert not unknown, f"new routes: fill them in or name them in NOT_PAGES: {unknown}"
     urls["sheet-historical"] = urls["sheet"] + "?layout=historical"
+    urls["sheet-six"] = reverse("scoring:sheet", args=[objects["six"].pk])
+    urls["sheet-six-historical"] = urls["sheet-six"] + "?layout=historical"
     return urls
 
 
