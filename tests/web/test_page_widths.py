@@ -56,6 +56,9 @@ NOT_PAGES = {
     "evening-live": "htmx fragment of the evening page (measured there)",
     "table-version": "JSON for the table screen's polling",
     "code": "redirects to the table screen (measured as 'table')",
+    "evening-close": "POST only: the form is on the evening page",
+    "evening-reopen": "POST only: the form is on the evening page",
+    "engine-bundle": "the engine's code as a zip for the browser, not a page",
 }
 # The pages that were once too wide: saved as screenshots to look at.
 SHOWN = {"sheet", "sheet-six", "evening", "evening-audit", "deal-history", "season-player"}
