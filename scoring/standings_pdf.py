@@ -1,7 +1,9 @@
 """The season table as an A4 landscape PDF (WeasyPrint), for the club's notice board.
 
 The same rows as the page (standings.season_standings), so paper and screen cannot disagree.
-The document is one short table; its style is inline so nothing has to be fetched.
+The document is one short table; its style is inline so nothing has to be fetched, and it is
+rendered by the one renderer every PDF uses (scoring/pdf/documents.py), which fetches nothing
+but data: URLs.
 ``render_pdf standings`` (management command) writes it from scripts.
 """
 
@@ -11,6 +13,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
 from scoring.models import Season
+from scoring.pdf import documents
 from scoring.standings import counting_rule, season_standings, tie_rule
 
 
@@ -27,6 +30,5 @@ def standings_html(season: Season, lang: str) -> str:
 
 
 def standings_pdf(season: Season, lang: str = "de") -> bytes:
-    from weasyprint import HTML  # imported when needed: it takes half a second
-
-    return HTML(string=standings_html(season, lang)).write_pdf()
+    # its own style, A4 across the page: not the house style of the other documents
+    return documents.render_html(standings_html(season, lang), house_style=False).pdf

@@ -74,7 +74,13 @@ def get_pdf(document: Document) -> tuple[bytes, bool]:
 
 
 def render(document: Document) -> weasy.Rendered:
-    return weasy.render(document.html())
+    return render_html(document.html())
+
+
+def render_html(html: str, *, house_style: bool = True) -> weasy.Rendered:
+    """The one way HTML becomes a PDF, for every document (the season table too): WeasyPrint
+    set up once, with a URL fetcher that reads data: URLs only, never a file or the network."""
+    return weasy.render(html, house_style=house_style)
 
 
 # ------------------------------------------------------------------ cache keys

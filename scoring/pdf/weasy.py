@@ -39,14 +39,16 @@ def _setup() -> tuple[Any, Any, Any]:
     return fonts, stylesheet, fetcher
 
 
-def render(html: str) -> Rendered:
+def render(html: str, *, house_style: bool = True) -> Rendered:
+    """``house_style=False`` for a document that brings its whole style with it (the season
+    table): print.css would override its own page size and margins."""
     from weasyprint import HTML
 
     with _lock:
         fonts, stylesheet, fetcher = _setup()
         start = time.perf_counter()
         document = HTML(string=html, url_fetcher=fetcher).render(
-            stylesheets=[stylesheet], font_config=fonts)
+            stylesheets=[stylesheet] if house_style else [], font_config=fonts)
         laid_out = time.perf_counter()
         pdf = document.write_pdf()
         written = time.perf_counter()

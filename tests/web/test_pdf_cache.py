@@ -29,9 +29,9 @@ def renders(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     seen: list[str] = []
     real = weasy.render
 
-    def counting(html: str) -> weasy.Rendered:
+    def counting(html: str, **options: Any) -> weasy.Rendered:
         seen.append(html.split("<title>", 1)[1].split("·", 1)[0].strip())
-        return real(html)
+        return real(html, **options)
 
     monkeypatch.setattr(weasy, "render", counting)
     yield seen

@@ -390,8 +390,10 @@ def test_a_correction_recomputes_the_sheet_and_is_in_the_audit_log(
     expect(edit.locator(".change ins")).to_be_visible()
     assert numbers(edit.locator(".change del").inner_text()) == numbers(
         edit.locator(".change ins").inner_text())  # same game, bid and Kontra; other result
-    change = edit.locator("ul.changes li").filter(has=a.page.locator("code", has_text="result"))
-    assert change.inner_text().split(":", 1)[1].split() == ["lost", "→", "won"]
+    # In the words of the sheet (the browser reads German), not the record's keys.
+    change = edit.locator("ul.changes li").filter(
+        has=a.page.locator(".field", has_text="Ergebnis"))
+    assert change.inner_text().split(":", 1)[1].split() == ["verloren", "→", "gewonnen"]
     expect(edit).to_contain_text(REASON)
     a.shot("06-correction-history")
 

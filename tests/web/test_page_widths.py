@@ -1,0 +1,236 @@
+"""No page scrolls sideways (issue 14): every page a person sees, at the three sizes the
+club uses (a 1024 × 768 tablet in landscape, an 800 × 1280 tablet upright, a 390 × 844
+phone), is no wider than the screen. Wide tables scroll inside their own box.
+
+The pages come from walking the URL resolver, as test_access_isolation.py does, so a page
+routed later is measured as soon as it exists: every route is either filled in below or
+named in NOT_PAGES with the reason it is not a page of its own. The club has a played
+evening with long names, a Ramsch, Bock and a stake (so a settlement), a corrected and a
+deleted deal (so the audit and history pages have something to show), a season with that
+evening in it, and a series ranking.
+
+The table screen (templates/scoring/entry/) belongs to another part of the work; it is
+measured in its own test so that its result is reported on its own."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from playwright.sync_api import Error as PlaywrightError
+
+from scoring.models import Deal, RuleProfile, Season
+from scoring.services import Actor, deal_delete, deal_edit, deal_record
+
+from . import seasons
+from .factories import browser_login, make_club, make_user
+from .seasons import seat_and_play
+from .test_pdf_issue12 import story_table
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
+
+SIZES = {"tablet-landscape": {"width": 1024, "height": 768},
+         "tablet-upright": {"width": 800, "height": 1280},
+         "phone": {"width": 390, "height": 844}}
+
+SIX = ["Karl-Heinz Schwarzenberger", "Wolfgang", "Marie-Luise", "Friedrich Wilhelm",
+       "Gülşen Yıldırım", "Bartholomäus"]
+
+# Routes that are not a page a person looks at, with the reason.
+NOT_PAGES = {
+    "set_language": "POST only: the language switch",
+    "logout": "POST only",
+    "password_reset": "not offered: accounts are made by club admins, there is no mail",
+    "password_reset_done": "not offered (see password_reset)",
+    "password_reset_confirm": "not offered (see password_reset)",
+    "password_reset_complete": "not offered (see password_reset)",
+    "player-create": "POST only: the form is on the members page",
+    "deal-save": "POST only", "deal-preview": "htmx fragment of the table screen",
+    "deal-delete": "POST only", "deal-restore": "POST only",
+    "sheet-csv": "CSV download", "sheet-pdf": "PDF", "settlement-pdf": "PDF",
+    "summary-pdf": "PDF", "season-pdf": "PDF",
+    "sheet-fragment": "htmx fragment of the sheet page (measured there)",
+    "evening-live": "htmx fragment of the evening page (measured there)",
+    "table-version": "JSON for the table screen's polling",
+    "code": "redirects to the table screen (measured as 'table')",
+    "evening-close": "POST only: the form is on the evening page",
+    "evening-reopen": "POST only: the form is on the evening page",
+    "engine-bundle": "the engine's code as a zip for the browser, not a page",
+}
+# The pages that were once too wide: saved as screenshots to look at.
+SHOWN = {"sheet", "sheet-six", "evening", "evening-audit", "deal-history", "season-player"}
+# The table screen: another part of the work owns templates/scoring/entry/.
+TABLE_SCREEN = {"table", "deal-edit"}
+
+
+def all_patterns() -> Iterator[tuple[str, URLPattern]]:
+    def walk(patterns: list[Any], namespace: str) -> Iterator[tuple[str, URLPattern]]:
+        for p in patterns:
+            if isinstance(p, URLResolver):
+                if p.namespace == "admin":  # Django's own admin, for the site's operator
+                    continue
+                yield from walk(p.url_patterns, p.namespace or namespace)
+            elif p.name:
+                yield (f"{namespace}:{p.name}" if namespace else p.name), p
+
+    yield from walk(get_resolver().url_patterns, "")
+
+
+def played_club() -> dict[str, Any]:
+    club = make_club()
+    table = story_table(club)
+    evening = table.evening
+    season = Season.objects.create(club=club, name="Saison 2026/27", start=evening.date,
+                                   end=evening.date, evaluation="classic")
+    evening.season = season
+    evening.save(update_fields=["season"])
+    me = Actor(None, "test")
+    deals = list(Deal.objects.filter(table=table).order_by("position"))
+    edited = deal_edit(deal=deals[0], record={**deals[0].record, "declarer_points": 91},
+                       reason="Augen verzählt, Schneider angesagt und nachgezählt",
+                       expected_version=table.version, actor=me)
+    table.refresh_from_db()
+    extra = deal_record(table=table, record={"kind": "passed"}, expected_version=table.version,
+                        actor=me)
+    table.refresh_from_db()
+    deal_delete(deal=extra, reason="doppelt eingetragen", expected_version=table.version,
+                actor=me)
+    player = table.seats.order_by("position").first().player
+    # and a 6-table at the same evening: the widest sheet there is
+    six = seat_and_play(evening, [seasons.player(club, name) for name in SIX],
+                        {0: [(1, True)], 2: [(2, False)], 4: [(3, True)], 5: [(1, False)]})
+    return {"club": club, "table": table, "evening": evening, "season": season,
+            "deal": edited, "player": player, "six": six}
+
+
+def page_urls(objects: dict[str, Any]) -> dict[str, str]:
+    """Every page, filled in with the played club's objects: {route name: url}."""
+    profile = RuleProfile.objects.filter(club=objects["club"]).first()
+    by_route = {
+        "scoring:club": [objects["club"].slug],
+        "scoring:evening-create": [objects["club"].slug],
+        "scoring:player-create": [objects["club"].slug],
+        "scoring:members": [objects["club"].slug],
+        "scoring:profile-create": [objects["club"].slug],
+        "scoring:season-create": [objects["club"].slug],
+        "scoring:profile-edit": [profile.pk],
+        "scoring:table-create": [objects["evening"].pk],
+        "scoring:codes": [objects["evening"].pk],
+        "scoring:evening": [objects["evening"].pk],
+        "scoring:evening-audit": [objects["evening"].pk],
+        "scoring:settlement": [objects["evening"].pk],
+        "scoring:evening-ranking": [objects["evening"].pk],
+        "scoring:series-new": [objects["evening"].pk],
+        "scoring:table": [objects["table"].pk],
+        "scoring:sheet": [objects["table"].pk],
+        "scoring:deal-edit": [objects["table"].pk, objects["deal"].pk],
+        "scoring:deal-history": [objects["table"].pk, objects["deal"].pk],
+        "scoring:season": [objects["season"].pk],
+        "scoring:season-edit": [objects["season"].pk],
+        "scoring:season-player": [objects["season"].pk, objects["player"].pk],
+    }
+    urls = {}
+    unknown = []
+    for name, pattern in all_patterns():
+        short = name.split(":")[-1]
+        if short in NOT_PAGES:
+            continue
+        if name in by_route:
+            urls[short] = reverse(name, args=by_route[name])
+        elif not getattr(pattern.pattern, "converters", None):
+            urls[short] = reverse(name)
+        else:
+            unknown.append(name)
+    assert not unknown, f"new routes: fill them in or name them in NOT_PAGES: {unknown}"
+    urls["sheet-historical"] = urls["sheet"] + "?layout=historical"
+    urls["sheet-six"] = reverse("scoring:sheet", args=[objects["six"].pk])
+    urls["sheet-six-historical"] = urls["sheet-six"] + "?layout=historical"
+    return urls
+
+
+def measure(page: Any, live_server: Any, urls: dict[str, str], size: str,
+            screenshot_dir: Path) -> dict[str, str]:
+    """{page: problem} for every page wider than the screen or not answering 200."""
+    problems = {}
+    for name, url in urls.items():
+        try:
+            response = page.goto(live_server.url + url)
+        except PlaywrightError as err:
+            problems[name] = f"{url}: {err.message.splitlines()[0]}"
+            continue
+        if response is None or response.status != 200:
+            problems[name] = f"{url}: status {response and response.status}"
+            continue
+        scroll, inner = page.evaluate(
+            "[document.documentElement.scrollWidth, window.innerWidth]")
+        if scroll > inner:
+            problems[name] = f"{url}: {scroll} px wide on a {inner} px screen"
+        if scroll > inner or name in SHOWN:
+            prefix = "too-wide" if scroll > inner else "width"
+            page.screenshot(path=str(screenshot_dir / f"{prefix}-{size}-{name}.png"),
+                            full_page=True)
+    return problems
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_no_page_scrolls_sideways(page: Any, live_server: Any, screenshot_dir: Path,
+                                  size: str) -> None:
+    objects = played_club()
+    urls = {k: v for k, v in page_urls(objects).items() if k not in TABLE_SCREEN}
+    assert {"login", "home", "club", "members", "profile-edit", "evening", "sheet",
+            "settlement", "evening-audit", "deal-history", "season", "season-player",
+            "evening-ranking", "password_change"} <= set(urls)
+    page.set_viewport_size(SIZES[size])
+    # Signed out first: the sign-in page as a person sees it before signing in.
+    anonymous = {"login": urls.pop("login"), "code-entry": urls["code-entry"]}
+    problems = measure(page, live_server, anonymous, size, screenshot_dir)
+    browser_login(page.context, live_server, make_user(objects["club"], "admin"))
+    problems |= measure(page, live_server, urls, size, screenshot_dir)
+    assert not problems, "\n".join(f"{k}: {v}" for k, v in problems.items())
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_table_screen_does_not_scroll_sideways(page: Any, live_server: Any,
+                                                   screenshot_dir: Path, size: str) -> None:
+    objects = played_club()
+    urls = {k: v for k, v in page_urls(objects).items() if k in TABLE_SCREEN}
+    assert set(urls) == TABLE_SCREEN
+    page.set_viewport_size(SIZES[size])
+    browser_login(page.context, live_server, make_user(objects["club"], "admin"))
+    problems = measure(page, live_server, urls, size, screenshot_dir)
+    assert not problems, "\n".join(f"{k}: {v}" for k, v in problems.items())
+
+
+def test_a_sheet_that_fits_keeps_its_header_row_sticking(page: Any, live_server: Any) -> None:
+    """Short names at 1024 px: the sheet fits, so it gets no scroll box (its header row
+    sticks to the top of the screen); the long names' sheet of the same evening does not fit
+    and gets one. Turning the tablet re-checks."""
+    objects = played_club()
+    short = story_table(objects["club"], ["Anna", "Bernd", "Clara", "Dieter"])
+    browser_login(page.context, live_server, make_user(objects["club"], "admin"))
+    page.set_viewport_size(SIZES["tablet-landscape"])
+    box = page.locator(".score-sheet")
+    page.goto(live_server.url + reverse("scoring:sheet", args=[short.pk]))
+    assert box.get_attribute("class") == "score-sheet"
+    assert page.evaluate("getComputedStyle(document.querySelector('.sheet thead th'))"
+                         ".position") == "sticky"
+    page.goto(live_server.url + reverse("scoring:sheet", args=[objects["table"].pk]))
+    assert "too-wide" in box.get_attribute("class").split()
+    # The sheet refreshes itself (htmx swaps in a new one): the new sheet is checked too.
+    page.evaluate("document.querySelector('.score-sheet').setAttribute('data-old', '')")
+    page.evaluate("() => { const live = document.getElementById('sheet-live');"
+                  " htmx.ajax('GET', live.getAttribute('hx-get'),"
+                  " {target: live, swap: 'innerHTML'}); }")
+    page.locator(".score-sheet[data-old]").wait_for(state="detached")
+    page.locator(".score-sheet.too-wide").wait_for(state="attached")
+    # On paper nothing scrolls.
+    page.emulate_media(media="print")
+    assert page.evaluate("getComputedStyle(document.querySelector('.score-sheet'))"
+                         ".overflowX") == "visible"
+    page.emulate_media(media="screen")
+    page.set_viewport_size({"width": 1600, "height": 900})
+    page.locator(".score-sheet.too-wide").wait_for(state="detached")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1600
