@@ -70,6 +70,7 @@ def test_a_tablet_syncs_and_the_admin_accepts_what_was_held(
     admin.screenshot(path=str(screenshot_dir / "held-waiting.png"), full_page=True)
     admin.set_viewport_size({"width": 390, "height": 844})
     admin.screenshot(path=str(screenshot_dir / "held-waiting-phone.png"), full_page=True)
+    assert admin.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scroll
     admin.set_viewport_size({"width": 1024, "height": 768})
     # Accepting into a closed evening needs a reason (the browser asks for it first).
     admin.get_by_label("Warum es in den geschlossenen Abend übernehmen").fill(

@@ -59,6 +59,9 @@ NOT_PAGES = {
     "evening-close": "POST only: the form is on the evening page",
     "evening-reopen": "POST only: the form is on the evening page",
     "engine-bundle": "the engine's code as a zip for the browser, not a page",
+    "table-state": "JSON for the offline table", "table-sync": "POST only: JSON sync",
+    "held-accept": "POST only: the form is on the held page",
+    "held-discard": "POST only: the form is on the held page",
 }
 # The pages that were once too wide: saved as screenshots to look at.
 SHOWN = {"sheet", "sheet-six", "evening", "evening-audit", "deal-history", "season-player"}
@@ -121,6 +124,7 @@ def page_urls(objects: dict[str, Any]) -> dict[str, str]:
         "scoring:codes": [objects["evening"].pk],
         "scoring:evening": [objects["evening"].pk],
         "scoring:evening-audit": [objects["evening"].pk],
+        "scoring:held": [objects["evening"].pk],
         "scoring:settlement": [objects["evening"].pk],
         "scoring:evening-ranking": [objects["evening"].pk],
         "scoring:series-new": [objects["evening"].pk],
