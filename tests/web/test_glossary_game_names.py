@@ -207,3 +207,43 @@ def test_every_level_word_of_a_historical_grand_ouvert(system: str, lang: str) -
     words = [w for w in LEVELS[lang] if w not in ("hand", "Hand", "ouvert", "Ouvert")]
     chain = ", ".join(f"{word} {n}" for n, word in enumerate(words, start=2))
     assert f", {chain} × Grand Ouvert 24 = 144" in explanation, explanation
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("en", ["with Call play", "exceptional games: Nullo Purchase, Nullo Tourné, Uno, Duo, "
+            "Nullo with tricks"]),
+    ("de", ["mit Frage-Spielen", "Kauf-Nullo, Nullo-Tourné, Uno, Duo, Nullo mit Stichen"]),
+])
+def test_the_house_rules_name_the_games_as_the_sheet_does(lang: str, words: list[str]) -> None:
+    from scoring.rule_words import describe_rules
+
+    text = describe_rules("hoyle", {"frage": True}, lang=lang) + " · " + describe_rules(
+        "american1898", {"exceptional": ["nullo_purchase", "nullo_tourne", "uno", "duo",
+                                         "nullo_tricks"]}, lang=lang)
+    for word in words:
+        assert word in text, (word, text)
+    for wrong in WRONG_IN[lang]:
+        assert not re.search(wrong if wrong.endswith("\b") else re.escape(wrong), text), (
+            wrong, text)
+    bock = describe_rules("isko", {"bock": {"triggers": ["null_ouvert_hand"]}}, lang=lang)
+    assert NULL_NAMES[True, True][lang == "de"] in bock, bock
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_table_screen_names_the_games_as_the_sheet_does(client: Any, lang: str) -> None:
+    from django.urls import reverse
+
+    from .factories import make_club, make_table, make_user
+
+    table = make_table(make_club(), preset="american1898")
+    client.force_login(make_user(table.evening.club, "scorer"))
+    html = client.get(reverse("scoring:table", args=[table.pk]),
+                      headers={"accept-language": lang}).content.decode()
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+    heading = "Call play" if lang == "en" else "Frage"
+    assert re.search(rf"\b{heading}\b", text)
+    for key in ("frage_clubs", "tourne_hearts", "grand_tourne", "nullo_ouvert", "revolution"):
+        assert EXPECTED["american1898"][key][lang == "de"] in text, key
+    for wrong in ("Tourne ", "Call play" if lang == "de" else "Frage"):
+        assert wrong not in text, wrong
