@@ -17,16 +17,24 @@ which the glossary's "…" leaves as they are.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
+from django.urls import reverse
 from django.utils import translation
 
 from scoring.engine import evaluate
 from scoring.engine.deal import legal_bids
 from scoring.engine.games import HISTORIC_GAMES, ISKO_GAMES
 from scoring.engine.options import parse_options
+from scoring.rule_words import describe_rules
 from scoring.selectors import details_of, game_label
+
+from . import pdfs
+from .factories import make_club, make_table, make_user
+from .test_pdf_sheet import umlaut_table
+from .test_sheet_pages import login, play
 
 SUITS = {"clubs": ("Clubs", "Kreuz"), "spades": ("Spades", "Pik"),
          "hearts": ("Hearts", "Herz"), "diamonds": ("Diamonds", "Karo")}
@@ -215,8 +223,6 @@ def test_every_level_word_of_a_historical_grand_ouvert(system: str, lang: str) -
     ("de", ["mit Frage-Spielen", "Kauf-Nullo, Nullo-Tourné, Uno, Duo, Nullo mit Stichen"]),
 ])
 def test_the_house_rules_name_the_games_as_the_sheet_does(lang: str, words: list[str]) -> None:
-    from scoring.rule_words import describe_rules
-
     text = describe_rules("hoyle", {"frage": True}, lang=lang) + " · " + describe_rules(
         "american1898", {"exceptional": ["nullo_purchase", "nullo_tourne", "uno", "duo",
                                          "nullo_tricks"]}, lang=lang)
@@ -232,10 +238,6 @@ def test_the_house_rules_name_the_games_as_the_sheet_does(lang: str, words: list
 @pytest.mark.django_db
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_the_table_screen_names_the_games_as_the_sheet_does(client: Any, lang: str) -> None:
-    from django.urls import reverse
-
-    from .factories import make_club, make_table, make_user
-
     table = make_table(make_club(), preset="american1898")
     client.force_login(make_user(table.evening.club, "scorer"))
     html = client.get(reverse("scoring:table", args=[table.pk]),
@@ -247,3 +249,37 @@ def test_the_table_screen_names_the_games_as_the_sheet_does(client: Any, lang: s
         assert EXPECTED["american1898"][key][lang == "de"] in text, key
     for wrong in ("Tourne ", "Call play" if lang == "de" else "Frage"):
         assert wrong not in text, wrong
+
+
+@pdfs.needs_poppler
+@pytest.mark.django_db
+@pytest.mark.parametrize("layout", ["standard", "historical"])
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_pdf_names_the_games_and_levels_as_the_glossary(client: Any, lang: str,
+                                                            layout: str,
+                                                            screenshot_dir: Path) -> None:
+    club = make_club()
+    table = umlaut_table(club, players=3)
+    login(client, club)
+    play(table, [
+        {"kind": "game", "declarer": 0, "game": "null", "hand": True, "ouvert": True,
+         "bid": 59, "result": "won"},
+        {"kind": "game", "declarer": 1, "game": "clubs", "hand": True,
+         "schneider_announced": True, "matadors": 1, "bid": 18, "declarer_points": 95},
+    ])
+    response = client.get(reverse("scoring:sheet-pdf", args=[table.pk]), {"layout": layout},
+                          headers={"accept-language": lang})
+    assert response.status_code == 200
+    (screenshot_dir / f"glossary-sheet-{lang}-{layout}.pdf").write_bytes(response.content)
+    text = re.sub(r"\s+", " ", pdfs.text(response.content))
+    if layout == "standard":
+        # the grid prints the game's own name and ticks its levels; the legend says them whole
+        assert re.search(r"\bNull ×", text), text
+        legend = ("Levels: H Hand, S Schneider, A Schneider announced, S Schwarz, A Schwarz "
+                  "announced, O Ouvert." if lang == "en" else
+                  "Stufen: H Hand, S Schneider, A Schneider angesagt, S Schwarz, A Schwarz "
+                  "angesagt, O Ouvert.")
+        assert legend in text, text
+    for wrong in WRONG_IN[lang]:
+        assert not re.search(wrong if wrong.endswith("\b") else re.escape(wrong), text), (
+            wrong, text)
