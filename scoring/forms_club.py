@@ -425,13 +425,13 @@ class RuleProfileForm(forms.Form):
     bock_manual = forms.BooleanField(
         label=_("Bock can also be set by hand at the table"), required=False)
     # american1898 and hoyle
-    frage = forms.BooleanField(label=_("Frage"), required=False)
+    frage = forms.BooleanField(label=_("Call play"), required=False)
     revolution = forms.BooleanField(label=_("Revolution"), required=False)
     uno_duo = forms.BooleanField(label=_("Uno and Duo (Hoyle)"), required=False)
     exceptional = forms.MultipleChoiceField(
         label=_("Exceptional games (1898)"), required=False,
         widget=forms.CheckboxSelectMultiple, choices=_choices(
-            ("nullo_purchase", "Nullo Purchase"), ("nullo_tourne", "Nullo Tourne"),
+            ("nullo_purchase", _("Nullo Purchase")), ("nullo_tourne", _("Nullo Tourné")),
             ("uno", "Uno"), ("duo", "Duo"), ("nullo_tricks", _("Nullo with tricks"))))
     contra = forms.BooleanField(label=_("Contra and Re-contra (1898)"), required=False)
     point_ramsch = forms.BooleanField(label=_("Point Ramsch (1898)"), required=False)

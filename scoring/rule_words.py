@@ -19,6 +19,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from scoring.engine.games import AMERICAN1898_GAMES
 from scoring.money import money, rate
 
 SEPARATOR = " · "
@@ -144,8 +145,11 @@ EXCEPTIONAL_GAMES = ("nullo_purchase", "nullo_tourne", "uno", "duo", "nullo_tric
 
 
 def _exceptional_name(key: str) -> str:
-    return {"nullo_purchase": "Nullo Purchase", "nullo_tourne": "Nullo Tourne", "uno": "Uno",
-            "duo": "Duo", "nullo_tricks": _("Nullo with tricks")}.get(key, key)
+    """The game's own name (engine/games.py), in the reader's language."""
+    game = AMERICAN1898_GAMES.get(key)
+    if game is None:
+        return key
+    return game.in_lang("de" if translation.get_language() == "de" else "en")
 
 
 def _isko(o: Mapping[str, Any]) -> Iterator[str]:
@@ -176,7 +180,7 @@ def _historic(system: str, o: Mapping[str, Any]) -> Iterator[str]:
     frage_default = system == "american1898"
     frage = o.get("frage", frage_default)
     if frage is not frage_default:
-        yield _("with Frage") if frage else _("without Frage")
+        yield _("with Call play") if frage else _("without Call play")
     if o.get("revolution") is False:
         yield _("without Revolution")
     if system == "hoyle" and o.get("uno_duo") is False:

@@ -237,8 +237,8 @@ def game_label(rules: str, options: dict[str, Any], record: dict[str, Any],
     if game is None:
         return str(record.get("game")), "", False
     name = game.name_de if lang == "de" else game.name_en
-    if game.null:
-        name += " Ouvert" if record.get("ouvert") else ""
+    if game.null:  # glossary: Null ouvert Hand; the rules' English: Null Ouvert Hand
+        name += (" ouvert" if lang == "de" else " Ouvert") if record.get("ouvert") else ""
         name += " Hand" if record.get("hand") else ""
     symbol = SUIT_SYMBOLS.get(game.trump or "", "")
     return name, symbol, game.trump in ("H", "D")

@@ -11,6 +11,7 @@ project (gitignored), so that a person can look at them.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 from collections.abc import Iterator
@@ -23,13 +24,53 @@ from django.core.cache import caches
 from django.test import override_settings
 
 # Playwright's sync API marks its event loop as running in the test thread between its calls
-# (playwright/_impl/_greenlets.py, wait_for_future), and its session-scoped `playwright`
-# fixture keeps that loop for the rest of the session. From the first browser test on, every
-# ORM call in the test thread would raise SynchronousOnlyOperation: the browser test's own
-# queries, pytest-django's flush after a transactional test, and the queries of every test
-# that runs later, browser or not. So the switch has to be process-wide and set before any
-# test runs, which is why it lives here and not in a fixture or a sub-directory's conftest.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+# (playwright/_impl/_greenlets.py, wait_for_future sets it again after every call), and its
+# session-scoped `playwright` fixture keeps that loop for the rest of the session. While it is
+# marked, Django refuses every ORM call in the test thread (SynchronousOnlyOperation) unless
+# DJANGO_ALLOW_ASYNC_UNSAFE is set. So:
+# - a browser test (marker `browser`) runs with DJANGO_ALLOW_ASYNC_UNSAFE set, from its setup
+#   to the end of its teardown (its own queries, pytest-django's flush after it);
+# - after it, the loop is put aside (no longer "running" in this thread), so every other test
+#   runs as in a session without browsers: the variable unset and no running loop, so an ORM
+#   call from a real async context still raises (tests/test_async_unsafe_scope.py);
+# - the loop is put back before anything can call Playwright again: the next browser test's
+#   setup, and the `playwright` fixture's teardown at the end of the session.
+# Nothing calls Playwright while the loop is put aside: only browser tests use it.
+ASYNC_UNSAFE = "DJANGO_ALLOW_ASYNC_UNSAFE"
+_put_aside: list[asyncio.AbstractEventLoop] = []
+
+
+def _put_loop_aside() -> None:
+    loop = asyncio.events._get_running_loop()
+    if loop is not None and not _put_aside:
+        _put_aside.append(loop)
+        asyncio.events._set_running_loop(None)
+
+
+def _put_loop_back() -> None:
+    if _put_aside:
+        asyncio.events._set_running_loop(_put_aside.pop())
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Iterator[None]:
+    if item.get_closest_marker("browser"):
+        _put_loop_back()
+        os.environ[ASYNC_UNSAFE] = "true"
+    else:
+        _put_loop_aside()
+    return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    try:
+        return (yield)
+    finally:
+        if item.get_closest_marker("browser"):
+            os.environ.pop(ASYNC_UNSAFE, None)
+            _put_loop_aside()
+
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -63,6 +104,20 @@ def _fast_password_hasher() -> Iterator[None]:
 
 
 # ---------------------------------------------------------------- browser tests
+
+@pytest.fixture(scope="session")
+def _no_loop_left(django_db_setup: None) -> Iterator[None]:
+    yield
+    _put_loop_aside()  # whatever Playwright left marked, before the database is destroyed
+
+
+@pytest.fixture(scope="session")
+def playwright(_no_loop_left: None, playwright: Any) -> Iterator[Any]:
+    """pytest-playwright's own, started after the test database exists (so that it stops
+    before the database is destroyed), with its loop put back before it stops."""
+    yield playwright
+    _put_loop_back()
+
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from . import explain
@@ -525,8 +526,7 @@ def _isko_null(d: Record, s: Scored, o: Options, bid: int, concession: str | Non
     s.kontra_factor = KONTRA_FACTOR[kontra]
     s.entries = {declarer: entry * s.kontra_factor}
     s.levels = _DECLARED[hand, ouvert]
-    s.explain_parts = ("null", game_label_null(hand, ouvert), value, won, reason, factor,
-                       kontra)
+    s.explain_parts = ("null", _null_term(hand, ouvert), value, won, reason, factor, kontra)
     return s
 
 
@@ -541,7 +541,10 @@ def game_label_null(hand: bool, ouvert: bool) -> str:
     return "Null" + (" Ouvert" if ouvert else "") + (" Hand" if hand else "")
 
 
+@lru_cache(maxsize=4)
 def _null_term(hand: bool, ouvert: bool) -> Term:
+    """ "Null Ouvert Hand" as the rules and the spec write it, "Null ouvert Hand" in German
+    (glossary.md: Null, Null Hand, Null ouvert, Null ouvert Hand)."""
     return Term(game_label_null(hand, ouvert),
                 "Null" + (" ouvert" if ouvert else "") + (" Hand" if hand else ""))
 
@@ -703,10 +706,10 @@ def _historic_fixed(d: Record, s: Scored, game: Game, bid: int, concession: str 
     if d.get("matadors") is not None:
         raise SkatError("matadors", "{game} has no matadors.", game=game)
     value = game.ouvert_value if ouvert and game.ouvert_value else game.base
-    name = game.name_en + (" Ouvert" if ouvert else "")
+    opened = Term(f"{game.name_en} Ouvert", f"{game.name_de} ouvert")
+    name = opened if ouvert else game  # both bring their German name (in_lang)
     if bid > value:
         better = sorted(v for v in (game.base, game.ouvert_value) if v and v >= bid)
-        opened = Term(f"{game.name_en} Ouvert", f"{game.name_de} ouvert")
         raise _too_low(opened if ouvert else Term(game.name_en, game.name_de), value, bid,
                        (opened, better[0]) if better else None)
     charged = value
@@ -828,9 +831,10 @@ def explanation(s: Scored, lang: str, bock: int, names: tuple[str, ...] | None) 
         else:
             text += " → " if won else f" → {w['lost']}{_reason(w, reason)}: "
     else:  # "null" / "fixed": a single value
-        label, value, won, reason, factor, charged = (
+        term, value, won, reason, factor, charged = (
             (parts[1], parts[2], parts[3], parts[4], parts[5], parts[2]) if head == "null"
             else parts[1:7])
+        label = term.in_lang(lang)
         text = f"{label} {value} → " if won else (
             f"{label} {value} → {w['lost']}{_reason(w, reason)}: ")
     amount = value if won else charged

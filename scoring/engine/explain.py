@@ -1,4 +1,6 @@
-"""Explanations a scorer can read, in English and German.
+"""Explanations a scorer can read, in English and German, in the glossary's words (the levels:
+game, hand, schneider, schneider announced, schwarz, schwarz announced, ouvert; Spiel, Hand,
+Schneider, Schneider angesagt, Schwarz, Schwarz angesagt, Ouvert).
 
 "with 1, game 2, hand 3 × Clubs 12 = 36 < bid 46 → overbid: 48 × 2 = −96"
 "mit 1, Spiel 2, Hand 3 × Kreuz 12 = 36 < Reizwert 46 → überreizt: 48 × 2 = −96"
@@ -13,8 +15,9 @@ LANGUAGES = ("en", "de")
 WORDS: dict[str, dict[str, str]] = {
     "en": {
         "with": "with", "without": "without", "game": "game", "hand": "hand",
-        "schneider": "schneider", "schneider_announced": "announced", "schwarz": "schwarz",
-        "schwarz_announced": "announced", "ouvert": "ouvert", "spitze": "Spitze", "rum": "rum",
+        "schneider": "schneider", "schneider_announced": "schneider announced",
+        "schwarz": "schwarz", "schwarz_announced": "schwarz announced", "ouvert": "ouvert",
+        "spitze": "Spitze", "rum": "rum",
         "bid": "bid", "overbid": "overbid", "lost": "lost", "won": "won",
         "kontra": "Kontra", "re": "Re", "bock": "Bock", "double": "lost double",
         "points": "{n} card points", "schneider_missed": "schneider not made",
@@ -30,8 +33,9 @@ WORDS: dict[str, dict[str, str]] = {
     },
     "de": {
         "with": "mit", "without": "ohne", "game": "Spiel", "hand": "Hand",
-        "schneider": "Schneider", "schneider_announced": "angesagt", "schwarz": "Schwarz",
-        "schwarz_announced": "angesagt", "ouvert": "Ouvert", "spitze": "Spitze", "rum": "Rum",
+        "schneider": "Schneider", "schneider_announced": "Schneider angesagt",
+        "schwarz": "Schwarz", "schwarz_announced": "Schwarz angesagt", "ouvert": "Ouvert",
+        "spitze": "Spitze", "rum": "Rum",
         "bid": "Reizwert", "overbid": "überreizt", "lost": "verloren", "won": "gewonnen",
         "kontra": "Kontra", "re": "Re", "bock": "Bock", "double": "doppelt verloren",
         "points": "{n} Augen", "schneider_missed": "Schneider verfehlt",

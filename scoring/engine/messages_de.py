@@ -176,7 +176,7 @@ MESSAGES: dict[str, str] = {
         "bitte auf false lassen.",
     "Only Uno and Duo are declared ouvert here; Nullo Ouvert and Grand Ouvert are games of "
     "their own.":
-        "Ouvert angesagt werden hier nur Uno und Duo; Null ouvert und Grand Ouvert sind "
+        "Ouvert angesagt werden hier nur Uno und Duo; Nullo ouvert und Grand Ouvert sind "
         "eigene Spiele.",
     "Schneider and Schwarz can only be announced in a Solo or Grand Solo.":
         "Schneider und Schwarz können nur in einem Solo oder Grand-Solo angesagt werden.",
@@ -188,7 +188,7 @@ MESSAGES: dict[str, str] = {
         "„Passt mir nicht“ gibt es nur beim Tourné nach Hoyle.",
     "{game} has no matadors.": "Bei {game} gibt es kein Mit oder Ohne.",
     "Nullo with tricks is scored by the number of tricks: give declarer_tricks.":
-        "Null mit Stichen wird nach der Zahl der Stiche gewertet: bitte die Stiche angeben "
+        "Nullo mit Stichen wird nach der Zahl der Stiche gewertet: bitte die Stiche angeben "
         "(declarer_tricks).",
     # ------------------------------------------------------------ deal.py: other records
     "{key} does not apply to a {kind} record.": "{key} passt nicht zu einem Eintrag „{kind}“.",

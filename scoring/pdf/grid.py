@@ -81,7 +81,7 @@ STRONG = "#1b1b1b"
 SHADES = {"bock": "#fff0c2", "ramsch": "#dde8f8", "head": "#ecebe3", "sum": "#f4f3ec"}
 
 # The level ticks in the order of a paper list (table-screen.md): Hand, Schneider, angesagt,
-# Schwarz, angesagt, Ouvert.
+# Schwarz, angesagt, Ouvert; the legend says them in the glossary's words (Schneider angesagt).
 LEVELS = ("hand", "schneider", "schneider_announced", "schwarz", "schwarz_announced", "ouvert")
 TICK = "×"
 
@@ -538,7 +538,8 @@ def standard_grid(sheet: ScoreSheet, net_money: list[str] | None,
 
     foot = _standard_foot(sheet, fixed, net_money, money_label)
     legend = [
-        _("Levels: H Hand, S Schneider, A announced, S Schwarz, A announced, O Ouvert."),
+        _("Levels: H Hand, S Schneider, A Schneider announced, S Schwarz, A Schwarz announced, "
+          "O Ouvert."),
         _("K/R: Kontra, Re. Bock ×2/×4; R: a deal of a Ramsch round. Bold: the deal's entry; "
           "beside it each player's running total. A thick line closes each round."),
     ]

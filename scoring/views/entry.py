@@ -42,11 +42,14 @@ POSITIONS = [
     ("middlehand", gettext_lazy("Middlehand")),
     ("rearhand", gettext_lazy("Rearhand")),
 ]
+# The headings over the historical games: the glossary's names, the same in both languages
+# but Frage, which English calls Call play.
 FAMILY_GROUPS = {
     "frage": "Frage", "tourne": "Tourné", "solo": "Solo", "grand_solo": "Grand",
     "grand_tourne": "Grand", "guckser": "Grand", "gucki": "Grand", "grand_ouvert": "Grand",
     "fixed": "Nullo",
 }
+FAMILY_GROUPS_EN = {**FAMILY_GROUPS, "frage": "Call play"}
 UNDO_REASON = gettext_lazy("Undone right after saving")
 RESTORE_REASON = gettext_lazy("Restored right after undoing")
 REASON_SUGGESTIONS = [gettext_lazy("Typo"), gettext_lazy("Wrong player"),
@@ -115,7 +118,8 @@ def build_controls(form: DealForm, players: list[str], active: list[int]) -> dic
     current = _value(form, "game")
     groups: list[dict[str, Any]] = []
     for game in rules.games:
-        heading = "" if rules.system == "isko" else FAMILY_GROUPS.get(game.family, "")
+        groups_in = FAMILY_GROUPS if _lang() == "de" else FAMILY_GROUPS_EN
+        heading = "" if rules.system == "isko" else groups_in.get(game.family, "")
         if not groups or groups[-1]["heading"] != heading:
             groups.append({"heading": heading, "choices": []})
         name = game.name_de if _lang() == "de" else game.name_en

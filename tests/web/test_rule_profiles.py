@@ -98,7 +98,7 @@ def test_every_option_has_its_words() -> None:
     assert de == (
         "Grand zählt 20 · Kontra und Re · kein Kontra nach Passen bei 18 · Spitze · Schenken · "
         "Rum · verlorene Handspiele zählen einfach · überreiztes Spiel kostet den Reizwert · "
-        "Bock nach Re, Grand Hand, Null Ouvert Hand, Schneider, Schwarz, eingepasstem Spiel, "
+        "Bock nach Re, Grand Hand, Null ouvert Hand, Schneider, Schwarz, eingepasstem Spiel, "
         "Spielwert ab 120, Verlust ab 150 und 3 Runden ohne Bock (Bockrunden überlagern sich "
         "und verdoppeln erneut (Doppelbock), das auslösende Spiel zählt auch doppelt, jeder "
         "Auslöser bringt eine Runde, Ramschrunde nach jeder 2. Bockrunde, Bock auch von Hand) · "
@@ -115,7 +115,7 @@ def test_every_option_has_its_words() -> None:
             "contra": True, "overbid_charge": "bid", "point_ramsch": True,
             "forced_ramsch_every": 4, "beer_limit": 301}
     assert describe_rules("american1898", am98, lang="en") == (
-        "without Frage · without Revolution · exceptional games: Nullo Purchase, Uno · Contra "
+        "without Call play · without Revolution · exceptional games: Nullo Purchase, Uno · Contra "
         "and Re-contra · an overbid game costs its bid · Ramsch when all pass (Point Ramsch, "
         "forced Ramsch every 4 rounds) · Beer Skat ends at 301")
     assert describe_rules("hoyle", {"frage": True, "uno_duo": False, "ramsch": "off",

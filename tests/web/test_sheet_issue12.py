@@ -141,11 +141,12 @@ def test_null_ouvert_is_never_named_ouvert_twice(client: Client) -> None:
     play(table, [{"kind": "game", "declarer": active_seats(1, 4)[0], "game": "null",
                   "ouvert": True, "hand": True, "bid": 59, "result": "won"}])
     login(client, club)
-    for lang in ("de", "en"):
+    # the glossary's German "Null ouvert Hand"; the rules' English "Null Ouvert Hand"
+    for lang, name in (("de", "Null ouvert Hand"), ("en", "Null Ouvert Hand")):
         sheet = text_of(page(client, "sheet", table.pk, lang))
         audit = text_of(page(client, "evening-audit", table.evening_id, lang))
         for text in (sheet, audit):
-            assert "Null Ouvert Hand" in text
+            assert name in text
             assert not re.search(r"Ouvert\W+Ouvert|Hand\W+Hand", text)
 
 
