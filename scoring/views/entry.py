@@ -288,6 +288,13 @@ def _posted_version(request: HttpRequest) -> int | None:
     return int(raw) if raw.isdecimal() and len(raw) < 12 else None
 
 
+def _confirmed(table: Table, done: str, deal: Deal) -> HttpResponse:
+    """Back to the table with the confirmation of what was ``done`` to ``deal`` ("saved",
+    "corrected", "deleted", "restored"): after the first tap and after a repeated one alike,
+    so a repeat shows the same toast."""
+    return redirect(f"{reverse('scoring:table', args=[table.pk])}?{done}={deal.pk}")
+
+
 def _row_for(sheet: ScoreSheet, deal: Deal) -> Any:
     return next((row for row in sheet.rows if row.deal_id == deal.pk), None)
 
@@ -347,7 +354,7 @@ def deal_save(request: HttpRequest, pk: int) -> HttpResponse:
         except SkatError as err:  # nothing was saved: the transaction rolled back
             form.add_engine_error(err)
         else:
-            return redirect(f"{reverse('scoring:table', args=[table.pk])}?saved={deal.pk}")
+            return _confirmed(table, "saved", deal)
     table = _full(table)
     sheet = table_sheet(table, _lang(), explain=False)
     shown = DealForm(request.POST, rules=rules, active=sheet.next_active)
@@ -467,12 +474,15 @@ def deal_edit_view(request: HttpRequest, pk: int, deal: int) -> HttpResponse:
                           reason=form.cleaned_data["reason"],
                           expected_version=form.cleaned_data["version"], actor=actor)
             except StaleTable:
+                the_deal.refresh_from_db()
+                if table_live.done_already(request, _full(table), the_deal, "edit", actor,
+                                           form.cleaned_data["reason"], form.to_record()):
+                    return _confirmed(table, "corrected", the_deal)  # a repeated tap
                 return _stale_screen(request, table, form_class=EditForm, deal=the_deal)
             except SkatError as err:
                 form.add_engine_error(err)
             else:
-                return redirect(f"{reverse('scoring:table', args=[table.pk])}"
-                                f"?corrected={the_deal.pk}")
+                return _confirmed(table, "corrected", the_deal)
         status = 422
     else:
         form = EditForm(initial={**record_to_initial(the_deal.record),
@@ -488,6 +498,7 @@ def _reason_action(request: HttpRequest, pk: int, deal: int, action: str) -> Htt
     table = _full(table)
     the_deal = access.deal_for(request, table, deal)
     reason_form = ReasonForm(request.POST)
+    done = "deleted" if action == "delete" else "restored"
     status = 422
     if reason_form.is_valid():
         service = deal_delete if action == "delete" else deal_restore
@@ -503,13 +514,12 @@ def _reason_action(request: HttpRequest, pk: int, deal: int, action: str) -> Htt
                 reason_form.add_error("reason" if err.field == "reason" else None,
                                       err.message_in(_lang()))
         else:
-            done = "deleted" if action == "delete" else "restored"
-            return redirect(f"{reverse('scoring:table', args=[table.pk])}?{done}={the_deal.pk}")
+            return _confirmed(table, done, the_deal)
     table = _full(table)
     the_deal.refresh_from_db()
     if status == 409 and table_live.done_already(request, table, the_deal, action, actor,
                                                  reason_form.cleaned_data["reason"]):
-        return redirect("scoring:table", pk=table.pk)  # a repeated tap: done once, by it
+        return _confirmed(table, done, the_deal)  # a repeated tap: done once, by it
     sheet = table_sheet(table, _lang())
     row = _row_for(sheet, the_deal)
     form = None

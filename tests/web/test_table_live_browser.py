@@ -88,10 +88,10 @@ def test_a_deal_saved_elsewhere_appears_and_a_started_one_is_kept(
     b.tap("declarer-2", "game-spades", "bid-22")
     b.preview()
 
-    # A saves Bernd's Clubs game (+24).
+    # A saves Bernd's Clubs game (+24): five taps, the quick result saving at once.
     a.tap(*STANDARD_GAME[:-1])
     a.preview()
-    a.save()
+    a.save("result-won")
 
     # Within 5 s B shows it: the row, the totals (footer and strip), the next deal.
     expect(b.page.locator(".last-rows tbody tr")).to_have_count(1, timeout=WITHIN)
@@ -109,10 +109,12 @@ def test_a_deal_saved_elsewhere_appears_and_a_started_one_is_kept(
     expect(b.page.locator("#table-live .live-notice")).to_be_visible()
     b.shot("01-refreshed-entry-kept", screen=True)
 
-    # B finishes and saves: both versions side by side, nothing written yet.
-    b.tap("matadors-1", "result-won")
-    expect(b.preview().locator(".breakdown")).to_contain_text("22")
-    assert save_response(b).status == 409
+    # B finishes (with 1), and the quick result saves at once: both versions side by side,
+    # nothing written yet.
+    b.tap("matadors-1")
+    b.preview()
+    expect(b.page.locator('[data-tap="bid-22"]')).to_have_class("choice at-value")
+    assert save_response(b, "result-won").status == 409
     conflict = b.page.locator("#conflict")
     expect(conflict).to_be_visible()
     expect(conflict.locator(".conflict-theirs .conflict-row")).to_have_count(1)
@@ -206,12 +208,14 @@ def test_the_connection_state_follows_the_polls(tablet: Any, table: Table) -> No
 
 
 def conflict_on(device: Scorer, table: Table) -> None:
-    """Device taps Clara's Spades game; another device saves first; device saves: 409."""
-    device.tap("declarer-2", "game-spades", "matadors-1", "bid-22", "result-won")
-    expect(device.preview().locator(".breakdown")).to_contain_text("22")
+    """Device taps Clara's Spades game; another device saves first; device's last tap (the
+    quick result, which saves at once): 409, and mine is the deal as tapped (+22)."""
+    device.tap("declarer-2", "game-spades", "matadors-1", "bid-22")
+    device.preview()
     other_device_saves(table)
-    assert save_response(device).status == 409
+    assert save_response(device, "result-won").status == 409
     expect(device.page.locator("#conflict")).to_be_visible()
+    expect(device.page.locator(".conflict-mine .entry-value")).to_have_text(["+22"])
 
 
 def test_the_conflict_on_a_tablet(tablet: Any, table: Table) -> None:
@@ -255,15 +259,15 @@ def test_undo_after_another_tablet_saved(tablet: Any, table: Table) -> None:
     # A saves Bernd's Clubs game (+24) and shows the toast with "Rückgängig".
     a.tap(*STANDARD_GAME[:-1])
     a.preview()
-    mine = a.save()
+    mine = a.save("result-won")
     undo = a.page.locator(".notice-saved form button")
     expect(undo).to_be_visible()
     # B's untouched form follows the table; B saves Clara's Spades game (+22) meanwhile.
     expect(b.page.locator('#deal-form input[name="version"]')).to_have_value(
         "1", timeout=WITHIN)
-    b.tap("declarer-2", "game-spades", "matadors-1", "bid-22", "result-won")
+    b.tap("declarer-2", "game-spades", "matadors-1", "bid-22")
     b.preview()
-    theirs = b.save()
+    theirs = b.save("result-won")
     # A's screen learns of it; the toast still offers "Rückgängig", at the version A saw.
     expect(a.page.locator(".last-rows tbody tr")).to_have_count(2, timeout=WITHIN)
     with a.page.expect_response(lambda r: r.request.method == "POST") as response:
@@ -296,7 +300,8 @@ def test_undo_after_another_tablet_saved(tablet: Any, table: Table) -> None:
             button.form.requestSubmit(button);
             button.form.requestSubmit(button);
         }""")
-    a.page.wait_for_url(a.table_url)
+    a.page.wait_for_url(f"{a.table_url}?deleted={mine}")  # the toast of a plain undo
+    expect(a.page.locator(".notice-undone")).to_be_visible()
     assert Deal.objects.get(pk=mine).deleted and not Deal.objects.get(pk=theirs).deleted
     assert list(AuditEntry.objects.filter(table=table).values_list(
         "deal_id", "action", "reason")) == [
