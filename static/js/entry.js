@@ -151,16 +151,28 @@
         }
       });
     }
-    form.classList.add("enhanced");
-    form.querySelectorAll("#declarer-points, #declarer-tricks").forEach(function (input) {
-      if (input.value) {
-        form.classList.add("counting");
+    // On load, and again after table-live.js brought the list and an untouched form up to
+    // date (another tablet saved): what this file marks on the form and the list.
+    function enhance() {
+      form.classList.add("enhanced");
+      form.querySelectorAll("#declarer-points, #declarer-tricks").forEach(function (input) {
+        if (input.value) {
+          form.classList.add("counting");
+        }
+      });
+      var chosen = form.querySelector('input[name="declarer"]:checked');
+      if (chosen) {
+        markDeclarer(chosen.value);
       }
-    });
-    var chosen = form.querySelector('input[name="declarer"]:checked');
-    if (chosen) {
-      markDeclarer(chosen.value);
+      document.querySelectorAll(".rows-box tbody tr").forEach(function (row) {
+        var link = row.querySelector("a.edit-link");
+        if (link) {
+          row.setAttribute("data-edit", link.getAttribute("href"));
+        }
+      });
     }
+    enhance();
+    document.addEventListener("table-live:refreshed", enhance);
 
     document.body.addEventListener("htmx:afterSwap", function (event) {
       if (event.detail.target.id !== "preview" || !save) {
@@ -205,18 +217,13 @@
     var box = document.querySelector(".rows-box");
     if (box) {
       box.scrollTop = box.scrollHeight;
-      box.querySelectorAll("tbody tr").forEach(function (row) {
-        var link = row.querySelector("a.edit-link");
-        if (link) {
-          row.setAttribute("data-edit", link.getAttribute("href"));
-          row.addEventListener("click", function (event) {
-            if (!event.target.closest("a")) {
-              window.location.assign(link.href);
-            }
-          });
-        }
-      });
     }
+    document.addEventListener("click", function (event) {
+      var row = event.target.closest && event.target.closest(".rows-box tr[data-edit]");
+      if (row && !event.target.closest("a")) {
+        window.location.assign(row.querySelector("a.edit-link").href);
+      }
+    });
 
     var sending = false;  // the deal form is being submitted (see below)
 

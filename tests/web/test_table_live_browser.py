@@ -143,9 +143,18 @@ def test_a_deal_saved_elsewhere_appears_and_a_started_one_is_kept(
     assert a.totals() == [0, 24, 22, 0]
 
 
+def declarer_boxes(device: Scorer) -> list[tuple[float, float]]:
+    """Where the declarer buttons stand (x, width): one column, one above the other."""
+    return [(box["x"], box["width"]) for box in (
+        button.bounding_box() for button in device.page.locator(
+            '.group-declarer [data-tap^="declarer-"]').all()) if box]
+
+
 def test_an_untouched_form_follows_the_table(tablet: Any, table: Table) -> None:
     b = tablet("untouched")
     assert b.page.locator('[data-tap="declarer-1"]').count() == 1
+    before = declarer_boxes(b)
+    assert len(before) == 3 and len(set(before)) == 1
     other_device_saves(table)
     # Bernd deals now: he is no longer among the declarers, Anna is; the version moved on.
     expect(b.page.locator('[data-tap="declarer-1"]')).to_have_count(0, timeout=WITHIN)
@@ -153,8 +162,21 @@ def test_an_untouched_form_follows_the_table(tablet: Any, table: Table) -> None:
     expect(b.page.locator('.misdeal-form input[name="version"]')).to_have_value("1")
     expect(b.page.locator("#table-live .live-notice")).to_be_hidden()
     assert still_same_document(b)
-    # entry.js still holds the form: an impossible bid disables save, a legal one enables it.
-    b.tap("declarer-0", "game-null", "bid-24", "result-won")
+    # The layout is the one entry.js set up on load: the declarers in their column as before,
+    # the card points keypad closed until "count card points" is tapped.
+    assert declarer_boxes(b) == before
+    expect(b.page.locator("#declarer-points")).to_be_hidden()
+    b.shot("untouched-refreshed", screen=True)
+    b.tap("result-points")
+    expect(b.page.locator("#declarer-points")).to_be_visible()
+    b.tap("result-won")
+    expect(b.page.locator("#declarer-points")).to_be_hidden()
+    # entry.js still holds the form: the bid strip marks Null's value (23), an impossible
+    # bid disables save, a legal one enables it.
+    b.tap("declarer-0", "game-null")
+    b.preview()
+    expect(b.page.locator('[data-tap="bid-23"]')).to_have_class("choice at-value")
+    b.tap("bid-24", "result-won")
     expect(b.preview().locator(".errors")).to_be_visible()
     expect(b.page.locator('[data-tap="save"]')).to_be_disabled()
     b.tap("bid-23")
@@ -163,6 +185,51 @@ def test_an_untouched_form_follows_the_table(tablet: Any, table: Table) -> None:
     pk = b.save()  # no conflict: the form was at the table's version
     assert Deal.objects.get(pk=pk).position == 2
     assert Deal.objects.filter(table=table).count() == 2
+
+
+def passed_deals(table: Table, count: int) -> None:
+    for _ in range(count):
+        table.refresh_from_db()
+        deal_record(table=table, expected_version=table.version,
+                    actor=Actor(None, "Tisch 1, Tablet"), record={"kind": "passed"})
+
+
+def test_the_list_stays_at_its_end(tablet: Any, table: Table) -> None:
+    """The list beside the entry holds every deal and starts at its end; a deal another
+    tablet saves appears there, in view, and its row opens it like every other row."""
+    passed_deals(table, 16)
+    b = tablet("list-end")
+    box = b.page.locator(".entry-side .rows-box")
+    assert box.evaluate("box => box.scrollHeight > box.clientHeight")  # it does scroll
+    expect(b.page.locator(".rows-box tbody tr").last).to_be_in_viewport()
+    deal = other_device_saves(table, declarer=2)  # deal 17: Clara +24
+    expect(b.page.locator(".rows-box tbody tr")).to_have_count(17, timeout=WITHIN)
+    last = b.page.locator(".rows-box tbody tr").last
+    expect(last).to_contain_text("+24")
+    expect(last).to_be_in_viewport()
+    assert box.evaluate("box => box.scrollTop + box.clientHeight >= box.scrollHeight - 2")
+    b.shot("list-end-refreshed", screen=True)
+    # Scrolled up to deal 1, the scorer stays there when the next deal comes in.
+    box.evaluate("box => { box.scrollTop = 0; }")
+    other_device_saves(table, declarer=3)
+    expect(b.page.locator(".rows-box tbody tr")).to_have_count(18, timeout=WITHIN)
+    assert box.evaluate("box => box.scrollTop") == 0
+    expect(b.page.locator(".rows-box tbody tr").first).to_be_in_viewport()
+    assert still_same_document(b)
+    b.page.locator(".rows-box tbody tr").nth(16).tap()  # anywhere on the row
+    b.page.wait_for_url(f"**/deals/{deal.pk}/edit/")
+
+
+@pytest.mark.browser_context_args(viewport=PHONE)
+def test_a_row_that_came_in_opens_on_a_phone(tablet: Any, table: Table) -> None:
+    """On a phone the list stands below the entry and a row is a tap target through
+    entry.js: also a row that came in from another tablet."""
+    b = tablet("list-phone")
+    deal = other_device_saves(table, declarer=2)
+    expect(b.page.locator(".rows-box tbody tr").first).to_contain_text("+24", timeout=WITHIN)
+    assert still_same_document(b)
+    b.page.locator(".rows-box tbody tr").first.locator("td").nth(3).tap()
+    b.page.wait_for_url(f"**/deals/{deal.pk}/edit/")
 
 
 def test_the_connection_state_follows_the_polls(tablet: Any, table: Table) -> None:
