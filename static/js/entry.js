@@ -2,7 +2,8 @@
 // - picking a bid from the strip clears the "other bid" list and vice versa;
 // - a quick result clears the card points, typing card points clears the quick result;
 // - a fixed-value game (Null …) clears the matadors;
-// - the save button is disabled while the live preview reports a problem;
+// - the save button is disabled while the live preview reports a problem or a step
+//   still open;
 // - the declarer cannot say Kontra against himself: his "said by" button is disabled;
 // - the connection state shows "saving…" while the deal is sent, "offline" without network;
 // - a double tap on save sends the deal once;
@@ -180,7 +181,7 @@
       }
       var body = event.detail.target.querySelector(".preview-body");
       var invalid = body && body.getAttribute("data-valid") === "false" &&
-        body.querySelector(".errors");
+        body.querySelector(".errors, .open");
       save.disabled = Boolean(invalid);
       save.setAttribute("aria-disabled", invalid ? "true" : "false");
       var value = body && body.getAttribute("data-value");
