@@ -405,3 +405,50 @@ def test_bock_by_hand_is_two_taps_more(screen: Any, size: tuple[int, int]) -> No
     assert (deal.record["bock"], deal.record["bock_round"]) == (1, True)
     assert "+48" in s.page.inner_text(".notice-saved")
     expect(s.page.locator(".table-status .badge-bock")).to_be_visible()
+
+
+# ---------------------------------------------------------------- the list's headings
+
+LONG = ["Maximilian Schmidt", "Alexandros Papadakis", "Konstantin Meier",
+        "Friederike Wagner"]  # four 10-letter first names
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_no_heading_of_the_list_is_cut(screen: Any, size: tuple[int, int]) -> None:
+    """Four long first names and a four-digit total: every heading of the list and every
+    total is shown whole (where the list stands beside the entry, a short mark of each name,
+    with the full name as its title); the marks are told apart."""
+    s = screen(size, 4)
+    for seat, name in zip(s.table.seats.order_by("position"), LONG, strict=True):
+        seat.player.name = name
+        seat.player.save()
+    deal = {"kind": "game", "matadors": 4, "result": "won", **GAME}
+    seed(s, [{**deal, "declarer": 1, "game": "grand", "bid": 120, "hand": True,
+              "schneider_announced": True, "schwarz_announced": True, "ouvert": True,
+              "result": "won_schwarz"},
+             {**deal, "declarer": 2, "game": "grand", "bid": 120, "hand": True,
+              "schneider_announced": True, "schwarz_announced": True, "ouvert": True,
+              "result": "lost", "kontra": "kontra", "kontra_by": 3},  # −1056
+             {**deal, "declarer": 3, "game": "clubs", "bid": 60, "result": "lost"}])
+    s.open()
+    s.no_sideways_scroll()
+    s.page.locator(".last-rows").scroll_into_view_if_needed()
+    s.shot("09-long-names")
+    cells = s.page.evaluate("""() => Array.from(document.querySelectorAll(
+            '.last-rows thead th, .last-rows tfoot th, .last-rows tfoot td'))
+        .filter(c => c.getClientRects().length && c.clientWidth > 1)
+        .map(c => ({text: c.innerText.trim(), cut: c.scrollWidth > c.clientWidth + 1,
+                    title: (c.querySelector('abbr') || {}).title || "",
+                    total: c.classList.contains('total'), head: !!c.closest('thead')}))""")
+    cut = [c for c in cells if c["cut"]]
+    assert not cut, cut
+    headings = [c for c in cells if c["head"] and c["title"]]
+    assert [c["title"] for c in headings] == LONG
+    marks = [c["text"] for c in headings]
+    assert len(set(marks)) == 4 and all(len(m) >= 3 for m in marks), marks
+    for mark, name in zip(marks, LONG, strict=True):
+        assert name.startswith(mark), (mark, name)
+    if size != LANDSCAPE:  # the list below the entry has the room for the first names
+        assert marks == [name.split()[0] for name in LONG]
+    totals = [c["text"] for c in cells if c["total"]]
+    assert totals == ["0", "264", "−1056", "−240"], totals  # the Bock round doubles
