@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 
 from scoring.selectors import ScoreSheet
 from scoring.templatetags.sheet_tags import short_names
-from django.utils.html import escape
-from django.utils.safestring import SafeString, mark_safe
 
 register = template.Library()
 
