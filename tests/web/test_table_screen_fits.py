@@ -452,3 +452,41 @@ def test_no_heading_of_the_list_is_cut(screen: Any, size: tuple[int, int]) -> No
         assert marks == [name.split()[0] for name in LONG]
     totals = [c["text"] for c in cells if c["total"]]
     assert totals == ["0", "264", "−1056", "−240"], totals  # the Bock round doubles
+
+
+def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"]
+            and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_toast_covers_nothing_the_next_deal_needs(screen: Any,
+                                                      size: tuple[int, int]) -> None:
+    """After a save the confirmation stands for a few seconds: not over the totals and the
+    round (the status header), not over Save, nor over the next deal's declarer, game,
+    matadors, bids and quick results; its Undo is a thumb's size and on screen."""
+    s = screen(size, 4)
+    for name in ("declarer-1", "game-clubs", "matadors-1", "bid-24"):
+        s.tap(name, still=size != PHONE)
+    s.page.evaluate("window.scrollTo(0, 0)")
+    s.tap("result-won", still=size != PHONE)
+    s.saved()
+    toast = s.page.locator(".notice-saved")
+    expect(toast).to_be_in_viewport()
+    s.shot("10-toast")
+    box = toast.bounding_box()
+    assert box is not None
+    assert box["y"] >= 0 and box["y"] + box["height"] <= size[1], box
+    undo = toast.locator("button").bounding_box()
+    assert undo is not None and undo["height"] >= 44 and undo["width"] >= 44, undo
+    needed = [".table-status", '[data-tap="save"]'] + [
+        f'[data-tap="{name}"]' for name in (
+            "declarer-2", "declarer-3", "declarer-0", "game-clubs", "game-null",
+            "matadors-1", "matadors-minus-4", "bid-18", "bid-60", "result-won",
+            "result-lost")]
+    covered = []
+    for selector in needed:
+        other = s.page.locator(selector).first.bounding_box()
+        if other is not None and other["y"] < size[1] and overlaps(box, other):
+            covered.append(selector)
+    assert not covered, (box, covered)
