@@ -8,6 +8,9 @@ from django import template
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from scoring.selectors import ScoreSheet
+from scoring.templatetags.sheet_tags import short_names
+
 register = template.Library()
 
 
@@ -55,3 +58,17 @@ def bid_options(bids: list[int], current: str) -> SafeString:
     return mark_safe("".join(
         f'<option value="{b}"{" selected" if str(b) == current else ""}>{b}</option>'
         for b in bids))
+
+
+@register.filter
+def column_marks(sheet: ScoreSheet) -> list[str]:
+    """Each player's mark for a narrow column (the list beside the entry): the first three
+    letters of the name the list uses, four where three do not tell two players apart,
+    else the initials ("Anna Müller", "Anna Schulz": AM, AS), else the name itself."""
+    names = short_names(sheet)
+    for length in (3, 4):
+        marks = [name[:length] for name in names]
+        if len(set(marks)) == len(marks):
+            return marks
+    marks = ["".join(word[:1] for word in name.split()) for name in names]
+    return marks if len(set(marks)) == len(marks) else names

@@ -292,6 +292,13 @@ def _posted_version(request: HttpRequest) -> int | None:
     return int(raw) if raw.isdecimal() and len(raw) < 12 else None
 
 
+def _confirmed(table: Table, done: str, deal: Deal) -> HttpResponse:
+    """Back to the table with the confirmation of what was ``done`` to ``deal`` ("saved",
+    "corrected", "deleted", "restored"): after the first tap and after a repeated one alike,
+    so a repeat shows the same toast."""
+    return redirect(f"{reverse('scoring:table', args=[table.pk])}?{done}={deal.pk}")
+
+
 def _row_for(sheet: ScoreSheet, deal: Deal) -> Any:
     return next((row for row in sheet.rows if row.deal_id == deal.pk), None)
 
@@ -351,7 +358,7 @@ def deal_save(request: HttpRequest, pk: int) -> HttpResponse:
         except SkatError as err:  # nothing was saved: the transaction rolled back
             form.add_engine_error(err)
         else:
-            return redirect(f"{reverse('scoring:table', args=[table.pk])}?saved={deal.pk}")
+            return _confirmed(table, "saved", deal)
     table = _full(table)
     sheet = table_sheet(table, _lang(), explain=False)
     shown = DealForm(request.POST, rules=rules, active=sheet.next_active)
@@ -410,20 +417,102 @@ def deal_preview_view(request: HttpRequest, pk: int) -> HttpResponse:
     form = DealForm(request.POST, rules=rules, active=active)
     row = None
     value = None
+    not_given: list[tuple[str, str]] = []
     if form.is_valid():
         record = form.to_record()
         preview = deal_preview(table, record, lang, replace=replace)
-        if preview.error is not None:
-            form.add_engine_error(preview.error)
-        else:
+        if preview.error is None:
             row = preview.row
+        elif _not_given(record, preview.error.field, active):
+            not_given.append((preview.error.field or "", preview.error.message_in(lang)))
+        else:
+            form.add_engine_error(preview.error)
         value = _declared_value(table, rules, record, lang, replace)
-    context = {"row": row, "messages": form.all_messages(), "players": sheet.players,
-               "table": table, "value": value}
+    messages: list[str] = []
+    still_open: list[str] = []
+    if row is None:
+        messages, still_open = _refusals(
+            form, rules, bool(sheet.next_ramsch_round) and replace is None, not_given)
+    context = {"row": row, "messages": messages, "open": still_open,
+               "players": sheet.players, "table": table, "value": value}
     if row is not None:
         context["entries"] = [(sheet.players[s], e) for s, e in enumerate(row.entries)
                               if e is not None]
     return render(request, "scoring/entry/_preview.html", context)
+
+
+# The steps of a game in the order the screen asks them, for "Still open: Bid, Result".
+STEPS = [("declarer", gettext_lazy("Declarer")), ("game", gettext_lazy("Game")),
+         ("matadors", gettext_lazy("With / without")), ("bid", gettext_lazy("Bid")),
+         ("result", gettext_lazy("Result"))]
+# An engine error about one of these fields, not given yet, is that step still open.
+STEP_OF = {"declarer": "declarer", "game": "game", "matadors": "matadors", "bid": "bid",
+           "result": "result", "declarer_points": "result", "declarer_tricks": "result"}
+
+
+def _blank(value: Any) -> bool:
+    return value is None or value == "" or value == [] or value == {}
+
+
+# Fields that hold a value per seat: given only once every seat that plays has one.
+PER_SEAT = ("ramsch.points", "ramsch.tricks")
+
+
+def _not_given(record: dict[str, Any], field: str | None, active: Any) -> bool:
+    """Whether the engine refused ``record`` for a ``field`` ("bid", "penalty.seat" …) that
+    is simply not given yet: a step the scorer has not reached, not a contradiction. That
+    is a field absent or blank, a loser's card points still blank, or card points typed for
+    some of the ``active`` seats but not yet for all. An error about the whole deal (no
+    field) or about values that are all there is a real one."""
+    if field is None:
+        return False
+    value: Any = record
+    for key in field.split("."):
+        if not isinstance(value, dict) or _blank(value.get(key)):
+            return True
+        value = value[key]
+    if isinstance(value, dict):
+        if any(_blank(v) for v in value.values()):
+            return True
+        seats = {str(s) for s in active}
+        return field in PER_SEAT and set(value) < seats
+    return False
+
+
+def _refusals(form: DealForm, rules: Rules, ramsch_round: bool,
+              not_given: list[tuple[str, str]]) -> tuple[list[str], list[str]]:
+    """The preview's messages in two kinds. What is wrong, in red: the engine's refusals
+    (``form.engine_errors``) and the form's errors about values that were given. What is
+    still open, neutral: the steps of a game not reached yet ("Still open: Bid, Result", in
+    the screen's order), and any other message about a field not given yet (``not_given``,
+    the engine's, as (field, message); "say how many tricks", "tap the loser"). Save waits
+    for both kinds."""
+    data = form.data
+
+    def given(name: str) -> bool:
+        return any(not _blank(v.strip()) for v in data.getlist(name))
+
+    wrong = [message for _group, message in form.engine_errors]
+    for name, errors in form.errors.items():
+        if name in form.fields and not form.fields[name].widget.is_hidden and not given(name):
+            not_given += [(name, str(m)) for m in errors]
+            continue
+        label = form.fields[name].label if name in form.fields else None
+        wrong += [f"{label}: {m}" if label else str(m) for m in errors]
+    steps: list[str] = []
+    if (data.get("kind") or "game") == "game":
+        fixed = {g.key for g in rules.games if not g.multiplied}
+        done = {"declarer": given("declarer"), "game": given("game"),
+                "matadors": given("matadors") or data.get("game") in fixed,
+                "bid": given("bid") or given("bid_more") or ramsch_round or not rules.bids,
+                "result": any(given(n) for n in ("result", "declarer_points",
+                                                 "declarer_tricks", "concession"))}
+        steps = [key for key, _label in STEPS if not done[key]]
+    still_open = [_("Still open: %(steps)s") % {
+        "steps": ", ".join(str(label) for key, label in STEPS if key in steps)}] if steps else []
+    still_open += [message for field, message in not_given
+                   if STEP_OF.get(field) not in steps and message not in still_open]
+    return wrong, still_open
 
 
 def _declared_value(table: Table, rules: Rules, record: dict[str, Any], lang: str,
@@ -471,12 +560,15 @@ def deal_edit_view(request: HttpRequest, pk: int, deal: int) -> HttpResponse:
                           reason=form.cleaned_data["reason"],
                           expected_version=form.cleaned_data["version"], actor=actor)
             except StaleTable:
+                the_deal.refresh_from_db()
+                if table_live.done_already(request, _full(table), the_deal, "edit", actor,
+                                           form.cleaned_data["reason"], form.to_record()):
+                    return _confirmed(table, "corrected", the_deal)  # a repeated tap
                 return _stale_screen(request, table, form_class=EditForm, deal=the_deal)
             except SkatError as err:
                 form.add_engine_error(err)
             else:
-                return redirect(f"{reverse('scoring:table', args=[table.pk])}"
-                                f"?corrected={the_deal.pk}")
+                return _confirmed(table, "corrected", the_deal)
         status = 422
     else:
         form = EditForm(initial={**record_to_initial(the_deal.record),
@@ -492,6 +584,7 @@ def _reason_action(request: HttpRequest, pk: int, deal: int, action: str) -> Htt
     table = _full(table)
     the_deal = access.deal_for(request, table, deal)
     reason_form = ReasonForm(request.POST)
+    done = "deleted" if action == "delete" else "restored"
     status = 422
     if reason_form.is_valid():
         service = deal_delete if action == "delete" else deal_restore
@@ -507,13 +600,12 @@ def _reason_action(request: HttpRequest, pk: int, deal: int, action: str) -> Htt
                 reason_form.add_error("reason" if err.field == "reason" else None,
                                       err.message_in(_lang()))
         else:
-            done = "deleted" if action == "delete" else "restored"
-            return redirect(f"{reverse('scoring:table', args=[table.pk])}?{done}={the_deal.pk}")
+            return _confirmed(table, done, the_deal)
     table = _full(table)
     the_deal.refresh_from_db()
     if status == 409 and table_live.done_already(request, table, the_deal, action, actor,
                                                  reason_form.cleaned_data["reason"]):
-        return redirect("scoring:table", pk=table.pk)  # a repeated tap: done once, by it
+        return _confirmed(table, done, the_deal)  # a repeated tap: done once, by it
     sheet = table_sheet(table, _lang())
     row = _row_for(sheet, the_deal)
     form = None

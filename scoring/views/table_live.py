@@ -237,13 +237,17 @@ def _deal_changes(table: Table, deal: Deal, since: int | None,
 
 
 def done_already(request: HttpRequest, table: Table, deal: Deal, action: str, actor: Actor,
-                 reason: str) -> bool:
-    """A deletion or restoration refused as stale was in fact done, by this very request
-    tapped before (a double tap, the "Undo" toast tapped twice, a resent form): the deal is
-    as wanted, and its last change since the request's version is this action by this actor
-    for this reason. ``deal`` is fresh from the database."""
+                 reason: str, record: dict[str, Any] | None = None) -> bool:
+    """A deletion, restoration or correction (``action`` "edit", with the posted
+    ``record``) refused as stale was in fact done, by this very request tapped before (a
+    double tap, the "Undo" toast tapped twice, a resent form whose answer got lost): the deal
+    is as wanted, and its last change since the request's version is this action by this
+    actor for this reason. ``deal`` is fresh from the database. The view then answers as
+    the first tap was answered (the same confirmation)."""
     changes = _deal_changes(table, deal, _since(request))
     if not changes or deal.deleted != (action == "delete"):
+        return False
+    if action == "edit" and deal.record != record:
         return False
     return changes[-1] == (action, actor.label[:150], reason.strip())
 

@@ -2,7 +2,8 @@
 // - picking a bid from the strip clears the "other bid" list and vice versa;
 // - a quick result clears the card points, typing card points clears the quick result;
 // - a fixed-value game (Null …) clears the matadors;
-// - the save button is disabled while the live preview reports a problem;
+// - the save button is disabled while the live preview reports a problem or a step
+//   still open;
 // - the declarer cannot say Kontra against himself: his "said by" button is disabled;
 // - the connection state shows "saving…" while the deal is sent, "offline" without network;
 // - a double tap on save sends the deal once;
@@ -151,16 +152,28 @@
         }
       });
     }
-    form.classList.add("enhanced");
-    form.querySelectorAll("#declarer-points, #declarer-tricks").forEach(function (input) {
-      if (input.value) {
-        form.classList.add("counting");
+    // On load, and again after table-live.js brought the list and an untouched form up to
+    // date (another tablet saved): what this file marks on the form and the list.
+    function enhance() {
+      form.classList.add("enhanced");
+      form.querySelectorAll("#declarer-points, #declarer-tricks").forEach(function (input) {
+        if (input.value) {
+          form.classList.add("counting");
+        }
+      });
+      var chosen = form.querySelector('input[name="declarer"]:checked');
+      if (chosen) {
+        markDeclarer(chosen.value);
       }
-    });
-    var chosen = form.querySelector('input[name="declarer"]:checked');
-    if (chosen) {
-      markDeclarer(chosen.value);
+      document.querySelectorAll(".rows-box tbody tr").forEach(function (row) {
+        var link = row.querySelector("a.edit-link");
+        if (link) {
+          row.setAttribute("data-edit", link.getAttribute("href"));
+        }
+      });
     }
+    enhance();
+    document.addEventListener("table-live:refreshed", enhance);
 
     document.body.addEventListener("htmx:afterSwap", function (event) {
       if (event.detail.target.id !== "preview" || !save) {
@@ -168,7 +181,7 @@
       }
       var body = event.detail.target.querySelector(".preview-body");
       var invalid = body && body.getAttribute("data-valid") === "false" &&
-        body.querySelector(".errors");
+        body.querySelector(".errors, .open");
       save.disabled = Boolean(invalid);
       save.setAttribute("aria-disabled", invalid ? "true" : "false");
       var value = body && body.getAttribute("data-value");
@@ -205,18 +218,13 @@
     var box = document.querySelector(".rows-box");
     if (box) {
       box.scrollTop = box.scrollHeight;
-      box.querySelectorAll("tbody tr").forEach(function (row) {
-        var link = row.querySelector("a.edit-link");
-        if (link) {
-          row.setAttribute("data-edit", link.getAttribute("href"));
-          row.addEventListener("click", function (event) {
-            if (!event.target.closest("a")) {
-              window.location.assign(link.href);
-            }
-          });
-        }
-      });
     }
+    document.addEventListener("click", function (event) {
+      var row = event.target.closest && event.target.closest(".rows-box tr[data-edit]");
+      if (row && !event.target.closest("a")) {
+        window.location.assign(row.querySelector("a.edit-link").href);
+      }
+    });
 
     var sending = false;  // the deal form is being submitted (see below)
 

@@ -145,12 +145,21 @@
       }
     }
 
+    // A list that scrolls in its own box (.rows-box, every deal of the table) stays at its
+    // end when it was there, so the deal that came in is in view; scrolled up, it stays put.
     function swap(selector, doc) {
       var old = document.querySelector(selector);
       var fresh = doc.querySelector(selector);
       if (old && fresh) {
         var node = document.importNode(fresh, true);
+        var box = old.querySelector(".rows-box");
+        var top = box ? box.scrollTop : 0;
+        var atEnd = box && top + box.clientHeight >= box.scrollHeight - 2;
         old.replaceWith(node);
+        var newBox = box && node.querySelector(".rows-box");
+        if (newBox) {
+          newBox.scrollTop = atEnd ? newBox.scrollHeight : top;
+        }
         if (window.htmx) {
           window.htmx.process(node);
         }

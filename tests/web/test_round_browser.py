@@ -214,6 +214,10 @@ def test_a_whole_round_is_tapped_in(tablet: Any, table: Table) -> None:
     a.tap(*STANDARD_GAME[:-1])
     a.preview()
     expect(a.page.locator('[data-tap="bid-24"]')).to_have_class("choice at-value")
+    # The result is still open: a neutral hint, no error; Save waits for it.
+    expect(a.page.locator("#preview .open")).to_be_visible()
+    expect(a.page.locator("#preview .errors")).to_have_count(0)
+    expect(a.page.locator('[data-tap="save"]')).to_be_disabled()
     a.shot("01-won-suit-game-preview", screen=True)
     pk = a.save("result-won")
     assert a.taps == 5

@@ -324,14 +324,19 @@ def test_a_stale_correction_shows_their_version_of_the_deal(scorer: Client,
     assert form.choices == ["conflict-append", "conflict-theirs", "conflict-edit"]
     deal.refresh_from_db()
     assert deal.record["result"] == "won"  # theirs stands until mine is chosen
-    assert post_fields(scorer, url, form.fields).status_code == 302
+    chosen = post_fields(scorer, url, form.fields)
+    assert chosen.status_code == 302
     deal.refresh_from_db()
     assert (deal.record["result"], deal.record["matadors"]) == ("lost", 1)
     assert list(AuditEntry.objects.filter(deal=deal).values_list("action", "reason")) == [
         ("create", ""), ("edit", "Augen falsch gezählt"), ("edit", "Tippfehler")]
-    # The same choice sent again is refused as stale and changes nothing.
-    assert post_fields(scorer, url, form.fields).status_code == 409
+    # The same choice sent again finds it done: the same confirmation, nothing written.
+    again = post_fields(scorer, url, form.fields)
+    assert again.status_code == 302 and again["Location"] == chosen["Location"] == reverse(
+        "scoring:table", args=[table.pk]) + f"?corrected={deal.pk}"
     assert AuditEntry.objects.filter(deal=deal).count() == 3
+    # The first entry, sent again at its old version, is not the last change: a conflict.
+    assert scorer.post(url, edit).status_code == 409
 
 
 def test_a_correction_of_a_deal_deleted_elsewhere(scorer: Client, table: Table) -> None:
@@ -419,8 +424,8 @@ def test_a_stale_undo_shows_both_versions_and_deletes_anyway_once(
     assert deal.deleted
     # Tapped again, or the old "Undo" sent again: done already, never deleted twice.
     again = post_fields(scorer, form.action, form.fields)
-    assert again.status_code == 302 and again["Location"] == reverse("scoring:table",
-                                                                     args=[table.pk])
+    assert again.status_code == 302 and again["Location"] == reverse(
+        "scoring:table", args=[table.pk]) + f"?deleted={deal.pk}"  # as the first tap
     assert post_fields(scorer, toast.action, toast.fields).status_code == 302
     assert list(AuditEntry.objects.filter(table=table).values_list(
         "deal_id", "action", "reason")) == [
@@ -435,6 +440,10 @@ def test_undo_tapped_twice_deletes_once(scorer: Client, table: Table) -> None:
     first = post_fields(scorer, toast.action, toast.fields)
     second = post_fields(scorer, toast.action, toast.fields)
     assert first.status_code == second.status_code == 302
+    # The repeat lands where the first tap did: the same confirmation, with "Restore".
+    assert first["Location"] == second["Location"] == reverse(
+        "scoring:table", args=[table.pk]) + f"?deleted={deal.pk}"
+    assert "notice-undone" in scorer.get(second["Location"]).content.decode()
     assert AuditEntry.objects.filter(deal=deal, action="delete").count() == 1
     table.refresh_from_db()
     assert table.version == 2
@@ -506,8 +515,11 @@ def test_a_stale_restore_shows_the_deal_restored_and_restores_anyway(
         "csrfmiddlewaretoken"], "version": "3", "reason": "doch gespielt"}
     deal.refresh_from_db()
     assert deal.deleted
-    assert post_fields(scorer, form.action, form.fields).status_code == 302
-    assert post_fields(scorer, form.action, form.fields).status_code == 302
+    first = post_fields(scorer, form.action, form.fields)
+    again = post_fields(scorer, form.action, form.fields)
+    assert first.status_code == again.status_code == 302
+    assert first["Location"] == again["Location"] == reverse(
+        "scoring:table", args=[table.pk]) + f"?restored={deal.pk}"
     deal.refresh_from_db()
     assert not deal.deleted
     assert list(AuditEntry.objects.filter(deal=deal).values_list("action", "reason")) == [
@@ -604,3 +616,31 @@ def test_delete_anyway_is_checked_again_when_tapped(scorer: Client, table: Table
     deal.refresh_from_db()
     assert not deal.deleted
     assert not AuditEntry.objects.filter(action="delete").exists()
+
+
+def test_a_correction_sent_twice_is_confirmed_twice_and_written_once(
+        scorer: Client, table: Table) -> None:
+    """The answer to a correction got lost and the form is sent again (or tapped twice
+    without script): the second request meets the table its first one changed, finds its
+    own correction done, and lands on the same confirmation, not on a conflict with
+    itself. A different correction sent at that old version is a conflict as before."""
+    deal = record_other(table)
+    url = reverse("scoring:deal-edit", args=[table.pk, deal.pk])
+    corrected = {**deal_form(table), "version": "1", "matadors": "2", "reason": "Tippfehler"}
+    first = scorer.post(url, corrected)
+    again = scorer.post(url, corrected)
+    assert first.status_code == again.status_code == 302
+    assert first["Location"] == again["Location"] == reverse(
+        "scoring:table", args=[table.pk]) + f"?corrected={deal.pk}"
+    assert "notice-corrected" in scorer.get(again["Location"]).content.decode()
+    assert AuditEntry.objects.filter(deal=deal, action="edit").count() == 1
+    table.refresh_from_db()
+    assert table.version == 2
+    # Another reason or another record at the old version: not this request's, a conflict.
+    for other in ({**corrected, "reason": "falscher Spieler"}, {**corrected, "matadors": "3"}):
+        assert scorer.post(url, other).status_code == 409
+    # Another user's identical correction is not this device's either.
+    someone = Client()
+    someone.force_login(make_user(table.evening.club, "scorer", "someone"))
+    assert someone.post(url, corrected).status_code == 409
+    assert AuditEntry.objects.filter(deal=deal, action="edit").count() == 1

@@ -88,10 +88,10 @@ def test_a_deal_saved_elsewhere_appears_and_a_started_one_is_kept(
     b.tap("declarer-2", "game-spades", "bid-22")
     b.preview()
 
-    # A saves Bernd's Clubs game (+24).
+    # A saves Bernd's Clubs game (+24): five taps, the quick result saving at once.
     a.tap(*STANDARD_GAME[:-1])
     a.preview()
-    a.save()
+    a.save("result-won")
 
     # Within 5 s B shows it: the row, the totals (footer and strip), the next deal.
     expect(b.page.locator(".last-rows tbody tr")).to_have_count(1, timeout=WITHIN)
@@ -109,10 +109,12 @@ def test_a_deal_saved_elsewhere_appears_and_a_started_one_is_kept(
     expect(b.page.locator("#table-live .live-notice")).to_be_visible()
     b.shot("01-refreshed-entry-kept", screen=True)
 
-    # B finishes and saves: both versions side by side, nothing written yet.
-    b.tap("matadors-1", "result-won")
-    expect(b.preview().locator(".breakdown")).to_contain_text("22")
-    assert save_response(b).status == 409
+    # B finishes (with 1), and the quick result saves at once: both versions side by side,
+    # nothing written yet.
+    b.tap("matadors-1")
+    b.preview()
+    expect(b.page.locator('[data-tap="bid-22"]')).to_have_class("choice at-value")
+    assert save_response(b, "result-won").status == 409
     conflict = b.page.locator("#conflict")
     expect(conflict).to_be_visible()
     expect(conflict.locator(".conflict-theirs .conflict-row")).to_have_count(1)
@@ -141,9 +143,18 @@ def test_a_deal_saved_elsewhere_appears_and_a_started_one_is_kept(
     assert a.totals() == [0, 24, 22, 0]
 
 
+def declarer_boxes(device: Scorer) -> list[tuple[float, float]]:
+    """Where the declarer buttons stand (x, width): one column, one above the other."""
+    return [(box["x"], box["width"]) for box in (
+        button.bounding_box() for button in device.page.locator(
+            '.group-declarer [data-tap^="declarer-"]').all()) if box]
+
+
 def test_an_untouched_form_follows_the_table(tablet: Any, table: Table) -> None:
     b = tablet("untouched")
     assert b.page.locator('[data-tap="declarer-1"]').count() == 1
+    before = declarer_boxes(b)
+    assert len(before) == 3 and len(set(before)) == 1
     other_device_saves(table)
     # Bernd deals now: he is no longer among the declarers, Anna is; the version moved on.
     expect(b.page.locator('[data-tap="declarer-1"]')).to_have_count(0, timeout=WITHIN)
@@ -151,8 +162,21 @@ def test_an_untouched_form_follows_the_table(tablet: Any, table: Table) -> None:
     expect(b.page.locator('.misdeal-form input[name="version"]')).to_have_value("1")
     expect(b.page.locator("#table-live .live-notice")).to_be_hidden()
     assert still_same_document(b)
-    # entry.js still holds the form: an impossible bid disables save, a legal one enables it.
-    b.tap("declarer-0", "game-null", "bid-24", "result-won")
+    # The layout is the one entry.js set up on load: the declarers in their column as before,
+    # the card points keypad closed until "count card points" is tapped.
+    assert declarer_boxes(b) == before
+    expect(b.page.locator("#declarer-points")).to_be_hidden()
+    b.shot("untouched-refreshed", screen=True)
+    b.tap("result-points")
+    expect(b.page.locator("#declarer-points")).to_be_visible()
+    b.tap("result-won")
+    expect(b.page.locator("#declarer-points")).to_be_hidden()
+    # entry.js still holds the form: the bid strip marks Null's value (23), an impossible
+    # bid disables save, a legal one enables it.
+    b.tap("declarer-0", "game-null")
+    b.preview()
+    expect(b.page.locator('[data-tap="bid-23"]')).to_have_class("choice at-value")
+    b.tap("bid-24", "result-won")
     expect(b.preview().locator(".errors")).to_be_visible()
     expect(b.page.locator('[data-tap="save"]')).to_be_disabled()
     b.tap("bid-23")
@@ -161,6 +185,51 @@ def test_an_untouched_form_follows_the_table(tablet: Any, table: Table) -> None:
     pk = b.save()  # no conflict: the form was at the table's version
     assert Deal.objects.get(pk=pk).position == 2
     assert Deal.objects.filter(table=table).count() == 2
+
+
+def passed_deals(table: Table, count: int) -> None:
+    for _ in range(count):
+        table.refresh_from_db()
+        deal_record(table=table, expected_version=table.version,
+                    actor=Actor(None, "Tisch 1, Tablet"), record={"kind": "passed"})
+
+
+def test_the_list_stays_at_its_end(tablet: Any, table: Table) -> None:
+    """The list beside the entry holds every deal and starts at its end; a deal another
+    tablet saves appears there, in view, and its row opens it like every other row."""
+    passed_deals(table, 16)
+    b = tablet("list-end")
+    box = b.page.locator(".entry-side .rows-box")
+    assert box.evaluate("box => box.scrollHeight > box.clientHeight")  # it does scroll
+    expect(b.page.locator(".rows-box tbody tr").last).to_be_in_viewport()
+    deal = other_device_saves(table, declarer=2)  # deal 17: Clara +24
+    expect(b.page.locator(".rows-box tbody tr")).to_have_count(17, timeout=WITHIN)
+    last = b.page.locator(".rows-box tbody tr").last
+    expect(last).to_contain_text("+24")
+    expect(last).to_be_in_viewport()
+    assert box.evaluate("box => box.scrollTop + box.clientHeight >= box.scrollHeight - 2")
+    b.shot("list-end-refreshed", screen=True)
+    # Scrolled up to deal 1, the scorer stays there when the next deal comes in.
+    box.evaluate("box => { box.scrollTop = 0; }")
+    other_device_saves(table, declarer=3)
+    expect(b.page.locator(".rows-box tbody tr")).to_have_count(18, timeout=WITHIN)
+    assert box.evaluate("box => box.scrollTop") == 0
+    expect(b.page.locator(".rows-box tbody tr").first).to_be_in_viewport()
+    assert still_same_document(b)
+    b.page.locator(".rows-box tbody tr").nth(16).tap()  # anywhere on the row
+    b.page.wait_for_url(f"**/deals/{deal.pk}/edit/")
+
+
+@pytest.mark.browser_context_args(viewport=PHONE)
+def test_a_row_that_came_in_opens_on_a_phone(tablet: Any, table: Table) -> None:
+    """On a phone the list stands below the entry and a row is a tap target through
+    entry.js: also a row that came in from another tablet."""
+    b = tablet("list-phone")
+    deal = other_device_saves(table, declarer=2)
+    expect(b.page.locator(".rows-box tbody tr").first).to_contain_text("+24", timeout=WITHIN)
+    assert still_same_document(b)
+    b.page.locator(".rows-box tbody tr").first.locator("td").nth(3).tap()
+    b.page.wait_for_url(f"**/deals/{deal.pk}/edit/")
 
 
 def test_the_connection_state_follows_the_polls(tablet: Any, table: Table) -> None:
@@ -206,12 +275,14 @@ def test_the_connection_state_follows_the_polls(tablet: Any, table: Table) -> No
 
 
 def conflict_on(device: Scorer, table: Table) -> None:
-    """Device taps Clara's Spades game; another device saves first; device saves: 409."""
-    device.tap("declarer-2", "game-spades", "matadors-1", "bid-22", "result-won")
-    expect(device.preview().locator(".breakdown")).to_contain_text("22")
+    """Device taps Clara's Spades game; another device saves first; device's last tap (the
+    quick result, which saves at once): 409, and mine is the deal as tapped (+22)."""
+    device.tap("declarer-2", "game-spades", "matadors-1", "bid-22")
+    device.preview()
     other_device_saves(table)
-    assert save_response(device).status == 409
+    assert save_response(device, "result-won").status == 409
     expect(device.page.locator("#conflict")).to_be_visible()
+    expect(device.page.locator(".conflict-mine .entry-value")).to_have_text(["+22"])
 
 
 def test_the_conflict_on_a_tablet(tablet: Any, table: Table) -> None:
@@ -255,15 +326,15 @@ def test_undo_after_another_tablet_saved(tablet: Any, table: Table) -> None:
     # A saves Bernd's Clubs game (+24) and shows the toast with "Rückgängig".
     a.tap(*STANDARD_GAME[:-1])
     a.preview()
-    mine = a.save()
+    mine = a.save("result-won")
     undo = a.page.locator(".notice-saved form button")
     expect(undo).to_be_visible()
     # B's untouched form follows the table; B saves Clara's Spades game (+22) meanwhile.
     expect(b.page.locator('#deal-form input[name="version"]')).to_have_value(
         "1", timeout=WITHIN)
-    b.tap("declarer-2", "game-spades", "matadors-1", "bid-22", "result-won")
+    b.tap("declarer-2", "game-spades", "matadors-1", "bid-22")
     b.preview()
-    theirs = b.save()
+    theirs = b.save("result-won")
     # A's screen learns of it; the toast still offers "Rückgängig", at the version A saw.
     expect(a.page.locator(".last-rows tbody tr")).to_have_count(2, timeout=WITHIN)
     with a.page.expect_response(lambda r: r.request.method == "POST") as response:
@@ -296,7 +367,8 @@ def test_undo_after_another_tablet_saved(tablet: Any, table: Table) -> None:
             button.form.requestSubmit(button);
             button.form.requestSubmit(button);
         }""")
-    a.page.wait_for_url(a.table_url)
+    a.page.wait_for_url(f"{a.table_url}?deleted={mine}")  # the toast of a plain undo
+    expect(a.page.locator(".notice-undone")).to_be_visible()
     assert Deal.objects.get(pk=mine).deleted and not Deal.objects.get(pk=theirs).deleted
     assert list(AuditEntry.objects.filter(table=table).values_list(
         "deal_id", "action", "reason")) == [

@@ -405,3 +405,88 @@ def test_bock_by_hand_is_two_taps_more(screen: Any, size: tuple[int, int]) -> No
     assert (deal.record["bock"], deal.record["bock_round"]) == (1, True)
     assert "+48" in s.page.inner_text(".notice-saved")
     expect(s.page.locator(".table-status .badge-bock")).to_be_visible()
+
+
+# ---------------------------------------------------------------- the list's headings
+
+LONG = ["Maximilian Schmidt", "Alexandros Papadakis", "Konstantin Meier",
+        "Friederike Wagner"]  # four 10-letter first names
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_no_heading_of_the_list_is_cut(screen: Any, size: tuple[int, int]) -> None:
+    """Four long first names and a four-digit total: every heading of the list and every
+    total is shown whole (where the list stands beside the entry, a short mark of each name,
+    with the full name as its title); the marks are told apart."""
+    s = screen(size, 4)
+    for seat, name in zip(s.table.seats.order_by("position"), LONG, strict=True):
+        seat.player.name = name
+        seat.player.save()
+    deal = {"kind": "game", "matadors": 4, "result": "won", **GAME}
+    seed(s, [{**deal, "declarer": 1, "game": "grand", "bid": 120, "hand": True,
+              "schneider_announced": True, "schwarz_announced": True, "ouvert": True,
+              "result": "won_schwarz"},
+             {**deal, "declarer": 2, "game": "grand", "bid": 120, "hand": True,
+              "schneider_announced": True, "schwarz_announced": True, "ouvert": True,
+              "result": "lost", "kontra": "kontra", "kontra_by": 3},  # −1056
+             {**deal, "declarer": 3, "game": "clubs", "bid": 60, "result": "lost"}])
+    s.open()
+    s.no_sideways_scroll()
+    s.page.locator(".last-rows").scroll_into_view_if_needed()
+    s.shot("09-long-names")
+    cells = s.page.evaluate("""() => Array.from(document.querySelectorAll(
+            '.last-rows thead th, .last-rows tfoot th, .last-rows tfoot td'))
+        .filter(c => c.getClientRects().length && c.clientWidth > 1)
+        .map(c => ({text: c.innerText.trim(), cut: c.scrollWidth > c.clientWidth + 1,
+                    title: (c.querySelector('abbr') || {}).title || "",
+                    total: c.classList.contains('total'), head: !!c.closest('thead')}))""")
+    cut = [c for c in cells if c["cut"]]
+    assert not cut, cut
+    headings = [c for c in cells if c["head"] and c["title"]]
+    assert [c["title"] for c in headings] == LONG
+    marks = [c["text"] for c in headings]
+    assert len(set(marks)) == 4 and all(len(m) >= 3 for m in marks), marks
+    for mark, name in zip(marks, LONG, strict=True):
+        assert name.startswith(mark), (mark, name)
+    if size != LANDSCAPE:  # the list below the entry has the room for the first names
+        assert marks == [name.split()[0] for name in LONG]
+    totals = [c["text"] for c in cells if c["total"]]
+    assert totals == ["0", "264", "−1056", "−240"], totals  # the Bock round doubles
+
+
+def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"]
+            and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_toast_covers_nothing_the_next_deal_needs(screen: Any,
+                                                      size: tuple[int, int]) -> None:
+    """After a save the confirmation stands for a few seconds: not over the totals and the
+    round (the status header), not over Save, nor over the next deal's declarer, game,
+    matadors, bids and quick results; its Undo is a thumb's size and on screen."""
+    s = screen(size, 4)
+    for name in ("declarer-1", "game-clubs", "matadors-1", "bid-24"):
+        s.tap(name, still=size != PHONE)
+    s.page.evaluate("window.scrollTo(0, 0)")
+    s.tap("result-won", still=size != PHONE)
+    s.saved()
+    toast = s.page.locator(".notice-saved")
+    expect(toast).to_be_in_viewport()
+    s.shot("10-toast")
+    box = toast.bounding_box()
+    assert box is not None
+    assert box["y"] >= 0 and box["y"] + box["height"] <= size[1], box
+    undo = toast.locator("button").bounding_box()
+    assert undo is not None and undo["height"] >= 44 and undo["width"] >= 44, undo
+    needed = [".table-status", '[data-tap="save"]'] + [
+        f'[data-tap="{name}"]' for name in (
+            "declarer-2", "declarer-3", "declarer-0", "game-clubs", "game-null",
+            "matadors-1", "matadors-minus-4", "bid-18", "bid-60", "result-won",
+            "result-lost")]
+    covered = []
+    for selector in needed:
+        other = s.page.locator(selector).first.bounding_box()
+        if other is not None and other["y"] < size[1] and overlaps(box, other):
+            covered.append(selector)
+    assert not covered, (box, covered)
