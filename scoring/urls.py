@@ -5,6 +5,7 @@ from scoring.views import (
     engine,
     entry,
     home,
+    offline_app,
     printed,
     season,
     series,
@@ -17,4 +18,5 @@ app_name = "scoring"
 
 urlpatterns = [*home.urlpatterns, *club.urlpatterns, *entry.urlpatterns, *sheet.urlpatterns,
                *settlement.urlpatterns, *printed.urlpatterns, *season.urlpatterns,
-               *series.urlpatterns, *table_live.urlpatterns, *engine.urlpatterns]
+               *series.urlpatterns, *table_live.urlpatterns, *engine.urlpatterns,
+               *offline_app.urlpatterns]
