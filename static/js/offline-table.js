@@ -415,7 +415,7 @@
           tr.appendChild(td);
         }
         var act = el("td");
-        var button = el("button", {type: "button", "class": "link-button offline-correct",
+        var button = el("button", {type: "button", "class": "edit-link offline-correct",
                                    "data-tap": "offline-correct-" + deal.number},
                         "\u270e");
         button.appendChild(el("span", {"class": "visually-hidden"},
@@ -526,7 +526,7 @@
       return;
     }
     var mine = ++previewSeq;
-    var asked = lastTap === "result";
+    var asked = lastTap === "result" && !editing;  // a correction is saved by its button
     var record = formRecord(form);
     var list = listForForm();
     var position = list.at;
