@@ -92,14 +92,14 @@ def offline_table(context: template.Context, table: Table, writable: bool) -> Sa
         format_html('<link rel="manifest" href="{}">', reverse("scoring:offline-manifest")),
         mark_safe('<meta name="theme-color" content="#1d5c3a">'),  # noqa: S308 (constant)
         format_html('<link rel="apple-touch-icon" href="{}">',
-                    reverse("scoring:offline-icon", args=[192])),
+                    reverse("scoring:offline-icon-192")),
         format_html('<link rel="stylesheet" href="{}">', static("css/offline-table.css")),
         json_script(offline_state(table), "offline-state"),
         json_script(_words(), "offline-words"),
         skat_engine_script(),
         format_html('<script src="{}" data-offline-table data-sw="{}" data-table="{}" '
-                    'data-state-url="{}" data-sync-url="{}" data-version-url="{}" data-writable="{}" '
-                    'defer></script>',
+                    'data-state-url="{}" data-sync-url="{}" data-version-url="{}" '
+                    'data-writable="{}" defer></script>',
                     static("js/offline-table.js"), reverse("scoring:offline-sw"), table.pk,
                     state_url, sync_url, reverse("scoring:table-version", args=[table.pk]),
                     "true" if writable else "false"),

@@ -5,7 +5,6 @@ with the engine in the browser computing values, refusals, dealer, Bock and Rams
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
