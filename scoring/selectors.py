@@ -741,3 +741,83 @@ def evening_ranking(evening: Evening, sheets: list[ScoreSheet]) -> list[Standing
                                   person["points"], person["sf"], person["won"],
                                   person["lost"]))
     return standings
+
+
+# ---------------------------------------------------------------- held operations
+
+@dataclass
+class HeldView:
+    """A held operation as the club admin judges it: the deal as the sheet would show it
+    (a new deal scored at the end of its table as it stands now; a correction beside the
+    deal as it is), or why the engine would refuse it now."""
+
+    held: Any
+    table: Table
+    players: list[str]
+    row: SheetRow | None  # what accepting it would write (the deal itself for a deletion)
+    current: SheetRow | None  # a corrected deal as it stands now
+    error: str = ""
+
+    @property
+    def entries(self) -> list[tuple[str, int]]:
+        return _named(self.row, self.players)
+
+    @property
+    def current_entries(self) -> list[tuple[str, int]]:
+        return _named(self.current, self.players)
+
+
+def _named(row: SheetRow | None, players: list[str]) -> list[tuple[str, int]]:
+    if row is None:
+        return []
+    return [(players[s], e) for s, e in enumerate(row.entries) if e is not None]
+
+
+def held_for_evening(evening: Evening, lang: str) -> tuple[list[HeldView], list[Any]]:
+    """The evening's waiting held operations (with their deals scored as now) and the
+    decided ones; a constant number of queries however many there are."""
+    from scoring.models import HeldOperation
+
+    held = list(HeldOperation.objects.filter(table__evening=evening).select_related(
+        "deal", "table").order_by("at", "id"))
+    waiting = [h for h in held if h.state == HeldOperation.State.WAITING]
+    tables = {t.pk: t for t in tables_with_everything(
+        Table.objects.filter(pk__in={h.table_id for h in waiting}))}
+    sheets = {pk: table_sheet(t, lang, explain=False) for pk, t in tables.items()}
+    by_request = {d.request_id: d for t in tables.values() for d in t.deals.all()
+                  if d.request_id is not None}
+    views = []
+    for h in waiting:
+        table = tables[h.table_id]
+        sheet = sheets[h.table_id]
+        rows = {row.deal_id: row for row in sheet.rows}
+        target = h.deal or by_request.get(h.deal_request_id)
+        target = next((d for d in table.deals.all() if target and d.pk == target.pk), None)
+        view = HeldView(h, table, sheet.players, None, None)
+        if h.op == "save":
+            preview = deal_preview(table, h.record, lang)
+            view.row = preview.row
+            view.error = preview.error.message_in(lang) if preview.error else ""
+        elif target is None:
+            view.error = _("The deal this changes is not stored: accept the new deal first.")
+        elif h.op == "edit":
+            view.current = rows.get(target.pk)
+            if target.deleted:
+                view.error = _("Restore the deal before correcting it.")
+            else:
+                preview = deal_preview(table, h.record, lang, replace=target)
+                view.row = preview.row
+                view.error = preview.error.message_in(lang) if preview.error else ""
+        elif h.op == "delete":
+            view.row = rows.get(target.pk)
+            if target.deleted:
+                view.error = _("This deal is already deleted.")
+        else:
+            if not target.deleted:
+                view.error = _("This deal is not deleted.")
+            else:
+                preview = deal_toggle_preview(table, target, lang)
+                view.row = preview.row
+                view.error = preview.error.message_in(lang) if preview.error else ""
+        views.append(view)
+    return views, [h for h in held if h.state != HeldOperation.State.WAITING]

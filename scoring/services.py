@@ -12,12 +12,23 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import F, Max
+from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from scoring import seating
 from scoring.engine import SkatError, evaluate_table
-from scoring.models import AuditEntry, Deal, Evening, RuleSystem, Scoring, Season, Seat, Table
+from scoring.models import (
+    AuditEntry,
+    Deal,
+    Evening,
+    HeldOperation,
+    RuleSystem,
+    Scoring,
+    Season,
+    Seat,
+    Table,
+)
 from scoring.selectors import table_document
 from scoring.standings import evening_ranking
 
@@ -94,12 +105,13 @@ def _check_open(table: Table) -> None:
             "admin reopens it."))
 
 
-def _audit(deal: Deal, action: str, actor: Actor, before: Any, after: Any, reason: str) -> None:
+def _audit(deal: Deal, action: str, actor: Actor, before: Any, after: Any, reason: str,
+           request_id: uuid.UUID | None = None, version: int | None = None) -> None:
     table = deal.table
     AuditEntry.objects.create(
         evening_id=table.evening_id, table=table, deal=deal, action=action,
         user=actor.user_or_none, actor=actor.label[:150], before=before, after=after,
-        reason=reason,
+        reason=reason, request_id=request_id, version=version,
     )
 
 
@@ -119,13 +131,15 @@ def _live_records(table: Table, replace: dict[int, dict[str, Any] | None] | None
 
 
 def deal_record(*, table: Table, record: dict[str, Any], expected_version: int, actor: Actor,
-                request_id: uuid.UUID | None = None) -> Deal:
-    """Append a deal. A retried request (same ``request_id``) returns the deal it made."""
+                request_id: uuid.UUID | None = None, closed_ok: bool = False) -> Deal:
+    """Append a deal. A retried request (same ``request_id``) returns the deal it made.
+    ``closed_ok``: a club admin accepts a held deal into a closed evening (held_accept)."""
     if request_id is not None:
         existing = Deal.objects.filter(table=table, request_id=request_id).first()
         if existing is not None:
             return existing
-    _check_open(table)
+    if not closed_ok:
+        _check_open(table)
     try:
         with transaction.atomic():
             if not _claim_version(table, expected_version):
@@ -142,7 +156,8 @@ def deal_record(*, table: Table, record: dict[str, Any], expected_version: int, 
             last = table.deals.aggregate(last=Max("position"))["last"] or 0
             deal = Deal.objects.create(table=table, position=last + 1, record=record,
                                        request_id=request_id)
-            _audit(deal, AuditEntry.Action.CREATE, actor, None, record, "")
+            _audit(deal, AuditEntry.Action.CREATE, actor, None, record, "", request_id,
+                   expected_version + 1)
     except _AlreadySaved as saved:
         return saved.deal
     except IntegrityError:
@@ -165,23 +180,30 @@ def deal_record(*, table: Table, record: dict[str, Any], expected_version: int, 
 
 
 def deal_edit(*, deal: Deal, record: dict[str, Any], reason: str, expected_version: int,
-              actor: Actor) -> Deal:
+              actor: Actor, request_id: uuid.UUID | None = None,
+              closed_ok: bool = False) -> Deal:
     """Correct a deal; everything after it is recomputed (Bock rounds move)."""
-    return _change(deal, AuditEntry.Action.EDIT, record, reason, expected_version, actor)
+    return _change(deal, AuditEntry.Action.EDIT, record, reason, expected_version, actor,
+                   request_id, closed_ok)
 
 
-def deal_delete(*, deal: Deal, reason: str, expected_version: int, actor: Actor) -> Deal:
-    return _change(deal, AuditEntry.Action.DELETE, None, reason, expected_version, actor)
+def deal_delete(*, deal: Deal, reason: str, expected_version: int, actor: Actor,
+                request_id: uuid.UUID | None = None, closed_ok: bool = False) -> Deal:
+    return _change(deal, AuditEntry.Action.DELETE, None, reason, expected_version, actor,
+                   request_id, closed_ok)
 
 
-def deal_restore(*, deal: Deal, reason: str, expected_version: int, actor: Actor) -> Deal:
+def deal_restore(*, deal: Deal, reason: str, expected_version: int, actor: Actor,
+                 request_id: uuid.UUID | None = None, closed_ok: bool = False) -> Deal:
     return _change(deal, AuditEntry.Action.RESTORE, deal.record, reason, expected_version,
-                   actor)
+                   actor, request_id, closed_ok)
 
 
 def _change(deal: Deal, action: str, record: dict[str, Any] | None, reason: str,
-            expected_version: int, actor: Actor) -> Deal:
-    _check_open(deal.table)
+            expected_version: int, actor: Actor, request_id: uuid.UUID | None = None,
+            closed_ok: bool = False) -> Deal:
+    if not closed_ok:
+        _check_open(deal.table)
     if action != AuditEntry.Action.CREATE and not reason.strip():
         raise SkatError("reason", _("Say why the deal is changed."))
     if action == AuditEntry.Action.DELETE and deal.deleted:
@@ -201,7 +223,11 @@ def _change(deal: Deal, action: str, record: dict[str, Any] | None, reason: str,
             fresh.record = record
         fresh.deleted = action == AuditEntry.Action.DELETE
         fresh.save(update_fields=["record", "deleted", "updated"])
-        _audit(fresh, action, actor, before, record, reason.strip())
+        if request_id is not None and AuditEntry.objects.filter(
+                table=table, request_id=request_id, deal__isnull=False).exists():
+            raise StaleTable(Table.objects.get(pk=table.pk))  # done already: the caller asks
+        _audit(fresh, action, actor, before, record, reason.strip(), request_id,
+               expected_version + 1)
     table.version = expected_version + 1
     return fresh
 
@@ -425,3 +451,129 @@ def series_seed(*, evening: Any, players: list[Any] | None = None,
         rows = {row.player.pk: row for row in ranking.rows}
         order.sort(key=lambda p: (0, rows[p.pk].tie_key()) if p.pk in rows else (1, (0, 0, 0)))
         return _seat_series(evening, seating.seed(order), last.number + 1)
+
+
+# ---------------------------------------------------------------- a tablet's queued operations
+
+def sync_outcome(*, table: Table, action: str, actor: Actor, request_id: uuid.UUID,
+                 record: Any, reason: str) -> None:
+    """Log what became of a queued operation that changed nothing (refused, met a changed
+    table): once per request and outcome, however often the tablet sends it again. The
+    entry names the table but no deal, and changes no version (table_live._theirs)."""
+    if AuditEntry.objects.filter(table=table, request_id=request_id, action=action).exists():
+        return
+    AuditEntry.objects.create(
+        evening_id=table.evening_id, table=table, action=action, user=actor.user_or_none,
+        actor=actor.label[:150], after=record, reason=reason[:2000], request_id=request_id)
+
+
+def held_deposit(*, table: Table, op: str, request_id: uuid.UUID, record: Any,
+                 deal: Deal | None, deal_request_id: uuid.UUID | None, reason: str,
+                 base_version: int, why: str, actor: Actor) -> HeldOperation:
+    """Keep an operation that arrived for a closed evening or with an expired table code
+    for the club admin (held_accept, held_discard); once per request ID, audit-logged."""
+    existing = HeldOperation.objects.filter(table=table, request_id=request_id).first()
+    if existing is not None:
+        return existing
+    try:
+        with transaction.atomic():
+            held = HeldOperation.objects.create(
+                table=table, op=op, request_id=request_id, record=record, deal=deal,
+                deal_request_id=deal_request_id, reason=reason.strip()[:500],
+                base_version=base_version, why=why, user=actor.user_or_none,
+                actor=actor.label[:150])
+            AuditEntry.objects.create(
+                evening_id=table.evening_id, table=table, action=AuditEntry.Action.HELD,
+                user=actor.user_or_none, actor=actor.label[:150], after=record,
+                reason=held_summary(held), request_id=request_id)
+    except IntegrityError:  # the same request, a moment ago on another connection
+        return HeldOperation.objects.get(table=table, request_id=request_id)
+    return held
+
+
+def held_summary(held: HeldOperation) -> str:
+    """One line for the audit log: what was held, of which deal, and why."""
+    what = str(held.get_op_display())
+    if held.deal_id is not None:
+        what = _("%(op)s of deal no. %(number)d") % {
+            "op": what, "number": held.deal.position if held.deal else 0}
+    text = _("%(what)s, held because %(why)s") % {"what": what, "why": held.get_why_display()}
+    if held.reason:
+        text += f" ({held.reason})"
+    return text
+
+
+def held_target(held: HeldOperation) -> Deal | None:
+    """The deal a held correction, deletion or restoration is about (None for a new deal,
+    or while the new deal it corrects is itself still held)."""
+    if held.deal_id is not None:
+        return held.deal
+    if held.deal_request_id is not None:
+        return Deal.objects.filter(table_id=held.table_id,
+                                   request_id=held.deal_request_id).first()
+    return None
+
+
+def held_accept(*, held: HeldOperation, actor: Actor, note: str = "") -> Deal:
+    """Apply a held operation through the services, at the table's current version (a club
+    admin's decision; the view checks). Into a closed evening only with a reason: that is
+    an explicit decision, and the audit log keeps it. Raises SkatError (nothing changed)."""
+    table = Table.objects.select_related("evening").get(pk=held.table_id)
+    closed = table.evening.closed
+    if closed and not note.strip():
+        raise SkatError("reason", _(
+            "The evening is closed: say why this deal is accepted into it all the same."))
+    target = held_target(held) if held.op != HeldOperation.Op.SAVE else None
+    if held.op != HeldOperation.Op.SAVE and target is None:
+        raise SkatError(None, _(
+            "The deal this changes is not stored: accept the new deal first."))
+    with transaction.atomic():
+        if not HeldOperation.objects.filter(
+                pk=held.pk, state=HeldOperation.State.WAITING).update(
+                    state=HeldOperation.State.ACCEPTED, resolved_by=actor.label[:150],
+                    resolved_at=timezone.now(), resolution=note.strip()[:500]):
+            raise SkatError(None, _("This operation was already decided."))
+        common: dict[str, Any] = {"expected_version": table.version, "actor": actor,
+                                  "request_id": held.request_id, "closed_ok": closed}
+        if held.op == HeldOperation.Op.SAVE:
+            deal = deal_record(table=table, record=held.record, **common)
+        else:
+            assert target is not None
+            target.table = table
+            reason = held.reason or note or _("accepted by the club admin")
+            if held.op == HeldOperation.Op.EDIT:
+                deal = deal_edit(deal=target, record=held.record, reason=reason, **common)
+            elif held.op == HeldOperation.Op.DELETE:
+                deal = deal_delete(deal=target, reason=reason, **common)
+            else:
+                deal = deal_restore(deal=target, reason=reason, **common)
+        AuditEntry.objects.create(
+            evening_id=table.evening_id, table=table, action=AuditEntry.Action.ACCEPT,
+            user=actor.user_or_none, actor=actor.label[:150], after=held.record,
+            reason=_("%(summary)s; accepted: %(note)s") % {
+                "summary": held_summary(held), "note": note.strip()} if note.strip()
+            else held_summary(held), request_id=held.request_id)
+    held.state = HeldOperation.State.ACCEPTED
+    return deal
+
+
+def held_discard(*, held: HeldOperation, actor: Actor, reason: str) -> HeldOperation:
+    """Discard a held operation (a club admin's decision, with a reason): it stays in the
+    list as discarded, and in the audit log with its record."""
+    if not reason.strip():
+        raise SkatError("reason", _("Say why the operation is discarded."))
+    with transaction.atomic():
+        if not HeldOperation.objects.filter(
+                pk=held.pk, state=HeldOperation.State.WAITING).update(
+                    state=HeldOperation.State.DISCARDED, resolved_by=actor.label[:150],
+                    resolved_at=timezone.now(), resolution=reason.strip()[:500]):
+            raise SkatError(None, _("This operation was already decided."))
+        table = held.table
+        AuditEntry.objects.create(
+            evening_id=table.evening_id, table=table, action=AuditEntry.Action.DISCARD,
+            user=actor.user_or_none, actor=actor.label[:150], after=held.record,
+            reason=_("%(summary)s; discarded: %(reason)s") % {
+                "summary": held_summary(held), "reason": reason.strip()},
+            request_id=held.request_id)
+    held.state = HeldOperation.State.DISCARDED
+    return held

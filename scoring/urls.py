@@ -4,6 +4,7 @@ from scoring.views import (
     club,
     engine,
     entry,
+    held,
     home,
     offline_app,
     printed,
@@ -11,6 +12,7 @@ from scoring.views import (
     series,
     settlement,
     sheet,
+    sync,
     table_live,
 )
 
@@ -19,4 +21,4 @@ app_name = "scoring"
 urlpatterns = [*home.urlpatterns, *club.urlpatterns, *entry.urlpatterns, *sheet.urlpatterns,
                *settlement.urlpatterns, *printed.urlpatterns, *season.urlpatterns,
                *series.urlpatterns, *table_live.urlpatterns, *engine.urlpatterns,
-               *offline_app.urlpatterns]
+               *sync.urlpatterns, *held.urlpatterns, *offline_app.urlpatterns]

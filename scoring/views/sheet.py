@@ -6,6 +6,7 @@ tables of the evening) with seats and deals in three queries, however many deals
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -20,7 +21,7 @@ from django.views.decorators.http import require_safe
 from scoring import interchange
 from scoring.access import deal_for, evening_for, table_for
 from scoring.change_words import changed_fields
-from scoring.models import AuditEntry, Membership, Seat, Table
+from scoring.models import AuditEntry, HeldOperation, Membership, Seat, Table
 from scoring.selectors import (
     audit_for_deal,
     audit_for_evening,
@@ -91,7 +92,11 @@ def _evening_context(request: HttpRequest, pk: int) -> dict[str, Any]:
 
 @require_safe
 def evening(request: HttpRequest, pk: int) -> HttpResponse:
-    return render(request, "scoring/sheet/evening.html", _evening_context(request, pk))
+    context = _evening_context(request, pk)
+    if context["is_admin"]:  # what tablets sent after closing or with a stale code
+        context["held_waiting"] = HeldOperation.objects.filter(
+            table__evening=context["evening"], state=HeldOperation.State.WAITING).count()
+    return render(request, "scoring/sheet/evening.html", context)
 
 
 @require_safe
@@ -120,6 +125,13 @@ def _audit_rows(entries: list[AuditEntry], seats_by_table: dict[int, list[str]],
     for entry in entries:
         evening = entry.evening
         players = seats_by_table.get(entry.table_id, [])
+        if entry.deal_id is None and entry.after is not None:
+            # What a tablet sent that was refused or held: not always a deal record the
+            # sheet's words can describe, so shown as sent when they cannot.
+            rows.append({"entry": entry, "actor": actor_label(entry), "before": "",
+                         "after": _sent_words(entry.after, evening, players, lang),
+                         "changes": []})
+            continue
         rows.append({
             "entry": entry,
             "actor": actor_label(entry),
@@ -129,6 +141,13 @@ def _audit_rows(entries: list[AuditEntry], seats_by_table: dict[int, list[str]],
                                       evening.options, players, lang),
         })
     return rows
+
+
+def _sent_words(record: Any, evening: Any, players: list[str], lang: str) -> str:
+    try:
+        return record_summary(record, evening.rules, evening.options, players, lang)
+    except Exception:  # noqa: BLE001 - a record the engine refused may be any JSON object
+        return json.dumps(record, ensure_ascii=False, sort_keys=True)[:300]
 
 
 @require_safe

@@ -98,6 +98,7 @@ class Change:
     number: int  # the deal's position at the table (its "entry" number)
     actions: list[str] = field(default_factory=list)  # "recorded", "corrected" … in order
     actor: str = ""
+    at: Any = None  # when the last of them was made
     row: SheetRow | None = None  # None: deleted now
     entries: list[tuple[str, int]] = field(default_factory=list)  # (player, entry) of row
     same: bool = False  # exactly the record of "mine"
@@ -134,21 +135,23 @@ def _since(request: HttpRequest) -> int | None:
 def _theirs(table: Table, sheet: ScoreSheet, since: int | None) -> tuple[list[Change], int]:
     """The deals changed since version ``since``: every change bumps the version by one and
     writes one audit entry in the same transaction, so they are the table's last
-    ``version - since`` audit entries."""
+    ``version - since`` audit entries of its deals (what became of a tablet's queued
+    operations is logged too, naming no deal and changing no version)."""
     count = table.version - since if since is not None else 0
     if count <= 0:
         return [], 0
-    entries = list(AuditEntry.objects.filter(table=table).order_by("-id").values_list(
-        "deal_id", "action", "actor")[:min(count, MAX_CHANGES)])
+    entries = list(AuditEntry.objects.filter(table=table, deal__isnull=False).order_by(
+        "-id").values_list("deal_id", "action", "actor", "at")[:min(count, MAX_CHANGES)])
     entries.reverse()
     rows = {row.deal_id: row for row in sheet.rows}
     names = short_names(sheet)  # as the last rows name them: narrow enough for a phone
     positions = {d.pk: d.position for d in table.deals.all()}
     changes: dict[int, Change] = {}
-    for deal_id, action, actor in entries:
+    for deal_id, action, actor, at in entries:
         change = changes.setdefault(deal_id, Change(deal_id, positions.get(deal_id, 0)))
         change.actions.append(str(AuditEntry.Action(action).label))
         change.actor = actor
+        change.at = at
     for change in changes.values():
         change.row = rows.get(change.deal_id)
         if change.row is not None:
@@ -226,7 +229,8 @@ def _deal_changes(table: Table, deal: Deal, since: int | None,
     if count == 0:
         return []
     # The table's last ``count`` audit entries are the changes since then (see _theirs).
-    first = list(AuditEntry.objects.filter(table=table).order_by("-id").values_list(
+    first = list(AuditEntry.objects.filter(table=table, deal__isnull=False).order_by(
+        "-id").values_list(
         "id", flat=True)[count - 1:count])
     return list(AuditEntry.objects.filter(deal=deal, id__gte=first[0] if first else 0)
                 .order_by("id").values_list("action", "actor", "reason"))
