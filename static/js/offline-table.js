@@ -100,10 +100,17 @@
   var form = document.getElementById("deal-form");
   var misdeal = document.querySelector(".misdeal-form");
   var preview = document.getElementById("preview");
-  var rowsTable = document.querySelector("table.rows");
-  var serverRows = rowsTable ? Array.prototype.filter.call(
-    rowsTable.querySelectorAll("tbody tr"), function (tr) { return tr.querySelector(".num"); })
-    : [];
+  var rowsTable = null;
+  var serverRows = [];
+  // The list as the server rendered it (again after table-live.js swapped it in).
+  function findRows() {
+    rowsTable = document.querySelector("table.rows");
+    serverRows = rowsTable ? Array.prototype.filter.call(
+      rowsTable.querySelectorAll("tbody tr"), function (tr) { return tr.querySelector(".num"); })
+      : [];
+    serverRows.forEach(function (tr, i) { tr.dataset.offlineIndex = String(i); });
+  }
+  findRows();
   var ops = [];
   var meta = {table: TABLE, lastSent: null};
   var offline = navigator.onLine === false;
@@ -146,10 +153,12 @@
   bar.appendChild(barState);
   bar.appendChild(barQueue);
   bar.appendChild(announce);
-  var status = document.querySelector(".table-status");
-  if (status && status.parentNode) {
-    status.parentNode.insertBefore(bar, status.nextSibling);
-    status.parentNode.insertBefore(conflictBox, bar.nextSibling);
+  // Above the entry and the list, full width; not in the status header, which table-live.js
+  // replaces when the table changes.
+  var layout = document.querySelector(".entry-layout");
+  if (layout && layout.parentNode) {
+    layout.parentNode.insertBefore(bar, layout);
+    layout.parentNode.insertBefore(conflictBox, layout);
   }
   if (form) {
     form.insertBefore(editBar, form.firstChild);
@@ -473,6 +482,14 @@
       }
     }
     document.documentElement.dataset.nextRamsch = next.ramsch_round ? "true" : "false";
+    // "Round 2 · deal 1 of 3": the first two numbers of the translated line, as the engine says.
+    var round = document.querySelector(".table-status .round");
+    if (round && ops.length) {
+      var values = [next.round, next.deal_in_round];
+      round.textContent = round.textContent.replace(/\d+/g, function (n) {
+        return values.length ? String(values.shift()) : n;
+      });
+    }
   }
 
   var lastResult = null;
@@ -597,7 +614,11 @@
     editing = null;
     editBar.hidden = true;
     editBar.textContent = "";
+    previewSeq += 1;  // no refusal for a form nobody has touched yet
     preview.textContent = "";
+    var fresh = el("div", {"class": "preview-body", "data-valid": "false"});
+    fresh.appendChild(el("p", {"class": "hint"}, words.hint));
+    preview.appendChild(fresh);
     form.dataset.offlineValid = "";
     var save = form.querySelector("button.save");
     if (save) {
@@ -1104,8 +1125,34 @@
       startCorrection(Number(tr.dataset.offlineIndex));
     }, true);
   }
-  // Every row knows its place in the table for a correction offline.
-  serverRows.forEach(function (tr, i) { tr.dataset.offlineIndex = String(i); });
+  // The state as GET tables/<pk>/state/ answers it (sync contract), in this file's shape.
+  function adopt(answer) {
+    state = {version: answer.version, lang: answer.lang || state.lang,
+             table: Object.assign({}, answer.table, {
+               deals: answer.deals.map(function (d) { return d.record; })}),
+             ids: answer.deals.map(function (d) { return d.id; })};
+  }
+  function fetchState() {
+    if (!cfg.stateUrl) {
+      return Promise.resolve();
+    }
+    return timed(cfg.stateUrl, {credentials: "same-origin", headers: {Accept: "application/json"}},
+                 SAVE_TIMEOUT_MS).then(function (response) {
+      return response.ok ? response.json() : null;
+    }).then(function (answer) {
+      if (answer && answer.table && answer.deals && answer.version >= state.version) {
+        adopt(answer);
+      }
+    }).catch(function () {});
+  }
+  // Another device changed the table and table-live.js showed it: the rows and the state
+  // are new; what waits here is shown on top of them again.
+  document.addEventListener("table-live:refreshed", function () {
+    fetchState().then(function () {
+      findRows();
+      return refresh();
+    });
+  });
 
   if (window.SkatEngine) {
     SkatEngine.ready().catch(function () {});
@@ -1114,17 +1161,20 @@
   Promise.all([loadOps(), loadMeta()]).then(function (loaded) {
     ops = loaded[0];
     meta = loaded[1];
+    api.loaded = true;
     ops.filter(function (o) { return o.status === "conflict"; }).slice(0, 1).forEach(showConflict);
     return refresh();
   }).then(function () {
     if (offline) {
       window.setTimeout(probe, PROBE_MS);
     } else {
-      flush();
+      // The service worker keeps this answer for a reload without network.
+      fetchState().then(flush);
     }
   });
 
-  window.SkatOffline = {
+  var api = window.SkatOffline = {
+    loaded: false,  // the queue is read from IndexedDB
     flush: flush,
     ops: function () { return ops.slice(); },
     isOffline: function () { return offline; },
