@@ -74,6 +74,8 @@ def _words() -> dict[str, str]:
         "tap_game": _("Tap the game."),
         "tap_ramsch": _("Tap the player with the most card points, or who took every trick."),
         "cancel": _("Cancel"),
+        "totals_now": _("Totals now"),
+        "totals_mine": _("Totals with mine"),
         "hint": _("The value and its breakdown appear here as you enter the deal."),
         "misdeal": _("Misdeal: deal again"),
     }

@@ -967,30 +967,52 @@
 
   // ------------------------------------------------------------------ conflicts
 
-  function sideRow(row, names) {
-    var box = el("div", {"class": "conflict-row"});
+  // One row of the server's conflict answer (sync contract), as the live conflict panel
+  // shows it: number, game, details, result, each player's entry.
+  function sideRow(row) {
+    var box = el("div", {"class": "conflict-row" + (row.deleted ? " conflict-row-deleted" : "")});
     var what = el("p", {"class": "conflict-what"});
-    what.appendChild(el("strong", {"class": "conflict-number"}, fmt(words.no, {number: row.number})));
-    what.appendChild(document.createTextNode(" " + (row.game || "") +
-      (row.details && row.details.length ? " · " + row.details.join(", ") : "")));
+    var number = fmt(words.no, {number: row.number === null ? row.position : row.number});
+    what.appendChild(el(row.deleted ? "del" : "strong", {"class": "conflict-number"}, number));
+    var text = [row.symbol, row.game].filter(Boolean).join(" ");
+    var details = (row.details || []).concat(row.result ? [row.result] : []);
+    what.appendChild(document.createTextNode(" " + text +
+      (details.length ? " \u00b7 " + details.join(", ") : "")));
+    if (row.actions && row.actions.length) {
+      what.appendChild(el("span", {"class": "conflict-action"}, " " + row.actions.join(", ")));
+    }
     if (row.by) {
-      what.appendChild(el("span", {"class": "conflict-actor"}, " · " + row.by));
+      what.appendChild(el("span", {"class": "conflict-actor"}, " \u00b7 " + row.by));
     }
     box.appendChild(what);
     var entriesBox = el("p", {"class": "preview-entries"});
-    (row.entries || []).forEach(function (value, seat) {
-      if (value !== null && value !== undefined && value !== 0) {
-        entriesBox.appendChild(el("span", {"class": "entry" + (value < 0 ? " negative" : "")},
-                                  (names[seat] || "") + " " + signed(value)));
-      }
+    (row.entries || []).forEach(function (item) {
+      entriesBox.appendChild(el("span", {"class": "entry" + (item.entry < 0 ? " negative" : "")},
+                                item.player + " " + signed(item.entry)));
     });
     box.appendChild(entriesBox);
     return box;
   }
 
+  function totalsList(totals, key, label) {
+    var dl = el("dl", {"class": "conflict-totals", "aria-label": label});
+    var head = el("div", {"class": "conflict-totals-head"});
+    head.appendChild(el("dt", null, label));
+    dl.appendChild(head);
+    totals.forEach(function (t) {
+      if (t[key] === null || t[key] === undefined) {
+        return;
+      }
+      var div = el("div");
+      div.appendChild(el("dt", null, t.player));
+      div.appendChild(el("dd", {"class": t[key] < 0 ? "negative" : ""}, minus(t[key])));
+      dl.appendChild(div);
+    });
+    return dl;
+  }
+
   function showConflict(op) {
     var c = op.conflict || {};
-    var names = state.table.players;
     conflictBox.textContent = "";
     var section = el("section", {"class": "conflict conflict-save", id: "offline-conflict",
                                  role: "region", "aria-labelledby": "offline-conflict-heading"});
@@ -999,17 +1021,23 @@
     var sides = el("div", {"class": "conflict-sides"});
     var theirs = el("section", {"class": "conflict-side conflict-theirs"});
     theirs.appendChild(el("h3", null, words.theirs));
-    (c.theirs || []).forEach(function (row) { theirs.appendChild(sideRow(row, names)); });
+    (c.theirs || []).forEach(function (row) { theirs.appendChild(sideRow(row)); });
+    if (c.totals && c.totals.length) {
+      theirs.appendChild(totalsList(c.totals, "theirs", words.totals_now));
+    }
     var mine = el("section", {"class": "conflict-side conflict-mine"});
     mine.appendChild(el("h3", null, words.mine));
     if (c.mine && c.mine.row) {
-      mine.appendChild(sideRow(c.mine.row, names));
+      mine.appendChild(sideRow(c.mine.row));
     } else if (c.mine && c.mine.error) {
       var ul = el("ul", {"class": "errors conflict-errors", role: "alert"});
       ul.appendChild(el("li", null, c.mine.error.message));
       mine.appendChild(ul);
     } else {
       mine.appendChild(el("p", null, op.label || ""));
+    }
+    if (c.totals && c.totals.some(function (t) { return t.mine !== null; })) {
+      mine.appendChild(totalsList(c.totals, "mine", words.totals_mine));
     }
     sides.appendChild(theirs);
     sides.appendChild(mine);

@@ -39,13 +39,17 @@ def tablet(new_context: Any, live_server: Any, table: Table, screenshot_dir: Pat
     scorer = Scorer(page, live_server, table, screenshot_dir, "offline").open()
     # The service worker has installed (every file precached) and controls the page, and the
     # engine is ready, before the network goes.
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null ||"
-                           " (navigator.serviceWorker.ready.then(() => location.reload()), false)",
-                           timeout=ENGINE)
+    installed(page)
+    return scorer
+
+
+def installed(page: Any) -> None:
+    """Wait until the service worker has precached everything and controls the page, and the
+    engine is ready: then the network may go."""
+    page.evaluate("() => navigator.serviceWorker.ready.then(() => true)")
     page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=ENGINE)
     page.wait_for_function("() => window.SkatEngine && SkatEngine.status === 'ready'",
                            timeout=ENGINE)
-    return scorer
 
 
 def waiting(page: Any) -> list[dict[str, Any]]:
@@ -194,3 +198,48 @@ def test_offline_reload_record_correct(tablet: Scorer, table: Table) -> None:
     assert [row["entries"] for row in device.rows()] == entries_of(server, players)
     assert device.totals() == [server["totals"].get(str(s), 0) for s in range(players)]
     device.shot("synced", screen=True)
+
+
+@pytest.fixture
+def second_tablet(new_context: Any, live_server: Any, table: Table,
+                  screenshot_dir: Path) -> Scorer:
+    user = make_user(table.evening.club, "scorer", username="scorer-b")
+    context = new_context()
+    browser_login(context, live_server, user)
+    page = context.new_page()
+    scorer = Scorer(page, live_server, table, screenshot_dir, "offline-b").open()
+    installed(page)
+    return scorer
+
+
+def test_two_tablets_offline_conflict_then_append(tablet: Scorer, second_tablet: Scorer,
+                                                  table: Table) -> None:
+    """Both tablets of one table record a deal offline; A comes back first and stores its
+    deal; B then gets the conflict, both versions side by side, and "append mine after
+    theirs" stores B's deal as the next one: nothing lost, nothing twice."""
+    a, b = tablet, second_tablet
+    for device in (a, b):
+        device.page.context.set_offline(True)
+        expect(device.page.locator(".offline-bar")).to_have_attribute("data-state", "offline")
+    a.tap("declarer-0", "game-grand", "matadors-1", "bid-24", "result-won")
+    wait_ops(a.page, 1)
+    b.tap("declarer-1", "game-clubs", "matadors-1", "bid-18", "result-won")
+    wait_ops(b.page, 1)
+    a.page.context.set_offline(False)
+    a.page.wait_for_function("() => SkatOffline.loaded && SkatOffline.ops().length === 0",
+                             timeout=30_000)
+    assert table.deals.count() == 1
+    b.page.context.set_offline(False)
+    panel = b.page.locator("#offline-conflict")
+    expect(panel).to_be_visible(timeout=30_000)
+    expect(panel.locator(".conflict-theirs .preview-entries")).to_contain_text("+48")
+    expect(panel.locator(".conflict-mine .preview-entries")).to_contain_text("+24")
+    b.shot("conflict", screen=True)
+    assert table.deals.count() == 1
+    assert waiting(b.page)[0]["status"] == "conflict"
+    b.tap("offline-conflict-append")
+    b.page.wait_for_function("() => SkatOffline.loaded && SkatOffline.ops().length === 0",
+                             timeout=30_000)
+    stored = list(table.deals.order_by("position"))
+    assert [(d.record["declarer"], d.record["game"]) for d in stored] == [(0, "grand"),
+                                                                            (1, "clubs")]
