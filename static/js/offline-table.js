@@ -24,6 +24,16 @@
 
   if ("serviceWorker" in navigator && cfg.sw) {
     navigator.serviceWorker.register(cfg.sw, {scope: "/"}).catch(function () {});
+    if (!navigator.serviceWorker.controller) {
+      // This page came before the worker: once it is in charge, fetch the page (and its
+      // state) through it once, so that a reload without network finds them in its cache.
+      navigator.serviceWorker.addEventListener("controllerchange", function () {
+        fetch(window.location.pathname, {credentials: "same-origin"}).catch(function () {});
+        if (cfg.stateUrl) {
+          fetch(cfg.stateUrl, {credentials: "same-origin"}).catch(function () {});
+        }
+      }, {once: true});
+    }
   }
 
   function readJSON(id) {

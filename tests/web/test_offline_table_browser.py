@@ -50,6 +50,13 @@ def installed(page: Any) -> None:
     page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=ENGINE)
     page.wait_for_function("() => window.SkatEngine && SkatEngine.status === 'ready'",
                            timeout=ENGINE)
+    for _ in range(100):  # the worker fetched this page into its cache once it took over
+        if page.evaluate("() => caches.open('skatclub-pages')"
+                         ".then(c => c.match(location.pathname)).then(Boolean)"):
+            break
+        page.wait_for_timeout(100)
+    else:
+        pytest.fail("the service worker did not cache the table screen")
 
 
 def waiting(page: Any) -> list[dict[str, Any]]:
