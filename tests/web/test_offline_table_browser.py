@@ -46,7 +46,8 @@ def tablet(new_context: Any, live_server: Any, table: Table, screenshot_dir: Pat
 def installed(page: Any) -> None:
     """Wait until the service worker has precached everything and controls the page, and the
     engine is ready: then the network may go."""
-    page.evaluate("() => navigator.serviceWorker.ready.then(() => true)")
+    page.evaluate("() => Promise.race([navigator.serviceWorker.ready.then(() => true),"
+                  " new Promise(r => setTimeout(() => r(false), 60000))])")
     page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=ENGINE)
     page.wait_for_function("() => window.SkatEngine && SkatEngine.status === 'ready'",
                            timeout=ENGINE)
@@ -250,3 +251,4 @@ def test_two_tablets_offline_conflict_then_append(tablet: Scorer, second_tablet:
     stored = list(table.deals.order_by("position"))
     assert [(d.record["declarer"], d.record["game"]) for d in stored] == [(0, "grand"),
                                                                             (1, "clubs")]
+
