@@ -159,7 +159,7 @@
   var barQueue = el("p", {"class": "offline-queue", "aria-live": "polite"});
   var announce = el("p", {"class": "visually-hidden", "aria-live": "assertive"});
   var conflictBox = el("div", {"class": "offline-conflict"});
-  var editBar = el("div", {"class": "offline-editing", hidden: ""});
+  var editBar = el("div", {"class": "offline-editing", hidden: "", "data-live-skip": ""});
   bar.appendChild(barState);
   bar.appendChild(barQueue);
   bar.appendChild(announce);

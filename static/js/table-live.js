@@ -79,12 +79,17 @@
   // to date, except the preview's). A changed structure (the series just finished, say) is
   // replaced as a whole.
   function morph(old, fresh) {
-    var a = Array.prototype.slice.call(old.children);
+    // What the page's own scripts put there (marked data-live-skip, e.g. offline-table.js's
+    // correction bar in the form) is not in the server's HTML: it stays as it is, and the
+    // rest is compared without it (else the form's children, the save button entry.js
+    // holds among them, would all be replaced).
+    var a = Array.prototype.filter.call(old.children, function (element) {
+      return !element.hasAttribute("data-live-skip");
+    });
     var b = Array.prototype.slice.call(fresh.children);
     if (!sameShape(a, b)) {
-      old.replaceChildren.apply(old, b.map(function (node) {
-        return document.importNode(node, true);
-      }));
+      a.forEach(function (element) { element.remove(); });
+      b.forEach(function (node) { old.appendChild(document.importNode(node, true)); });
       return;
     }
     a.forEach(function (element, i) {
