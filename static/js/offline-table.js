@@ -159,7 +159,9 @@
   var barQueue = el("p", {"class": "offline-queue", "aria-live": "polite"});
   var announce = el("p", {"class": "visually-hidden", "aria-live": "assertive"});
   var conflictBox = el("div", {"class": "offline-conflict"});
-  var editBar = el("div", {"class": "offline-editing", hidden: "", "data-live-skip": ""});
+  // data-live-skip: table-live.js's refresh of an untouched form leaves it alone.
+  var editBar = el("div", {"class": "offline-editing", hidden: "",
+                           "data-live-skip": ""});
   bar.appendChild(barState);
   bar.appendChild(barQueue);
   bar.appendChild(announce);
