@@ -635,6 +635,21 @@ def test_a_dropped_correction_names_its_deal(table: Table, scorer: Client) -> No
     assert Deal.objects.get(pk=first.pk).record["declarer_points"] == 80
 
 
+def test_a_dropped_deletion_has_no_record_and_the_audit_page_shows_it(
+        table: Table, scorer: Client) -> None:
+    first = deal_record(table=table, record=WON, expected_version=0, actor=OTHER)
+    deal_edit(deal=first, record={**WON, "declarer_points": 80}, reason="x",
+              expected_version=1, actor=OTHER)
+    mine = op("delete", version=1, deal=first.pk)
+    assert send(scorer, table, mine).status_code == 409
+    assert send(scorer, table, drop(mine, version=2)).status_code == 200
+    entry = AuditEntry.objects.get(action="drop")
+    assert entry.after is None and entry.before["op"] == "delete"
+    audit = scorer.get(reverse("scoring:evening-audit", args=[table.evening_id]))
+    assert audit.status_code == 200 and 'class="action-drop"' in audit.content.decode()
+    assert not Deal.objects.get(pk=first.pk).deleted
+
+
 def test_an_operation_that_was_stored_cannot_be_dropped(table: Table,
                                                         scorer: Client) -> None:
     mine = op()
