@@ -230,7 +230,10 @@ def test_offline_reload_record_correct(tablet: Scorer, table: Table) -> None:
     page = device.page = page.context.new_page()
     page.goto(device.table_url)
     wait_ops(page, 6)
-    expect(page.locator("table.rows tbody tr.pending")).to_have_count(6)
+    # The rows are the engine's: in a new page it starts again first (slow on a busy machine).
+    page.wait_for_function("() => window.SkatEngine && SkatEngine.status === 'ready'",
+                           timeout=ENGINE)
+    expect(page.locator("table.rows tbody tr.pending")).to_have_count(6, timeout=30_000)
     device.shot("reopened-offline", screen=True)
     page.close()
     # Reopened with the network back: the page sends the queue at once, in order, and shows
