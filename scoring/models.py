@@ -356,6 +356,7 @@ class AuditEntry(models.Model):
         DISCARD = "discard", _("discarded by the club admin")
         REFUSE = "refuse", _("refused when sent")
         CONFLICT = "conflict", _("met a changed table")
+        DROP = "drop", _("dropped: the other device's version kept")
 
     evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="audit",
                                 verbose_name=_("evening"))

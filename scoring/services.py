@@ -467,6 +467,25 @@ def sync_outcome(*, table: Table, action: str, actor: Actor, request_id: uuid.UU
         actor=actor.label[:150], after=record, reason=reason[:2000], request_id=request_id)
 
 
+def sync_drop(*, table: Table, actor: Actor, request_id: uuid.UUID, dropped: dict[str, Any],
+              reason: str) -> AuditEntry:
+    """Log that the scorer kept the other device's version and dropped a queued operation of
+    this device (a conflict's "keep theirs"): what was dropped (its op, record, request ID,
+    deal), who and why; no deal is stored and no version changes. Once per request ID: a
+    repeated request gets the first entry."""
+    existing = AuditEntry.objects.filter(table=table, request_id=request_id,
+                                         action=AuditEntry.Action.DROP).first()
+    if existing is not None:
+        return existing
+    what = {"op": dropped["op"], "request_id": str(dropped["request_id"]),
+            "deal": dropped["deal"]}
+    return AuditEntry.objects.create(
+        evening_id=table.evening_id, table=table, action=AuditEntry.Action.DROP,
+        user=actor.user_or_none, actor=actor.label[:150], before=what,
+        after=dropped["record"], reason=reason[:2000], request_id=request_id,
+        version=table.version)
+
+
 def held_deposit(*, table: Table, op: str, request_id: uuid.UUID, record: Any,
                  deal: Deal | None, deal_request_id: uuid.UUID | None, reason: str,
                  base_version: int, why: str, actor: Actor) -> HeldOperation:

@@ -66,6 +66,8 @@ def _words() -> dict[str, str]:
         "mine": _("This device"),
         "append": _("Append mine after theirs"),
         "keep_theirs": _("Keep the other device's version"),
+        "same": _("The other device saved exactly your entry: most likely the same deal was "
+                  "recorded twice. Keep the other device's version."),
         "edit_mine": _("Edit mine"),
         "no": _("No. %(number)s"),
         "reason_offline": _("Corrected offline"),

@@ -125,12 +125,15 @@ def _audit_rows(entries: list[AuditEntry], seats_by_table: dict[int, list[str]],
     for entry in entries:
         evening = entry.evening
         players = seats_by_table.get(entry.table_id, [])
-        if entry.deal_id is None and entry.after is not None:
-            # What a tablet sent that was refused or held: not always a deal record the
-            # sheet's words can describe, so shown as sent when they cannot.
+        if entry.deal_id is None and (entry.after is not None
+                                      or entry.action == AuditEntry.Action.DROP):
+            # What a tablet sent that was refused, held or dropped: not always a deal record
+            # the sheet's words can describe, so shown as sent when they cannot (a dropped
+            # deletion has no record: its reason says what it was).
+            after = ("" if entry.after is None
+                     else _sent_words(entry.after, evening, players, lang))
             rows.append({"entry": entry, "actor": actor_label(entry), "before": "",
-                         "after": _sent_words(entry.after, evening, players, lang),
-                         "changes": []})
+                         "after": after, "changes": []})
             continue
         rows.append({
             "entry": entry,

@@ -42,6 +42,7 @@ from scoring.services import (
     deal_record,
     deal_restore,
     held_deposit,
+    sync_drop,
     sync_outcome,
 )
 from scoring.templatetags.sheet_tags import short_names
@@ -49,6 +50,7 @@ from scoring.views import table_live
 
 MAX_BODY = 64 * 1024  # a deal record is well under 1 KB
 OPS = ("save", "edit", "delete", "restore")
+DROP = "drop"  # "keep theirs": the scorer dropped one of the ops above after a conflict
 SESSION_VERSIONS = "sync_versions"  # {table pk: the version this device's last sync made}
 
 
@@ -203,13 +205,15 @@ def _body(request: HttpRequest) -> dict[str, Any]:
     if not isinstance(data, dict) or not _clean(data):
         raise Refused(None, _("The operation is not valid JSON."))
     op = data.get("op")
-    if op not in OPS:
+    if op not in (*OPS, DROP):
         raise Refused("op", _("Unknown operation."))
     body: dict[str, Any] = {"op": op, "request_id": _uuid(data.get("request_id"), "request_id")}
     version = data.get("base_version")
     if not isinstance(version, int) or isinstance(version, bool) or not 0 <= version < 2**31:
         raise Refused("base_version", _("The table version is missing or not valid."))
     body["base_version"] = version
+    if op == DROP:
+        return _drop_body(data, body)
     mode = data.get("mode")
     if mode not in (None, "append"):
         raise Refused("mode", _("Unknown mode."))
@@ -240,6 +244,56 @@ def _body(request: HttpRequest) -> dict[str, Any]:
             raise Refused("reason", _("The reason is too long (at most 500 characters)."))
         body["reason"] = reason
     return body
+
+
+def _drop_body(data: dict[str, Any], body: dict[str, Any]) -> dict[str, Any]:
+    """A "drop": the queued operation the scorer dropped, as the tablet had queued it."""
+    dropped = data.get("dropped")
+    if not isinstance(dropped, dict) or dropped.get("op") not in OPS:
+        raise Refused("dropped", _("Say which operation was dropped."))
+    record = dropped.get("record")
+    if record is not None and not isinstance(record, dict):
+        raise Refused("record", _("The deal is missing."))
+    deal = dropped.get("deal")
+    if deal is not None and (not isinstance(deal, int) or isinstance(deal, bool)
+                             or not 0 < deal < 2**31):
+        raise Refused("deal", _("No such deal at this table."))
+    reason = data.get("reason", "")
+    if not isinstance(reason, str):
+        raise Refused("reason", _("Say why the deal is changed."))
+    if len(reason) > 500:
+        raise Refused("reason", _("The reason is too long (at most 500 characters)."))
+    body["dropped"] = {"op": dropped["op"],
+                       "request_id": _uuid(dropped.get("request_id"), "dropped"),
+                       "record": record, "deal": deal}
+    body["reason"] = reason.strip()
+    return body
+
+
+def _drop(table: Table, actor: Actor, body: dict[str, Any]) -> JsonResponse:
+    """Keep theirs: the audit log hears what this device dropped; nothing is stored. An
+    operation that was stored after all cannot be dropped (the tablet must reload)."""
+    dropped = body["dropped"]
+    repeat = AuditEntry.objects.filter(table=table, request_id=body["request_id"],
+                                       action=AuditEntry.Action.DROP).exists()
+    if not repeat and AuditEntry.objects.filter(
+            table=table, request_id=dropped["request_id"], deal__isnull=False).exists():
+        return _refused("dropped", _(
+            "This was stored already: it can no longer be dropped. Reload the table."))
+    what = {"save": _("Kept the other device's version; this device's deal was dropped."),
+            "edit": _("Kept the other device's version; this device's correction was "
+                      "dropped."),
+            "delete": _("Kept the other device's version; this device's deletion was "
+                        "dropped."),
+            "restore": _("Kept the other device's version; this device's restoration was "
+                         "dropped.")}
+    reason = what[dropped["op"]]
+    if body["reason"]:
+        reason = f"{reason} {body['reason']}"
+    entry = sync_drop(table=table, actor=actor, request_id=body["request_id"],
+                      dropped=dropped, reason=reason)
+    return JsonResponse({"status": "dropped", "dropped": str(dropped["request_id"]),
+                         "version": entry.version})
 
 
 # ---------------------------------------------------------------- answers
@@ -369,6 +423,8 @@ def sync(request: HttpRequest, pk: int) -> HttpResponse:
         body = _body(request)
     except Refused as err:
         return _refused(err.field, err.message)
+    if body["op"] == DROP:  # changes nothing: logged even for a closed evening
+        return _drop(table, actor, body)
     request_id = body["request_id"]
     # The same operation again (an answer lost on the way): the same answer, nothing twice.
     done = AuditEntry.objects.filter(table=table, request_id=request_id,

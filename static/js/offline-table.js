@@ -181,8 +181,12 @@
     window.setTimeout(function () { announce.textContent = text; }, 50);
   }
 
+  // What still waits to be sent (a "drop", the scorer's "keep theirs", is sent too but is no
+  // deal, so it is not counted).
   function waiting() {
-    return ops.filter(function (op) { return op.status === "pending" || op.status === "conflict"; });
+    return ops.filter(function (op) {
+      return op.op !== "drop" && (op.status === "pending" || op.status === "conflict");
+    });
   }
 
   function showBar() {
@@ -358,7 +362,7 @@
       return {record: record, id: state.ids[i], row: serverRows[i] || null, pending: null};
     });
     ops.forEach(function (op) {
-      if (op.status === "refused") {
+      if (op.status === "refused" || op.op === "drop") {
         return;
       }
       if (op.op === "save") {
@@ -846,6 +850,9 @@
     if (op.mode) {
       out.mode = op.mode;
     }
+    if (op.dropped) {
+      out.dropped = op.dropped;
+    }
     return out;
   }
 
@@ -906,6 +913,13 @@
           storedSome = true;
           meta.lastSent = Date.now();
           return putMeta(meta).then(function () { return deleteOp(op.seq); }).then(function () {
+            ops = ops.filter(function (o) { return o.seq !== op.seq; });
+            return next();
+          });
+        }
+        if (reply.code === 200 && answer.status === "dropped") {
+          // The audit log has it: "keep theirs" is done on both sides.
+          return deleteOp(op.seq).then(function () {
             ops = ops.filter(function (o) { return o.seq !== op.seq; });
             return next();
           });
@@ -1077,8 +1091,20 @@
       delete op.conflict;
       putOp(op).then(function () { conflictBox.textContent = ""; return flush(); });
     });
+    // Keep theirs: mine is dropped, and the server hears of it (the sync contract's "drop":
+    // every outcome is in the audit log). The drop takes the op's place in the queue, so it
+    // is sent now, or when the network is back.
     keep.addEventListener("click", function () {
-      deleteOp(op.seq).then(function () {
+      var drop = {seq: op.seq, table: TABLE, op: "drop", request_id: uuid(),
+                  base_version: c.version === undefined ? op.base_version : c.version,
+                  dropped: {op: op.op, request_id: op.request_id, record: op.record || null,
+                            deal: op.deal || null},
+                  reason: c.same ? words.same : "", status: "pending", created: Date.now()};
+      putOp(drop).then(function () {
+        ops = ops.map(function (o) { return o.seq === op.seq ? drop : o; });
+        conflictBox.textContent = "";
+        return flush();
+      }).then(function () {
         window.location.assign(window.location.pathname);
       });
     });

@@ -5,16 +5,21 @@ with the engine in the browser computing values, refusals, dealer, Bock and Rams
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import expect
+from django.urls import reverse
+from playwright.sync_api import BrowserContext, expect
+from playwright.sync_api import Error as PlaywrightError
 
 from scoring.engine import evaluate_table
 from scoring.engine.errors import SkatError
-from scoring.models import Table
+from scoring.models import AuditEntry, HeldOperation, Table
 from scoring.selectors import table_document
+from scoring.services import Actor, evening_close
 
 from .factories import browser_login, make_club, make_table, make_user
 from .test_round_browser import Scorer
@@ -30,10 +35,52 @@ def table() -> Table:
     return make_table(make_club(), players=3, preset="club_evening")
 
 
+def retire(context: BrowserContext) -> None:
+    """Leave nothing of this tablet running in the shared browser: its service worker
+    unregistered and stopped, its pages closed, before pytest-playwright closes the context.
+    A context closed while its service worker still runs can leave that worker dangling in
+    the browser, and the next such context's close then never returns (all the offline
+    tests in one session hung in the third one's teardown)."""
+    for page in context.pages:
+        with contextlib.suppress(PlaywrightError):  # the page is gone already
+            page.evaluate("() => Promise.race([navigator.serviceWorker.getRegistrations()"
+                          ".then(rs => Promise.all(rs.map(r => r.unregister())))"
+                          ".then(() => caches.keys()).then(ks => Promise.all("
+                          "ks.map(k => caches.delete(k)))),"
+                          " new Promise(r => setTimeout(r, 5000))])")
+    if context.pages:
+        try:
+            cdp = context.new_cdp_session(context.pages[0])
+            cdp.send("ServiceWorker.enable")
+            cdp.send("ServiceWorker.stopAllWorkers")
+            cdp.detach()
+        except PlaywrightError:
+            pass
+    for page in list(context.pages):
+        page.close(run_before_unload=False)
+
+
 @pytest.fixture
-def tablet(new_context: Any, live_server: Any, table: Table, screenshot_dir: Path) -> Scorer:
+def contexts(new_context: Any) -> Iterator[Callable[[], BrowserContext]]:
+    """new_context, each context retired at the end of the test (its own storage: a fresh
+    context has its own IndexedDB, caches and service worker)."""
+    made: list[BrowserContext] = []
+
+    def make() -> BrowserContext:
+        context: BrowserContext = new_context()
+        made.append(context)
+        return context
+
+    yield make
+    for context in made:
+        retire(context)
+
+
+@pytest.fixture
+def tablet(contexts: Callable[[], BrowserContext], live_server: Any, table: Table,
+           screenshot_dir: Path) -> Scorer:
     user = make_user(table.evening.club, "scorer")
-    context = new_context()
+    context = contexts()
     browser_login(context, live_server, user)
     page = context.new_page()
     scorer = Scorer(page, live_server, table, screenshot_dir, "offline").open()
@@ -66,7 +113,7 @@ def waiting(page: Any) -> list[dict[str, Any]]:
 
 def wait_ops(page: Any, count: int) -> None:
     page.wait_for_function(
-        f"() => SkatOffline.loaded && SkatOffline.ops().length === {count}")
+        f"() => SkatOffline.loaded && SkatOffline.ops().length === {count}", timeout=30_000)
 
 
 def entries_of(result: dict[str, Any], players: int) -> list[list[int | None]]:
@@ -183,7 +230,10 @@ def test_offline_reload_record_correct(tablet: Scorer, table: Table) -> None:
     page = device.page = page.context.new_page()
     page.goto(device.table_url)
     wait_ops(page, 6)
-    expect(page.locator("table.rows tbody tr.pending")).to_have_count(6)
+    # The rows are the engine's: in a new page it starts again first (slow on a busy machine).
+    page.wait_for_function("() => window.SkatEngine && SkatEngine.status === 'ready'",
+                           timeout=ENGINE)
+    expect(page.locator("table.rows tbody tr.pending")).to_have_count(6, timeout=30_000)
     device.shot("reopened-offline", screen=True)
     page.close()
     # Reopened with the network back: the page sends the queue at once, in order, and shows
@@ -209,10 +259,10 @@ def test_offline_reload_record_correct(tablet: Scorer, table: Table) -> None:
 
 
 @pytest.fixture
-def second_tablet(new_context: Any, live_server: Any, table: Table,
+def second_tablet(contexts: Callable[[], BrowserContext], live_server: Any, table: Table,
                   screenshot_dir: Path) -> Scorer:
     user = make_user(table.evening.club, "scorer", username="scorer-b")
-    context = new_context()
+    context = contexts()
     browser_login(context, live_server, user)
     page = context.new_page()
     scorer = Scorer(page, live_server, table, screenshot_dir, "offline-b").open()
@@ -252,3 +302,57 @@ def test_two_tablets_offline_conflict_then_append(tablet: Scorer, second_tablet:
     assert [(d.record["declarer"], d.record["game"]) for d in stored] == [(0, "grand"),
                                                                             (1, "clubs")]
 
+    # Once more, both offline; this time B keeps theirs: B's deal is dropped on the tablet
+    # and the server hears of it ("drop"): the audit log says what, who and why, and
+    # nothing is stored for it.
+    for device in (a, b):
+        device.page.goto(device.table_url)
+        installed(device.page)
+        device.page.context.set_offline(True)
+        expect(device.page.locator(".offline-bar")).to_have_attribute("data-state", "offline")
+    a.tap("declarer-2", "game-grand", "matadors-1", "bid-24", "result-won")
+    wait_ops(a.page, 1)
+    b.tap("declarer-0", "game-spades", "matadors-1", "bid-20", "result-won")
+    wait_ops(b.page, 1)
+    mine = waiting(b.page)[0]
+    a.page.context.set_offline(False)
+    a.page.wait_for_function("() => SkatOffline.loaded && SkatOffline.ops().length === 0",
+                             timeout=30_000)
+    assert table.deals.count() == 3
+    b.page.context.set_offline(False)
+    expect(panel).to_be_visible(timeout=30_000)
+    b.tap("offline-conflict-theirs")
+    b.page.wait_for_function(
+        "() => window.SkatOffline && SkatOffline.loaded && SkatOffline.ops().length === 0",
+        timeout=30_000)
+    assert table.deals.count() == 3  # theirs kept, mine not stored
+    drop = AuditEntry.objects.get(table=table, action="drop")
+    assert drop.after == mine["record"] and drop.deal_id is None
+    assert drop.before == {"op": "save", "request_id": mine["request_id"], "deal": None}
+    assert drop.actor == "scorer-b" and "verworfen" in drop.reason
+    b.page.goto(b.live_server.url + reverse("scoring:evening-audit",
+                                            args=[table.evening_id]))
+    expect(b.page.locator("tr.action-drop")).to_have_count(1)
+    b.shot("audit-drop", screen=True)
+
+
+
+def test_a_deal_for_a_closed_evening_is_held_for_the_club_admin(tablet: Scorer,
+                                                                table: Table) -> None:
+    """The evening is closed while the tablet is offline: its deal is not lost but held for
+    the club admin (202), and the tablet marks it so."""
+    page = tablet.page
+    page.context.set_offline(True)
+    expect(page.locator(".offline-bar")).to_have_attribute("data-state", "offline")
+    tablet.tap("declarer-0", "game-grand", "matadors-1", "bid-24", "result-won")
+    wait_ops(page, 1)
+    evening_close(evening=table.evening, actor=Actor(None, "Club-Admin"))
+    page.context.set_offline(False)
+    page.wait_for_function("() => SkatOffline.ops()[0].status === 'held'", timeout=30_000)
+    row = page.locator("table.rows tbody tr.pending")
+    expect(row).to_contain_text("für den Club-Admin zurückgehalten")
+    expect(page.locator(".offline-bar .offline-queue")).to_contain_text(
+        words_de["nothing_waits"])
+    tablet.shot("held", screen=True)
+    assert table.deals.count() == 0
+    assert HeldOperation.objects.filter(table=table).count() == 1

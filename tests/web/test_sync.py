@@ -419,7 +419,11 @@ def test_fuzzed_operations_never_500_and_never_half_store(table: Table,
         "kontra": st.sampled_from(["none", "kontra", "re"]) | anything,
         "penalty": anything, "extra": anything})
     loose = st.fixed_dictionaries({}, optional={
-        "op": st.sampled_from(["save", "edit", "delete", "restore"]) | anything,
+        "op": st.sampled_from(["save", "edit", "delete", "restore", "drop"]) | anything,
+        "dropped": st.fixed_dictionaries({"op": st.sampled_from(["save", "edit"]),
+                                          "request_id": st.uuids().map(str)},
+                                         optional={"record": record | anything,
+                                                   "deal": anything}) | anything,
         "request_id": st.uuids().map(str) | anything,
         "base_version": st.integers(-1, 3) | anything,
         "record": record | anything,
@@ -462,7 +466,7 @@ def test_fuzzed_operations_never_500_and_never_half_store(table: Table,
         response = send(scorer, table, data)  # an exception here (a 500) fails the test
         assert response.status_code in (200, 409, 422), (data, response.status_code)
         answer = response.json()
-        assert answer["status"] in ("stored", "conflict", "refused")
+        assert answer["status"] in ("stored", "conflict", "refused", "dropped")
         seen[answer["status"]] += 1
         after = state()
         new = AuditEntry.objects.filter(deal__isnull=False).count() - writes
@@ -572,3 +576,115 @@ def test_the_same_deal_saved_on_two_tablets_is_marked_as_the_same(table: Table,
     deal_record(table=table, record=WON, expected_version=0, actor=OTHER)
     answer = send(scorer, table, op()).json()
     assert answer["status"] == "conflict" and answer["same"] and answer["theirs"][0]["same"]
+
+
+# ---------------------------------------------------------------- keep theirs: "drop"
+
+def drop(dropped: dict[str, Any], version: int = 1, **extra: Any) -> dict[str, Any]:
+    """The tablet's "keep theirs" for a queued operation: it is dropped, and said so."""
+    return {"op": "drop", "request_id": str(uuid.uuid4()), "base_version": version,
+            "dropped": {key: dropped.get(key) for key in ("op", "request_id", "record",
+                                                           "deal")},
+            "reason": "Schon von Tablet A gespeichert", **extra}
+
+
+def test_keep_theirs_drops_mine_into_the_audit_log_and_stores_nothing(
+        table: Table, scorer: Client) -> None:
+    deal_record(table=table, record=WON, expected_version=0, actor=OTHER)
+    mine = op(record={**WON, "declarer": 2})
+    assert send(scorer, table, mine).status_code == 409
+    body = drop(mine)
+    response = send(scorer, table, body)
+    assert response.status_code == 200
+    assert response.json() == {"status": "dropped", "dropped": mine["request_id"],
+                               "version": 1}
+    entry = AuditEntry.objects.get(action="drop")
+    assert entry.after == mine["record"]  # what was dropped
+    assert entry.before == {"op": "save", "request_id": mine["request_id"], "deal": None}
+    assert entry.actor.startswith("scorer") and entry.user is not None  # who
+    assert "Schon von Tablet A gespeichert" in entry.reason and "deal" in entry.reason  # why
+    assert (entry.table_id, entry.deal_id, str(entry.request_id)) == (
+        table.pk, None, body["request_id"])
+    assert Deal.objects.filter(table=table).count() == 1  # no deal stored
+    assert Table.objects.get(pk=table.pk).version == 1  # no version changed
+    # A repeated request ID answers the same and logs nothing twice.
+    again = send(scorer, table, body)
+    assert again.status_code == 200 and again.json() == response.json()
+    assert AuditEntry.objects.filter(action="drop").count() == 1
+    # The conflict and the drop are both in the evening's audit log page.
+    audit = scorer.get(reverse("scoring:evening-audit", args=[table.evening_id]))
+    assert audit.status_code == 200
+    page = audit.content.decode()
+    assert 'class="action-drop"' in page and "Schon von Tablet A gespeichert" in page
+    assert "Gerät" in page  # the action's German label (the page is in the club's German)
+    # Theirs stays the only change another tablet sees since version 0.
+    conflict = send(scorer, table, op(record={**WON, "declarer": 0}))
+    assert [t["by"] for t in conflict.json()["theirs"]] == ["other tablet"]
+
+
+def test_a_dropped_correction_names_its_deal(table: Table, scorer: Client) -> None:
+    first = deal_record(table=table, record=WON, expected_version=0, actor=OTHER)
+    deal_edit(deal=first, record={**WON, "declarer_points": 80}, reason="x",
+              expected_version=1, actor=OTHER)
+    mine = op("edit", version=1, deal=first.pk, record={**WON, "declarer": 2})
+    assert send(scorer, table, mine).status_code == 409
+    assert send(scorer, table, drop(mine, version=2)).status_code == 200
+    entry = AuditEntry.objects.get(action="drop")
+    assert entry.before == {"op": "edit", "request_id": mine["request_id"], "deal": first.pk}
+    assert "correction" in entry.reason
+    assert Deal.objects.get(pk=first.pk).record["declarer_points"] == 80
+
+
+def test_a_dropped_deletion_has_no_record_and_the_audit_page_shows_it(
+        table: Table, scorer: Client) -> None:
+    first = deal_record(table=table, record=WON, expected_version=0, actor=OTHER)
+    deal_edit(deal=first, record={**WON, "declarer_points": 80}, reason="x",
+              expected_version=1, actor=OTHER)
+    mine = op("delete", version=1, deal=first.pk)
+    assert send(scorer, table, mine).status_code == 409
+    assert send(scorer, table, drop(mine, version=2)).status_code == 200
+    entry = AuditEntry.objects.get(action="drop")
+    assert entry.after is None and entry.before["op"] == "delete"
+    audit = scorer.get(reverse("scoring:evening-audit", args=[table.evening_id]))
+    assert audit.status_code == 200 and 'class="action-drop"' in audit.content.decode()
+    assert not Deal.objects.get(pk=first.pk).deleted
+
+
+def test_an_operation_that_was_stored_cannot_be_dropped(table: Table,
+                                                        scorer: Client) -> None:
+    mine = op()
+    assert send(scorer, table, mine).status_code == 200
+    response = send(scorer, table, drop(mine))
+    assert response.status_code == 422
+    assert response.json()["error"]["field"] == "dropped"
+    assert not AuditEntry.objects.filter(action="drop").exists()
+    assert Deal.objects.filter(table=table).count() == 1
+
+
+def test_a_drop_for_a_closed_evening_is_logged_not_held(table: Table,
+                                                        scorer: Client) -> None:
+    evening_close(evening=table.evening, actor=OTHER)
+    response = send(scorer, table, drop(op(), version=0))
+    assert response.status_code == 200 and response.json()["status"] == "dropped"
+    assert AuditEntry.objects.filter(action="drop").count() == 1
+    assert not HeldOperation.objects.exists()
+
+
+@pytest.mark.parametrize("spoil", [
+    {"dropped": None}, {"dropped": {"op": "nope"}}, {"dropped": "save"},
+    {"dropped": {"op": "save", "request_id": "not-a-uuid"}},
+    {"dropped": {"op": "save", "request_id": str(uuid.uuid4()), "record": [1]}},
+    {"dropped": {"op": "edit", "request_id": str(uuid.uuid4()), "deal": True}},
+    {"reason": 5}, {"reason": "x" * 501}, {"base_version": -1}, {"request_id": 7},
+])
+def test_malformed_drops_are_refused_and_log_nothing(table: Table, scorer: Client,
+                                                     spoil: dict[str, Any]) -> None:
+    response = send(scorer, table, {**drop(op()), **spoil})
+    assert response.status_code == 422 and response.json()["status"] == "refused"
+    assert not AuditEntry.objects.exists()
+
+
+def test_a_stranger_cannot_drop(table: Table) -> None:
+    response = send(Client(), table, drop(op()))
+    assert response.status_code == 404 and response.json()["status"] == "forbidden"
+    assert not AuditEntry.objects.exists()
