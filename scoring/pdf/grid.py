@@ -31,8 +31,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from scoring.selectors import QUICK_SHORT, ScoreSheet, SheetRow
-from scoring.templatetags.sheet_tags import (
+from scoring.notation import (
     MINUS,
     bock_mark,
     book_rows,
@@ -41,6 +40,7 @@ from scoring.templatetags.sheet_tags import (
     seeger_fabian,
     short_names,
 )
+from scoring.reads.sheet import QUICK_SHORT, ScoreSheet, SheetRow
 
 MONO_FONT = "DejaVu Sans Mono"
 MONO_ADVANCE = 1233 / 2048  # DejaVu Sans Mono: every glyph is this many em wide
