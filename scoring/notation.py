@@ -1,7 +1,8 @@
 """How a score sheet is written, the same on the web page and on paper: numbers with a real
-minus sign (U+2212), signed entries, the players' short names, the Kontra and Bock marks, the
-historical book layout's rows, the Seeger-Fabian footer, a deal in words, and the season
-pages' numbers (grouped points, one decimal, money with its currency).
+minus sign (U+2212), signed entries, the players' short names, the Kontra, Bock and Ramsch
+marks, the level letters (H S A S A O), the historical book layout's rows, the Seeger-Fabian
+footer, a deal in words, and the season pages' numbers (grouped points, one decimal, money
+with its currency).
 
 Neutral ground: the template filters (scoring/templatetags/) register these functions and the
 printed documents (scoring/pdf/) call them directly, so printing never depends on the web
@@ -15,6 +16,7 @@ from typing import Any
 
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from scoring.reads.sheet import ScoreSheet, SheetRow, details_of, game_label, result_label
 
@@ -109,6 +111,26 @@ def kontra_mark(row: SheetRow) -> str:
 
 def bock_mark(row: SheetRow) -> str:
     return f"×{1 << row.bock}" if row.bock else ""
+
+
+def ramsch_mark(row: SheetRow) -> str:
+    """"R" on a deal of a Ramsch round."""
+    return "R" if row.ramsch_round else ""
+
+
+# The level ticks in the order of a paper list (table-screen.md): Hand, Schneider, angesagt,
+# Schwarz, angesagt, Ouvert; the legend says them in the glossary's words (Schneider angesagt).
+LEVELS = ("hand", "schneider", "schneider_announced", "schwarz", "schwarz_announced", "ouvert")
+TICK = "×"
+
+
+def level_letters() -> list[str]:
+    return [pgettext("level, one letter: Hand", "H"),
+            pgettext("level, one letter: Schneider", "S"),
+            pgettext("level, one letter: announced", "A"),
+            pgettext("level, one letter: Schwarz", "S"),
+            pgettext("level, one letter: announced", "A"),
+            pgettext("level, one letter: Ouvert", "O")]
 
 
 def record_summary(record: dict[str, Any] | None, rules: str, options: dict[str, Any],

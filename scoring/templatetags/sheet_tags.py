@@ -21,6 +21,7 @@ from scoring.notation import (
     initial,
     kontra_mark,
     minus,
+    ramsch_mark,
     record_summary,
     seeger_fabian,
     short_names,
@@ -112,7 +113,7 @@ def sheet_body(sheet: ScoreSheet, short: list[str]) -> SafeString:
             lost = f' <span class="lost-mark">{lost_word}</span>'
         else:
             lost = ""
-        ramsch = (f' <abbr class="ramsch-mark" title="{ramsch_round}">R</abbr>'
+        ramsch = (f' <abbr class="ramsch-mark" title="{ramsch_round}">{ramsch_mark(row)}</abbr>'
                   if row.ramsch_round else "")
         ramsch_points = ""
         if row.ramsch_points:
