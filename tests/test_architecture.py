@@ -2,8 +2,10 @@
 layer to the same layer or a lower one, read from the source with ast (lazy imports inside
 functions count too).
 
-    engine  <-  base, models  <-  reads  <-  writes, notation  <-  forms, pdf, access
-            <-  web (views, templatetags, management, admin, urls)
+    engine <- base <- models <- reads <- writes, notation <- forms, pdf, access
+           <- web (views, templatetags, management, admin, urls, qr, offline)
+
+Parts on one floor do not import each other.
 
 Every module of scoring/ must have a layer: a new file outside the known places fails here
 until ARCHITECTURE.md and LAYERS say where it stands."""
