@@ -69,7 +69,14 @@ def club_b_objects() -> dict[str, Any]:
     evening.season = season
     evening.save(update_fields=["season"])
     club_a = make_club("a", "Club A")
-    ints = sorted({evening.pk, table.pk, deal.pk, club_b.players.first().pk, season.pk})
+    # A rule profile's id too: on PostgreSQL ids are not reset between tests, so no other id
+    # happens to name club B's profile the way it does on a fresh SQLite database.
+    ints = sorted({evening.pk, table.pk, deal.pk, club_b.players.first().pk, season.pk,
+                   club_b.rule_profiles.first().pk})
+    # Club A's own players and profiles are not needed; one whose id is among the walked ids
+    # (ids run on across tests on PostgreSQL) would be found as club A's, so it goes.
+    Player.objects.filter(club=club_a, pk__in=ints).delete()
+    RuleProfile.objects.filter(club=club_a, pk__in=ints).delete()
     # Sanity: none of the ids names an object of club A.
     for model, field in ((Player, "club"), (RuleProfile, "club"), (Evening, "club"),
                          (Table, "evening__club"), (Deal, "table__evening__club"),

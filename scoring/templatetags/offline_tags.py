@@ -1,0 +1,110 @@
+"""``{% offline_table %}``: what the table screen needs to keep scoring offline (issue 13).
+
+It writes, in the page's head: the web app manifest link, the table's state as JSON (the input
+of SkatEngine.evaluateTable, the ids of its deals, its version, the page's language: the same
+shape as GET tables/<pk>/state/ of the sync contract), the screen's words for the offline
+panel, SkatEngine's script and static/js/offline-table.js. The JSON sits in
+``<script type="application/json">`` elements, which run nothing (the CSP stays strict); the
+service worker caches the page with it, so a reload without network still has the table.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.templatetags.static import static
+from django.urls import NoReverseMatch, reverse
+from django.utils.html import format_html, json_script
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from scoring.models import Table
+from scoring.selectors import table_document
+from scoring.templatetags.engine_tags import skat_engine_script
+
+register = template.Library()
+
+
+def offline_state(table: Table) -> dict[str, Any]:
+    live = [d for d in table.deals.all() if not d.deleted]
+    return {
+        "version": table.version,
+        "table": table_document(table, [dict(d.record) for d in live]),
+        "ids": [d.pk for d in live],
+        "lang": (get_language() or "en")[:2],
+    }
+
+
+def _words() -> dict[str, str]:
+    return {
+        "pending": _("not yet sent"),
+        "waiting_one": _("1 deal waits to be sent"),
+        "waiting_many": _("%(count)s deals wait to be sent"),
+        "nothing_waits": _("Every deal is sent"),
+        "last_sent": _("last sent at %(time)s"),
+        "never_sent": _("nothing sent from this tablet yet"),
+        "offline": _("Offline: deals are kept on this tablet and sent when the connection is back"),
+        "sending": _("Sending…"),
+        "sent": _("Sent to the server"),
+        "held": _("held for the club admin"),
+        "refused": _("refused by the server"),
+        "kept": _("Saved on this tablet: not yet sent"),
+        "not_saved": _("The deal was not saved"),
+        "engine_loading": _("The scoring engine is loading…"),
+        "engine_failed": _("This tablet cannot score offline: the scoring engine did not load."),
+        "dealer": _("Dealer"),
+        "bock": "Bock",
+        "ramsch_round": _("Ramsch round"),
+        "no_score": _("No score"),
+        "correct": _("Correct"),
+        "delete": _("Delete"),
+        "conflict": _("Two versions of this table"),
+        "conflict_lead": _("Another device saved first. Your deal is not saved yet: choose."),
+        "theirs": _("Other device"),
+        "mine": _("This device"),
+        "append": _("Append mine after theirs"),
+        "keep_theirs": _("Keep the other device's version"),
+        "edit_mine": _("Edit mine"),
+        "no": _("No. %(number)s"),
+        "reason_offline": _("Corrected offline"),
+        "deleted_offline": _("Deleted offline"),
+        "tap_declarer": _("Tap who plays."),
+        "tap_game": _("Tap the game."),
+        "tap_ramsch": _("Tap the player with the most card points, or who took every trick."),
+        "cancel": _("Cancel"),
+        "totals_now": _("Totals now"),
+        "totals_mine": _("Totals with mine"),
+        "hint": _("The value and its breakdown appear here as you enter the deal."),
+        "misdeal": _("Misdeal: deal again"),
+    }
+
+
+@register.simple_tag(takes_context=True)
+def offline_table(context: template.Context, table: Table, writable: bool) -> SafeString:
+    try:
+        state_url = reverse("scoring:table-state", args=[table.pk])
+    except NoReverseMatch:  # the server side of the sync contract is not there yet
+        state_url = ""
+    try:
+        sync_url = reverse("scoring:table-sync", args=[table.pk])
+    except NoReverseMatch:
+        sync_url = ""
+    parts = [
+        format_html('<link rel="manifest" href="{}">', reverse("scoring:offline-manifest")),
+        mark_safe('<meta name="theme-color" content="#1d5c3a">'),  # noqa: S308 (constant)
+        format_html('<link rel="apple-touch-icon" href="{}">',
+                    reverse("scoring:offline-icon-192")),
+        format_html('<link rel="stylesheet" href="{}">', static("css/offline-table.css")),
+        json_script(offline_state(table), "offline-state"),
+        json_script(_words(), "offline-words"),
+        skat_engine_script(),
+        format_html('<script src="{}" data-offline-table data-sw="{}" data-table="{}" '
+                    'data-state-url="{}" data-sync-url="{}" data-version-url="{}" '
+                    'data-writable="{}" defer></script>',
+                    static("js/offline-table.js"), reverse("scoring:offline-sw"), table.pk,
+                    state_url, sync_url, reverse("scoring:table-version", args=[table.pk]),
+                    "true" if writable else "false"),
+    ]
+    return mark_safe("\n".join(str(p) for p in parts))  # noqa: S308 (each part is escaped)
