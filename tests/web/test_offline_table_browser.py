@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from scoring.engine import evaluate_table
 from scoring.engine.errors import SkatError
 from scoring.models import Table
-from scoring.selectors import table_document
+from scoring.reads.sheet import table_document
 
 from .factories import browser_login, make_club, make_table, make_user
 from .test_round_browser import Scorer
