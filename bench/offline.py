@@ -44,8 +44,8 @@ from typing import Any
 
 from _support import ROOT, WORKDIR, percentile, report  # noqa: E402 (sets Django up)
 
-from scoring.demo import generate_deals  # noqa: E402
 from scoring.engine import evaluate, evaluate_table  # noqa: E402
+from scoring.writes.demo import generate_deals  # noqa: E402
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from tests.web.engine_records import records  # noqa: E402
 

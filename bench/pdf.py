@@ -44,10 +44,10 @@ def setup_django(db_path: str) -> None:
 def make_table(deals: int) -> Any:
     from django.utils import timezone
 
-    from scoring.demo import generate_deals
     from scoring.models import Club, Deal, Player, RuleProfile, Table
     from scoring.presets import PRESETS
-    from scoring.services import evening_create, table_create
+    from scoring.writes.demo import generate_deals
+    from scoring.writes.services import evening_create, table_create
 
     preset = PRESETS["club_evening"]
     club, _ = Club.objects.get_or_create(slug="bench", defaults={"name": "Skatclub Grün-Weiß"})
@@ -72,7 +72,7 @@ def plain_html(table: Any) -> str:
     from django.utils.html import escape
 
     from scoring.models import Table
-    from scoring.selectors import table_sheet, tables_with_everything
+    from scoring.reads.sheet import table_sheet, tables_with_everything
 
     full = tables_with_everything(Table.objects.filter(pk=table.pk)).get()
     sheet = table_sheet(full, "de", explain=False)

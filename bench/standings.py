@@ -5,7 +5,7 @@ season table page renders in < 300 ms p95 server time with <= 15 SQL queries; th
 table as a PDF renders in < 2 s.
 
 Every number on the page is derived from the raw deals by the engine. Each table's result is
-cached under the table's version (scoring/results.py), so the figures are given for the three
+cached under the table's version (scoring/reads/results.py), so the figures are given for the three
 states a page meets:
 - warm: no table changed since the last request (the normal case between evenings);
 - one table changed: a deal was saved at one table since (the normal case during an
@@ -35,12 +35,12 @@ from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
-from scoring.demo_season import build_season  # noqa: E402
 from scoring.engine import evaluate_table  # noqa: E402
 from scoring.models import Deal, Season, Table  # noqa: E402
-from scoring.selectors import table_document, tables_with_everything  # noqa: E402
-from scoring.services import Actor, deal_record  # noqa: E402
-from scoring.standings_pdf import standings_pdf  # noqa: E402
+from scoring.pdf.standings import standings_pdf  # noqa: E402
+from scoring.reads.sheet import table_document, tables_with_everything  # noqa: E402
+from scoring.writes.demo_season import build_season  # noqa: E402
+from scoring.writes.services import Actor, deal_record  # noqa: E402
 
 EVENINGS, TABLES = 40, 12
 QUERY_TARGET = 15

@@ -20,7 +20,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
 from scoring.models import Club, Deal, Evening, Membership, Player, Season, Table
-from scoring.services import Actor
+from scoring.writes.services import Actor
 
 SESSION_KEY = "table_grants"
 

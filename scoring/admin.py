@@ -126,7 +126,7 @@ class EveningAdmin(admin.ModelAdmin):
         super().save_model(request, obj, form, change)
         if change and "closed" in form.changed_data:
             # Closed or reopened here as on the evening page: the audit log says who did it.
-            from scoring.services import Actor, evening_audit
+            from scoring.writes.services import Actor, evening_audit
             evening_audit(obj, AuditEntry.Action.CLOSE if obj.closed else
                           AuditEntry.Action.REOPEN,
                           Actor(request.user, request.user.get_username()),

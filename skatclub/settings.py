@@ -146,7 +146,7 @@ CACHES = {
         "TIMEOUT": envint("PDF_CACHE_SECONDS", str(60 * 60 * 24 * 30)),
         "OPTIONS": {"MAX_ENTRIES": envint("PDF_CACHE_ENTRIES", "1000")},
     },
-    # Each table's results for rankings and statistics (scoring/results.py). An entry is keyed
+    # Each table's results for rankings and statistics (scoring/reads/results.py). An entry is keyed
     # by the table's version, so it never goes stale and needs no timeout; old versions are
     # culled least recently used first. A season of 40 evenings at 12 tables is 480 entries.
     "results": {

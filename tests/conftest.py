@@ -139,7 +139,7 @@ def screenshot_dir() -> Path:
 
 @pytest.fixture(autouse=True)
 def _empty_results_cache() -> Iterator[None]:
-    # Table results are cached across requests (scoring/results.py); a test starts cold so
+    # Table results are cached across requests (scoring/reads/results.py); a test starts cold so
     # that the queries it counts do not depend on the tests before it.
     from django.core.cache import caches
 

@@ -34,7 +34,7 @@ from scoring.models import Evening, Seat, Table
 from scoring.money import money, rate
 from scoring.pdf import grid as grids
 from scoring.pdf import weasy
-from scoring.selectors import (
+from scoring.reads.sheet import (
     ScoreSheet,
     evening_money,
     evening_ranking,

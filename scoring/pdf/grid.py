@@ -31,16 +31,20 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from scoring.selectors import QUICK_SHORT, ScoreSheet, SheetRow
-from scoring.templatetags.sheet_tags import (
+from scoring.notation import (
+    LEVELS,
     MINUS,
+    TICK,
     bock_mark,
     book_rows,
     kontra_mark,
+    level_letters,
     minus,
+    ramsch_mark,
     seeger_fabian,
     short_names,
 )
+from scoring.reads.sheet import QUICK_SHORT, ScoreSheet, SheetRow
 
 MONO_FONT = "DejaVu Sans Mono"
 MONO_ADVANCE = 1233 / 2048  # DejaVu Sans Mono: every glyph is this many em wide
@@ -79,21 +83,6 @@ ROUND_MM = 0.55
 RULE = "#9a9a90"
 STRONG = "#1b1b1b"
 SHADES = {"bock": "#fff0c2", "ramsch": "#dde8f8", "head": "#ecebe3", "sum": "#f4f3ec"}
-
-# The level ticks in the order of a paper list (table-screen.md): Hand, Schneider, angesagt,
-# Schwarz, angesagt, Ouvert; the legend says them in the glossary's words (Schneider angesagt).
-LEVELS = ("hand", "schneider", "schneider_announced", "schwarz", "schwarz_announced", "ouvert")
-TICK = "×"
-
-
-def level_letters() -> list[str]:
-    return [pgettext("level, one letter: Hand", "H"),
-            pgettext("level, one letter: Schneider", "S"),
-            pgettext("level, one letter: announced", "A"),
-            pgettext("level, one letter: Schwarz", "S"),
-            pgettext("level, one letter: announced", "A"),
-            pgettext("level, one letter: Ouvert", "O")]
-
 
 # ------------------------------------------------------------------ cells and columns
 
@@ -503,7 +492,7 @@ def standard_grid(sheet: ScoreSheet, net_money: list[str] | None,
         mats=_matadors(r.matadors for r in rows),
         bids=[str(r.bid) if r.bid is not None else "" for r in rows],
         results=[grid_text(r.result_short) for r in rows],
-        marks=[bock_mark(r) + ("R" if r.ramsch_round else "") for r in rows],
+        marks=[bock_mark(r) + ramsch_mark(r) for r in rows],
         entries=[[_signed(v) for v in r.entries] for r in rows],
         totals=[[minus(v) for v in r.totals] for r in rows],
         dealers=[names[r.dealer] for r in rows],

@@ -8,8 +8,8 @@ from django import template
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from scoring.selectors import ScoreSheet
-from scoring.templatetags.sheet_tags import short_names
+from scoring.notation import short_names
+from scoring.reads.sheet import ScoreSheet
 
 register = template.Library()
 

@@ -21,7 +21,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from scoring.models import Table
-from scoring.selectors import table_document
+from scoring.reads.sheet import table_document
 from scoring.templatetags.engine_tags import skat_engine_script
 
 register = template.Library()

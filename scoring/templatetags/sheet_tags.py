@@ -1,5 +1,6 @@
 """Template helpers for the score sheet: the partial renders a ``ScoreSheet`` alone (HTML page,
-htmx fragment and PDF share it), so everything it needs beyond the sheet is derived here."""
+htmx fragment and PDF share it), so everything it needs beyond the sheet is derived here; how
+numbers and marks are written comes from scoring/notation.py, which the PDFs use too."""
 
 from __future__ import annotations
 
@@ -14,41 +15,25 @@ from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
 from scoring.money import money
-from scoring.rule_words import SEPARATOR, house_rules
-from scoring.selectors import (
-    ScoreSheet,
-    SheetRow,
-    details_of,
-    game_label,
-    overbid_words,
-    result_label,
+from scoring.notation import (
+    bock_mark,
+    book_rows,
+    initial,
+    kontra_mark,
+    minus,
+    ramsch_mark,
+    record_summary,
+    seeger_fabian,
+    short_names,
+    signed,
 )
+from scoring.reads.rule_words import SEPARATOR, house_rules
+from scoring.reads.sheet import ScoreSheet, SheetRow, overbid_words
 
 register = template.Library()
-
-MINUS = "\u2212"
-
-
-@register.filter
-def minus(value: Any) -> str:
-    """A number with a real minus sign (U+2212), readable on a ruled sheet; "" for None."""
-    if value is None or value == "":
-        return ""
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        text = str(value)
-        return MINUS + text[1:] if text.startswith("-") else text
-    return f"{MINUS}{-number}" if number < 0 else str(number)
-
-
-@register.filter
-def signed(value: Any) -> str:
-    """Like ``minus`` but positive numbers get a plus sign (entries, changes)."""
-    text = minus(value)
-    if text and not text.startswith(MINUS) and text != "0":
-        return "+" + text
-    return text
+for _filter in (minus, signed, initial, short_names, book_rows, seeger_fabian, kontra_mark,
+                bock_mark):
+    register.filter(_filter)
 
 
 @register.filter
@@ -57,20 +42,6 @@ def at(sequence: Any, index: int) -> Any:
         return sequence[index]
     except (IndexError, KeyError, TypeError):
         return None
-
-
-@register.filter
-def initial(name: str) -> str:
-    """A player's short mark for the dealer column: the first name."""
-    return (name or "").split(" ")[0]
-
-
-@register.filter
-def short_names(sheet: ScoreSheet) -> list[str]:
-    """The players' first names, or the full name where a first name repeats at the table."""
-    first = [initial(name) for name in sheet.players]
-    return [f if first.count(f) == 1 else full for f, full in zip(first, sheet.players,
-                                                                  strict=True)]
 
 
 @dataclass(frozen=True)
@@ -142,7 +113,7 @@ def sheet_body(sheet: ScoreSheet, short: list[str]) -> SafeString:
             lost = f' <span class="lost-mark">{lost_word}</span>'
         else:
             lost = ""
-        ramsch = (f' <abbr class="ramsch-mark" title="{ramsch_round}">R</abbr>'
+        ramsch = (f' <abbr class="ramsch-mark" title="{ramsch_round}">{ramsch_mark(row)}</abbr>'
                   if row.ramsch_round else "")
         ramsch_points = ""
         if row.ramsch_points:
@@ -189,58 +160,6 @@ def sheet_body(sheet: ScoreSheet, short: list[str]) -> SafeString:
     return mark_safe("".join(out))  # every variable part is escaped above
 
 
-@dataclass(frozen=True)
-class BookEntry:
-    number: int  # the deal
-    entry: int
-    balance: int
-    underline: bool
-
-
-@register.filter
-def book_rows(sheet: ScoreSheet) -> list[list[BookEntry | None]]:
-    """The historical layout (000/001 books): each player's column lists only that player's
-    entries with the running balance; the k-th line holds each player's k-th entry."""
-    columns: list[list[BookEntry]] = [[] for _ in sheet.players]
-    for row in sheet.rows:
-        for p, entry in enumerate(row.entries):
-            if entry is not None:
-                columns[p].append(BookEntry(row.number, entry, row.totals[p],
-                                            p in row.underline))
-    length = max((len(c) for c in columns), default=0)
-    return [[c[k] if k < len(c) else None for c in columns] for k in range(length)]
-
-
-@dataclass(frozen=True)
-class SeegerFabianLine:
-    won: int
-    lost: int
-    won_bonus: int
-    lost_malus: int
-    others_lost: int
-    others_bonus: int
-    points: int
-    total: int
-
-
-@register.filter
-def seeger_fabian(sheet: ScoreSheet) -> list[SeegerFabianLine]:
-    """The Seeger-Fabian footer per player: game points + won × 50 − lost × 50 + the others'
-    lost games × 40 (3-table) or × 30 (4-table) = the Seeger-Fabian total."""
-    if sheet.seeger_fabian_totals is None:
-        return []
-    all_lost = sum(sheet.lost)
-    bonus = sheet.lost_bonus
-    return [
-        SeegerFabianLine(
-            won=sheet.won[p], lost=sheet.lost[p], won_bonus=50 * sheet.won[p],
-            lost_malus=-50 * sheet.lost[p], others_lost=all_lost - sheet.lost[p],
-            others_bonus=bonus * (all_lost - sheet.lost[p]), points=sheet.totals[p],
-            total=sheet.seeger_fabian_totals[p])
-        for p in range(len(sheet.players))
-    ]
-
-
 @register.filter
 def net_money(sheet: ScoreSheet) -> list[str] | None:
     """Each player's net amount of the settlement, or None when nothing is settled."""
@@ -257,50 +176,8 @@ def last_rows(sheet: ScoreSheet, count: int = 5) -> list[SheetRow]:
 
 
 @register.filter
-def kontra_mark(row: SheetRow) -> str:
-    return {"kontra": "K", "re": "R"}.get(row.kontra, "")
-
-
-@register.filter
-def bock_mark(row: SheetRow) -> str:
-    return f"×{1 << row.bock}" if row.bock else ""
-
-
-@register.filter
 def names(sheet: ScoreSheet, seats: Any) -> str:
     return ", ".join(sheet.players[p] for p in seats or ())
-
-
-def record_summary(record: dict[str, Any] | None, rules: str, options: dict[str, Any],
-                   players: list[str], lang: str) -> str:
-    """A deal record as a scorer reads it: "Bernd: ♣ Kreuz, mit 1, Hand · 18 · 74"."""
-    if not record:
-        return ""
-    name, symbol, _red = game_label(rules, options, record, lang)
-    parts = [f"{symbol} {name}".strip()]
-    declarer = record.get("declarer")
-    kind = record.get("kind")
-    if kind == "game" and isinstance(declarer, int) and 0 <= declarer < len(players):
-        parts[0] = f"{players[declarer]}: {parts[0]}"
-    if kind == "penalty" and isinstance(record.get("penalty"), dict):
-        penalty = record["penalty"]
-        seat = penalty.get("seat")
-        who = players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else "?"
-        parts.append(f"{who} {penalty.get('points', '')} {penalty.get('reason', '')}".strip())
-    if kind == "ramsch" and isinstance(record.get("ramsch"), dict):
-        points = record["ramsch"].get("points") or {}
-        parts.append(" / ".join(
-            f"{players[int(k)] if k.isdigit() and int(k) < len(players) else k} {v}"
-            for k, v in sorted(points.items())))
-    parts += details_of(record, name)
-    if record.get("bid"):
-        parts.append(_("bid %(bid)s") % {"bid": record["bid"]})
-    result = result_label(record)
-    if result:
-        parts.append(result)
-    if record.get("kontra") in ("kontra", "re"):
-        parts.append("Kontra" if record["kontra"] == "kontra" else "Re")
-    return " · ".join(p for p in parts if p)
 
 
 @register.filter
@@ -318,5 +195,5 @@ def _lang() -> str:
 @register.simple_tag
 def rules_in_words(evening: Any) -> str:
     """The evening's frozen options in words: the same words as its rule profile's on the
-    club page (scoring.rule_words)."""
+    club page (scoring.reads.rule_words)."""
     return SEPARATOR.join(house_rules(evening.rules, evening.options)) or _("no house rules")

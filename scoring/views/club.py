@@ -23,9 +23,9 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from scoring import access, services
+from scoring import access
 from scoring.collation import by_name
-from scoring.forms_club import (
+from scoring.forms.club import (
     MAX_TABLES,
     CodeForm,
     EveningForm,
@@ -39,7 +39,8 @@ from scoring.forms_club import (
 )
 from scoring.models import Club, Evening, Membership, Player, RuleProfile, Table
 from scoring.qr import qr_svg
-from scoring.rule_words import describe
+from scoring.reads.rule_words import describe
+from scoring.writes import services
 
 DEFAULT_TABLES = 1
 

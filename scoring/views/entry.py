@@ -19,10 +19,8 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from scoring import access
 from scoring.engine import SkatError
-from scoring.forms import (
-    CONCESSION_CHOICES,
+from scoring.forms.entry import (
     KIND_CHOICES,
-    KONTRA_CHOICES,
     MAX_MATADORS,
     QUICK_CHOICES,
     DealForm,
@@ -33,9 +31,23 @@ from scoring.forms import (
     record_to_initial,
 )
 from scoring.models import Deal, Table
-from scoring.selectors import ScoreSheet, deal_preview, table_sheet, tables_with_everything
-from scoring.services import Actor, StaleTable, deal_delete, deal_edit, deal_record, deal_restore
+from scoring.reads.sheet import (
+    CONCESSION_CHOICES,
+    KONTRA_CHOICES,
+    ScoreSheet,
+    deal_preview,
+    table_sheet,
+    tables_with_everything,
+)
 from scoring.views import table_live
+from scoring.writes.services import (
+    Actor,
+    StaleTable,
+    deal_delete,
+    deal_edit,
+    deal_record,
+    deal_restore,
+)
 
 POSITIONS = [
     ("forehand", gettext_lazy("Forehand")),

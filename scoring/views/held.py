@@ -14,9 +14,9 @@ from django.views.decorators.http import require_POST, require_safe
 from scoring.access import evening_for
 from scoring.engine import SkatError
 from scoring.models import HeldOperation
-from scoring.selectors import held_for_evening
-from scoring.services import Actor, StaleTable, held_accept, held_discard
+from scoring.reads.sheet import held_for_evening
 from scoring.views.entry import _lang
+from scoring.writes.services import Actor, StaleTable, held_accept, held_discard
 
 
 def _page(request: HttpRequest, pk: int, *, error: str = "", error_for: int | None = None,

@@ -5,7 +5,7 @@ from django.shortcuts import redirect, render
 from django.urls import URLPattern, path
 from django.views.decorators.http import require_safe
 
-from scoring.forms_club import CodeForm
+from scoring.forms.club import CodeForm
 from scoring.models import Membership
 
 

@@ -24,11 +24,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
-from scoring import access, charts, services
-from scoring.forms_season import SeasonForm
+from scoring import access
+from scoring.forms.season import SeasonForm
 from scoring.models import Evening, Membership, Season, Table
-from scoring.selectors import game_label, table_sheet, tables_with_everything
-from scoring.standings import (
+from scoring.notation import decimal1
+from scoring.pdf.standings import standings_pdf
+from scoring.reads import charts
+from scoring.reads.sheet import game_label, table_sheet, tables_with_everything
+from scoring.reads.standings import (
     TENTH,
     PlayerSeason,
     Standing,
@@ -37,9 +40,8 @@ from scoring.standings import (
     season_standings,
     tie_rule,
 )
-from scoring.standings_pdf import standings_pdf
-from scoring.tables import season_table
-from scoring.templatetags.season_tags import decimal1
+from scoring.views.tables import season_table
+from scoring.writes import services
 
 
 def _lang() -> str:

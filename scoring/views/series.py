@@ -19,11 +19,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
-from scoring import access, services
-from scoring.forms_season import SeriesForm
+from scoring import access
+from scoring.forms.season import SeriesForm
 from scoring.models import Membership
-from scoring.standings import Standing, evening_ranking, tie_rule
-from scoring.tables import evening_table
+from scoring.reads.standings import Standing, evening_ranking, tie_rule
+from scoring.views.tables import evening_table
+from scoring.writes import services
 
 # The lot: a fresh draw from the system's random source each time.
 LOT = random.SystemRandom()

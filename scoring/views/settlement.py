@@ -19,11 +19,11 @@ from django.urls import URLPattern, path
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from scoring import services
 from scoring.access import evening_for
-from scoring.forms_settlement import SettlementForm
+from scoring.forms.settlement import SettlementForm
 from scoring.models import Evening, Membership
-from scoring.selectors import evening_money, evening_tables, table_sheet
+from scoring.reads.sheet import evening_money, evening_tables, table_sheet
+from scoring.writes import services
 
 
 def _lang() -> str:

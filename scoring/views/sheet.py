@@ -18,18 +18,18 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from scoring import interchange
 from scoring.access import deal_for, evening_for, table_for
-from scoring.change_words import changed_fields
 from scoring.models import AuditEntry, HeldOperation, Membership, Seat, Table
-from scoring.selectors import (
+from scoring.notation import record_summary
+from scoring.reads.change_words import changed_fields
+from scoring.reads.sheet import (
     audit_for_deal,
     audit_for_evening,
     evening_tables,
     table_sheet,
     tables_with_everything,
 )
-from scoring.templatetags.sheet_tags import record_summary
+from scoring.writes import interchange
 
 LAYOUTS = ("standard", "historical")
 

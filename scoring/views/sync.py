@@ -27,14 +27,16 @@ from django.views.decorators.http import require_POST, require_safe
 from scoring import access
 from scoring.engine import SkatError
 from scoring.models import AuditEntry, Deal, HeldOperation, Table
-from scoring.selectors import (
+from scoring.notation import short_names
+from scoring.reads.sheet import (
     SheetRow,
     deal_preview,
     deal_toggle_preview,
     table_sheet,
     tables_with_everything,
 )
-from scoring.services import (
+from scoring.views import table_live
+from scoring.writes.services import (
     Actor,
     StaleTable,
     deal_delete,
@@ -45,8 +47,6 @@ from scoring.services import (
     sync_drop,
     sync_outcome,
 )
-from scoring.templatetags.sheet_tags import short_names
-from scoring.views import table_live
 
 MAX_BODY = 64 * 1024  # a deal record is well under 1 KB
 OPS = ("save", "edit", "delete", "restore")

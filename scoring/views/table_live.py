@@ -39,11 +39,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from scoring import access
-from scoring.forms import DealForm, EditForm, Rules
+from scoring.forms.entry import DealForm, EditForm, Rules
 from scoring.models import AuditEntry, Deal, Evening, Membership, Table
-from scoring.selectors import ScoreSheet, SheetRow, deal_preview, deal_toggle_preview
-from scoring.services import Actor
-from scoring.templatetags.sheet_tags import short_names
+from scoring.notation import short_names
+from scoring.reads.sheet import ScoreSheet, SheetRow, deal_preview, deal_toggle_preview
+from scoring.writes.services import Actor
 
 # At most this many changes are listed as "theirs" (a tablet that slept for an hour).
 MAX_CHANGES = 20

@@ -216,7 +216,7 @@
 
   // ------------------------------------------------------------------ records
 
-  // The form's fields as a deal record: the mapping scoring/forms.py DealForm._record makes
+  // The form's fields as a deal record: the mapping scoring/forms/entry.py DealForm._record makes
   // (no rule: which value counts and whether it is allowed is the engine's to say).
   function formRecord(source, submitter) {
     var data = new FormData(source, submitter || undefined);

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from scoring.models import Club, Membership, Player, RuleProfile, Table
 from scoring.presets import PRESETS
-from scoring.services import evening_create, table_create
+from scoring.writes.services import evening_create, table_create
 
 NAMES = ["Anna", "Bernd", "Clara", "Dieter", "Erika", "Fritz"]
 

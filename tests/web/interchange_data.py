@@ -9,7 +9,7 @@ from typing import Any
 
 from scoring.models import Club, Evening, Player, RuleProfile, Season
 from scoring.presets import PRESETS
-from scoring.services import Actor, deal_delete, deal_record, evening_create, table_create
+from scoring.writes.services import Actor, deal_delete, deal_record, evening_create, table_create
 
 ME = Actor(None, "test")
 DAY = datetime.date(2026, 10, 2)

@@ -10,8 +10,8 @@ from django.utils import timezone
 from scoring.engine import evaluate_table
 from scoring.models import Club, Evening, Player, RuleProfile, Table
 from scoring.presets import PRESETS
-from scoring.selectors import table_document, tables_with_everything
-from scoring.services import evening_create, table_create
+from scoring.reads.sheet import table_document, tables_with_everything
+from scoring.writes.services import evening_create, table_create
 
 from .test_sheet_pages import play, won
 

@@ -12,7 +12,7 @@ from typing import Any
 from scoring.engine.fields import active_seats
 from scoring.models import Club, Evening, Player, RuleProfile, Season, Table
 from scoring.presets import PRESETS
-from scoring.services import Actor, deal_record, evening_create, table_create
+from scoring.writes.services import Actor, deal_record, evening_create, table_create
 
 ME = Actor(None, "test")
 START = datetime.date(2026, 9, 1)

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from scoring import access
 from scoring.models import Table
-from scoring.services import table_create
+from scoring.writes.services import table_create
 
 from .factories import make_club, make_table, make_user
 

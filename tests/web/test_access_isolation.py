@@ -23,7 +23,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.urls.converters import IntConverter, PathConverter, SlugConverter, StringConverter
 
 from scoring.models import Deal, Evening, Player, RuleProfile, Season, Table
-from scoring.services import Actor, deal_record
+from scoring.writes.services import Actor, deal_record
 
 from .factories import make_club, make_table, make_user
 

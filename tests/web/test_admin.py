@@ -22,7 +22,7 @@ from scoring.models import (
     Table,
 )
 from scoring.presets import PRESETS
-from scoring.services import Actor, deal_record
+from scoring.writes.services import Actor, deal_record
 
 from .factories import make_club, make_table
 

@@ -9,7 +9,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.models import Deal
-from scoring.services import Actor, deal_delete, deal_edit, deal_restore
+from scoring.writes.services import Actor, deal_delete, deal_edit, deal_restore
 
 from .factories import make_club, make_table
 from .test_sheet_pages import EN, grant_code, login, play, won

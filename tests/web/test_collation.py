@@ -11,11 +11,11 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.collation import by_name, name_key
-from scoring.forms_club import TableForm
-from scoring.forms_season import SeriesForm
+from scoring.forms.club import TableForm
+from scoring.forms.season import SeriesForm
 from scoring.models import Club, Player
-from scoring.selectors import evening_ranking, evening_tables, table_sheet
-from scoring.standings import season_standings
+from scoring.reads.sheet import evening_ranking, evening_tables, table_sheet
+from scoring.reads.standings import season_standings
 
 from .factories import make_club
 from .seasons import make_evening, make_season, player, seat_and_play

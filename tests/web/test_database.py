@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 from django.db import connection, connections, transaction
 
-from scoring import services
 from scoring.models import Deal, Table
-from scoring.services import Actor, StaleTable, deal_record
+from scoring.writes import services
+from scoring.writes.services import Actor, StaleTable, deal_record
 
 from .factories import make_club, make_table
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from scoring.models import Table
-from scoring.selectors import deal_preview, tables_with_everything
-from scoring.services import Actor, deal_record
+from scoring.reads.sheet import deal_preview, tables_with_everything
+from scoring.writes.services import Actor, deal_record
 
 from .factories import make_club, make_table, make_user
 

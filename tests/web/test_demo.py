@@ -11,7 +11,7 @@ from django.db.models import RestrictedError
 from django.urls import reverse
 
 from scoring.models import AuditEntry, Club, Membership, Table
-from scoring.selectors import table_sheet, tables_with_everything
+from scoring.reads.sheet import table_sheet, tables_with_everything
 
 pytestmark = pytest.mark.django_db
 

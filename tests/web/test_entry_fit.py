@@ -12,9 +12,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring.forms import DealForm, Rules, record_to_initial
+from scoring.forms.entry import DealForm, Rules, record_to_initial
 from scoring.models import Deal, Table
-from scoring.services import Actor, deal_record
+from scoring.writes.services import Actor, deal_record
 
 from .factories import deal_form, make_table, make_user
 

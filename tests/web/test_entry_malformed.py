@@ -13,9 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring.engine import SkatError, evaluate_table
-from scoring.forms import DealForm, Rules
+from scoring.forms.entry import DealForm, Rules
 from scoring.models import Deal, Table
-from scoring.selectors import table_document, tables_with_everything
+from scoring.reads.sheet import table_document, tables_with_everything
 
 from .factories import deal_form, make_club, make_table, make_user
 

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.models import AuditEntry, Deal, Table
-from scoring.services import Actor, deal_record
+from scoring.writes.services import Actor, deal_record
 
 from .factories import make_club, make_table, make_user
 

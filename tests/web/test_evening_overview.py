@@ -9,7 +9,7 @@ from django.test import Client
 from django.urls import NoReverseMatch, reverse
 
 from scoring.models import Deal, Evening, Table
-from scoring.services import table_create
+from scoring.writes.services import table_create
 
 from .factories import make_club, make_table
 from .test_sheet_pages import EN, MINUS, login, plain_games, play, won
@@ -101,7 +101,7 @@ def test_the_overview_is_for_members_of_the_club(client: Client) -> None:
 def test_the_overview_builds_only_the_rows_it_shows() -> None:
     """The overview is polled every few seconds: it builds the last five rows of each table,
     while the deal count and the totals still come from every deal."""
-    from scoring.selectors import table_sheet, tables_with_everything
+    from scoring.reads.sheet import table_sheet, tables_with_everything
 
     club = make_club()
     table = make_table(club, players=4)

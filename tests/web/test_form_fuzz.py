@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring.models import Season
-from scoring.services import Actor, deal_record
+from scoring.writes.services import Actor, deal_record
 
 from .factories import make_club, make_table, make_user
 

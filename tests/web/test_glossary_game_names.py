@@ -28,8 +28,8 @@ from scoring.engine import evaluate
 from scoring.engine.deal import legal_bids
 from scoring.engine.games import HISTORIC_GAMES, ISKO_GAMES
 from scoring.engine.options import parse_options
-from scoring.rule_words import describe_rules
-from scoring.selectors import details_of, game_label
+from scoring.reads.rule_words import describe_rules
+from scoring.reads.sheet import details_of, game_label
 
 from . import pdfs
 from .factories import make_club, make_table, make_user

@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring.models import AuditEntry, Deal, HeldOperation, Table
-from scoring.services import Actor, deal_record, evening_close, evening_reopen
+from scoring.writes.services import Actor, deal_record, evening_close, evening_reopen
 
 from .factories import make_club, make_table, make_user
 from .test_sync import WON, op, send

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring.models import AuditEntry, Deal, HeldOperation, Table
-from scoring.services import Actor, evening_close
+from scoring.writes.services import Actor, evening_close
 
 from .factories import browser_login, make_club, make_table, make_user
 

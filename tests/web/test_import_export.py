@@ -23,9 +23,9 @@ from hypothesis import strategies as st
 
 from scoring.access import SESSION_KEY
 from scoring.engine import evaluate_record
-from scoring.interchange import ImportProblem, import_evening
 from scoring.models import Club, Deal, Evening, Membership, Player, RuleProfile, Table
-from scoring.services import evening_create, table_create
+from scoring.writes.interchange import ImportProblem, import_evening
+from scoring.writes.services import evening_create, table_create
 
 from .interchange_data import DAY, build_club, evening_of, play, won
 
@@ -270,7 +270,7 @@ def test_the_sheet_as_csv_has_the_sheets_columns_and_numbers(client: Client) -> 
     assert rows[2][7] == "Kontra" and rows[2][8] == "×2" and rows[8][7] == "Re"
     assert rows[5][3] == "Ramsch"
     # the running totals are the sheet's
-    from scoring.selectors import table_sheet, tables_with_everything
+    from scoring.reads.sheet import table_sheet, tables_with_everything
     sheet = table_sheet(tables_with_everything(Table.objects.filter(pk=table.pk)).get(), "en")
     assert [int(rows[-1][10 + 2 * p]) for p in range(3)] == sheet.totals
     assert rows[1][1] == "Bernd" and rows[1][2] == "Bernd" and rows[1][6] == "60"
@@ -333,7 +333,7 @@ def test_score_reads_an_exported_evening_and_agrees_with_the_sheets() -> None:
     """The export is the interchange format: `score` scores it (the fields the export adds
     are known and not scored) to the same totals the sheets show."""
     from scoring.management.commands.score import score
-    from scoring.selectors import table_sheet, tables_with_everything
+    from scoring.reads.sheet import table_sheet, tables_with_everything
 
     evening = evening_of(build_club())
     result, status = score(json.loads(export_evening(evening)))
@@ -344,9 +344,9 @@ def test_score_reads_an_exported_evening_and_agrees_with_the_sheets() -> None:
 
 
 def test_a_name_that_looks_like_a_formula_stays_text_in_the_csv() -> None:
-    from scoring.interchange import sheet_csv
     from scoring.models import Player
-    from scoring.selectors import table_sheet, tables_with_everything
+    from scoring.reads.sheet import table_sheet, tables_with_everything
+    from scoring.writes.interchange import sheet_csv
 
     evening = evening_of(build_club())
     table = tables_with_everything(evening.tables.all()).order_by("series", "number").first()

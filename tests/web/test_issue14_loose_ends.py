@@ -13,12 +13,12 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from scoring.demo_season import build_season
-from scoring.interchange import sheet_csv
 from scoring.models import AuditEntry, Club, Deal, Evening, Player, Table
-from scoring.selectors import table_sheet, tables_with_everything
-from scoring.standings import evening_ranking
-from scoring.tables import evening_table
+from scoring.reads.sheet import table_sheet, tables_with_everything
+from scoring.reads.standings import evening_ranking
+from scoring.views.tables import evening_table
+from scoring.writes.demo_season import build_season
+from scoring.writes.interchange import sheet_csv
 
 from .factories import make_club, make_table
 from .seasons import game, play
@@ -83,7 +83,7 @@ def _beer_evening_with_a_table(club):  # type: ignore[no-untyped-def]
     """A Beer Skat evening (in no season) where Bernd won a Solo worth 24: Anna and Clara are
     charged 24 each, Bernd nothing (DECISIONS §3)."""
     from scoring.models import RuleProfile
-    from scoring.services import Actor, deal_record, evening_create, table_create
+    from scoring.writes.services import Actor, deal_record, evening_create, table_create
 
     from .seasons import START
 
@@ -119,7 +119,7 @@ def test_a_beer_skat_evening_cannot_be_put_into_a_season_by_any_form() -> None:
 def test_a_beer_skat_evening_found_in_a_classic_season_is_not_counted_as_classic() -> None:
     """One put there before the model refused it (or by hand in the database): the season
     table leaves it out and says why; its own ranking still puts the lowest count first."""
-    from scoring.standings import season_standings
+    from scoring.reads.standings import season_standings
 
     from .seasons import make_season, seat_and_play
 
@@ -199,7 +199,7 @@ def test_a_closed_evening_is_read_only_for_everybody(client, role: str) -> None:
 
 def test_the_services_refuse_a_closed_evening_too() -> None:
     from scoring.engine import SkatError
-    from scoring.services import Actor, deal_delete, deal_record
+    from scoring.writes.services import Actor, deal_delete, deal_record
 
     from .test_sheet_pages import won
 
@@ -343,7 +343,7 @@ def test_an_evening_imported_twice_is_there_once(tmp_path) -> None:  # type: ign
 # ---------------------------------------------------------------- a deal's history in words
 
 def test_the_deal_history_names_the_changes_in_the_words_of_the_sheet(client) -> None:  # type: ignore[no-untyped-def]
-    from scoring.services import Actor, deal_edit
+    from scoring.writes.services import Actor, deal_edit
 
     from .factories import make_user
     from .test_sheet_pages import play as play_records
@@ -376,7 +376,7 @@ def test_the_deal_history_names_the_changes_in_the_words_of_the_sheet(client) ->
 
 
 def test_ramsch_penalties_and_unknown_fields_read_as_words() -> None:
-    from scoring.change_words import changed_fields
+    from scoring.reads.change_words import changed_fields
 
     players = ["Anna", "Bernd", "Clara"]
     before = {"kind": "ramsch", "ramsch": {"points": {"0": 50, "1": 40, "2": 30}}}
@@ -397,7 +397,7 @@ def test_ramsch_penalties_and_unknown_fields_read_as_words() -> None:
 @pytest.mark.django_db(transaction=True)
 def test_screenshots_of_a_closed_evening_and_a_deal_history(  # type: ignore[no-untyped-def]
         page, live_server, screenshot_dir) -> None:
-    from scoring.services import Actor, deal_edit
+    from scoring.writes.services import Actor, deal_edit
 
     from .factories import browser_login, make_user
     from .test_sheet_pages import play as play_records

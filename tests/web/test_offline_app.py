@@ -14,7 +14,7 @@ from django.urls import reverse
 from PIL import Image
 
 from scoring.engine import evaluate_table
-from scoring.services import Actor, deal_record
+from scoring.writes.services import Actor, deal_record
 
 from .factories import make_club, make_table, make_user
 

@@ -18,8 +18,8 @@ from playwright.sync_api import Error as PlaywrightError
 from scoring.engine import evaluate_table
 from scoring.engine.errors import SkatError
 from scoring.models import AuditEntry, HeldOperation, Table
-from scoring.selectors import table_document
-from scoring.services import Actor, evening_close
+from scoring.reads.sheet import table_document
+from scoring.writes.services import Actor, evening_close
 
 from .factories import browser_login, make_club, make_table, make_user
 from .test_round_browser import Scorer

@@ -23,7 +23,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from playwright.sync_api import Error as PlaywrightError
 
 from scoring.models import Deal, RuleProfile, Season
-from scoring.services import Actor, deal_delete, deal_edit, deal_record
+from scoring.writes.services import Actor, deal_delete, deal_edit, deal_record
 
 from . import seasons
 from .factories import browser_login, make_club, make_user

@@ -13,8 +13,8 @@ from django.utils import timezone
 
 from scoring.models import Deal, Evening, Player, Table
 from scoring.presets import PRESETS
-from scoring.selectors import table_sheet, tables_with_everything
-from scoring.services import evening_create, table_create
+from scoring.reads.sheet import table_sheet, tables_with_everything
+from scoring.writes.services import evening_create, table_create
 
 from .factories import make_club
 from .money_fixtures import money_evening

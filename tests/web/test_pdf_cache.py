@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from scoring.models import Deal, Evening, Player
 from scoring.pdf import weasy
-from scoring.services import deal_delete, evening_settlement
+from scoring.writes.services import deal_delete, evening_settlement
 
 from .factories import make_club
 from .money_fixtures import money_evening

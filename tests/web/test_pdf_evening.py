@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from scoring.models import Evening, RuleProfile
 from scoring.presets import PRESETS
-from scoring.services import evening_create, table_create
+from scoring.writes.services import evening_create, table_create
 
 from . import pdfs
 from .factories import make_club

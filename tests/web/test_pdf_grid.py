@@ -12,7 +12,7 @@ from django.utils import translation
 
 from scoring.models import Player, Table
 from scoring.pdf import grid
-from scoring.selectors import ScoreSheet, table_sheet, tables_with_everything
+from scoring.reads.sheet import ScoreSheet, table_sheet, tables_with_everything
 
 from .factories import make_club
 from .test_pdf_sheet import umlaut_table

@@ -13,9 +13,9 @@ from django.utils import timezone
 
 from scoring.engine.fields import active_seats
 from scoring.models import Club, Evening, Player, RuleProfile, Table
+from scoring.pdf.standings import standings_pdf
 from scoring.presets import PRESETS
-from scoring.services import evening_create, table_create
-from scoring.standings_pdf import standings_pdf
+from scoring.writes.services import evening_create, table_create
 
 from . import pdfs
 from .factories import make_club

@@ -15,7 +15,7 @@ from scoring.engine.fields import active_seats
 from scoring.models import Player, RuleProfile, Table
 from scoring.pdf import grid
 from scoring.presets import PRESETS
-from scoring.services import evening_create, table_create
+from scoring.writes.services import evening_create, table_create
 
 from . import pdfs
 from .factories import make_club
@@ -135,7 +135,7 @@ def test_before_this_a_six_table_printed_at_about_six_points() -> None:
     """The measure of the test above can fail: the upright page would hold the 6-table at no
     more than 6.5 pt, below READABLE_PT."""
     club_table = long_table(6)
-    from scoring.selectors import table_sheet, tables_with_everything
+    from scoring.reads.sheet import table_sheet, tables_with_everything
 
     with translation.override("de"):
         sheet = table_sheet(tables_with_everything(Table.objects.filter(pk=club_table.pk))

@@ -12,12 +12,12 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from scoring.demo import generate_deals
 from scoring.engine import evaluate_table
 from scoring.models import Club, Deal, Player, RuleProfile, Table
 from scoring.presets import PRESETS
-from scoring.selectors import table_document, tables_with_everything
-from scoring.services import deal_delete, evening_create, table_create
+from scoring.reads.sheet import table_document, tables_with_everything
+from scoring.writes.demo import generate_deals
+from scoring.writes.services import deal_delete, evening_create, table_create
 
 from . import pdfs
 from .factories import make_club

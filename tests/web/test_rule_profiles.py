@@ -13,10 +13,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring.forms_club import RuleProfileForm
+from scoring.forms.club import RuleProfileForm
 from scoring.models import Club, RuleProfile
 from scoring.presets import PRESETS
-from scoring.rule_words import describe, describe_rules
+from scoring.reads.rule_words import describe, describe_rules
 
 from .factories import make_club, make_table, make_user
 

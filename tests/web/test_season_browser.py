@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from scoring.demo_season import build_season
 from scoring.models import Season
+from scoring.writes.demo_season import build_season
 
 from .factories import browser_login, make_user
 

@@ -17,9 +17,9 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from scoring.demo_season import build_season
 from scoring.models import Deal, Season, Table
-from scoring.services import evening_create, series_draw
+from scoring.writes.demo_season import build_season
+from scoring.writes.services import evening_create, series_draw
 
 from .factories import make_club, make_user
 from .seasons import PASSED, game, make_evening, make_season, play, player, seat_and_play

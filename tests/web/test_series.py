@@ -11,11 +11,11 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils.translation import override
 
-from scoring import seating
 from scoring.engine import SkatError
 from scoring.engine.fields import active_seats
-from scoring.services import series_draw, series_seed
-from scoring.standings import evening_ranking
+from scoring.reads.standings import evening_ranking
+from scoring.writes import seating
+from scoring.writes.services import series_draw, series_seed
 
 from .factories import make_club
 from .seasons import PASSED, game, make_evening, make_season, play, player

@@ -9,8 +9,8 @@ from django.utils import timezone
 
 from scoring.engine import SkatError, evaluate_table
 from scoring.models import AuditEntry, Deal, RuleProfile
-from scoring.selectors import table_document, table_sheet, tables_with_everything
-from scoring.services import (
+from scoring.reads.sheet import table_document, table_sheet, tables_with_everything
+from scoring.writes.services import (
     Actor,
     StaleTable,
     deal_delete,

@@ -20,8 +20,8 @@ from django.utils import timezone, translation
 
 from scoring.models import Deal, Player, RuleProfile, Table
 from scoring.presets import PRESETS
-from scoring.selectors import deal_preview, table_sheet, tables_with_everything
-from scoring.services import evening_create, table_create
+from scoring.reads.sheet import deal_preview, table_sheet, tables_with_everything
+from scoring.writes.services import evening_create, table_create
 
 from . import pdfs
 from .factories import browser_login, make_club, make_user

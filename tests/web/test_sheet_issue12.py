@@ -15,8 +15,8 @@ from django.utils import translation
 
 from scoring.engine.fields import active_seats
 from scoring.models import Deal, Table
-from scoring.selectors import bock_words
-from scoring.services import Actor, deal_record
+from scoring.reads.sheet import bock_words
+from scoring.writes.services import Actor, deal_record
 
 from .factories import make_club
 from .test_pdf_issue12 import LONG, story_table

@@ -13,7 +13,7 @@ from django.urls import reverse
 from scoring.access import SESSION_KEY
 from scoring.engine.fields import active_seats
 from scoring.models import Deal, Table
-from scoring.services import Actor, deal_delete, deal_record
+from scoring.writes.services import Actor, deal_delete, deal_record
 
 from .factories import make_club, make_table, make_user
 

@@ -8,7 +8,7 @@ from decimal import Decimal
 
 import pytest
 
-from scoring.standings import evening_ranking, player_season, season_standings
+from scoring.reads.standings import evening_ranking, player_season, season_standings
 
 from .factories import make_club
 from .seasons import game, make_evening, make_season, play, player, seat_and_play
@@ -143,7 +143,7 @@ def test_a_beer_skat_evening_ranks_the_lowest_count_first() -> None:
     from django.utils import timezone
 
     from scoring.models import RuleProfile
-    from scoring.services import Actor, deal_record, evening_create, table_create
+    from scoring.writes.services import Actor, deal_record, evening_create, table_create
 
     club = make_club()
     profile = RuleProfile.objects.create(club=club, name="Bierskat", rules="american1898",

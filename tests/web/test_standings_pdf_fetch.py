@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from scoring import standings_pdf as module
 from scoring.pdf import documents
+from scoring.pdf import standings as module
 
 from . import pdfs
 from .factories import make_club

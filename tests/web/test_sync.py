@@ -19,8 +19,8 @@ from django.urls import reverse
 
 from scoring.engine import SkatError, evaluate_table
 from scoring.models import AuditEntry, Deal, HeldOperation, Table
-from scoring.selectors import table_document
-from scoring.services import Actor, deal_edit, deal_record, evening_close
+from scoring.reads.sheet import table_document
+from scoring.writes.services import Actor, deal_edit, deal_record, evening_close
 
 from .factories import make_club, make_table, make_user
 

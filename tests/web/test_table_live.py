@@ -27,8 +27,8 @@ from django.utils import timezone
 
 from scoring.engine import evaluate_table
 from scoring.models import AuditEntry, Deal, Table
-from scoring.services import Actor, deal_delete, deal_edit, deal_record
 from scoring.views.table_live import MAX_CHANGES
+from scoring.writes.services import Actor, deal_delete, deal_edit, deal_record
 
 from .factories import deal_form, make_club, make_table, make_user
 

@@ -25,7 +25,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring.models import AuditEntry, Deal, Table
-from scoring.services import Actor, deal_delete, deal_record
+from scoring.writes.services import Actor, deal_delete, deal_record
 
 from .factories import browser_login, make_club, make_table, make_user
 from .test_round_browser import STANDARD_GAME, Scorer

@@ -27,7 +27,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from scoring.models import Deal, Table
-from scoring.services import Actor, deal_record
+from scoring.writes.services import Actor, deal_record
 
 from .factories import browser_login, make_club, make_table, make_user
 

@@ -28,7 +28,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.urls.exceptions import NoReverseMatch
 
 from scoring.models import Deal, Season
-from scoring.services import Actor, deal_record
+from scoring.writes.services import Actor, deal_record
 
 from .factories import make_club, make_table, make_user
 

@@ -11,8 +11,8 @@ from typing import Any
 
 from django.core.management.base import CommandError, OutputWrapper
 
-from scoring.interchange import ImportProblem, loads
-from scoring.services import Actor
+from scoring.writes.interchange import ImportProblem, loads
+from scoring.writes.services import Actor
 
 STDIN = "-"
 

@@ -1,5 +1,5 @@
 """`manage.py backup FILE [--json]`: a consistent snapshot of the whole database (see
-scoring/backup.py for the method on each database)."""
+scoring/writes/backup.py for the method on each database)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from scoring.backup import BackupError, backup
+from scoring.writes.backup import BackupError, backup
 
 
 class Command(BaseCommand):

@@ -8,20 +8,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext, override
 
-from scoring.demo import generate_deals
-from scoring.models import Club, Membership, Player, RuleProfile, Season
+from scoring.models import Club, Player, RuleProfile, Season
 from scoring.presets import PRESETS
-from scoring.services import Actor, deal_record, evening_create, table_create
+from scoring.writes.demo import PASSWORD, USERNAME, demo_admin, generate_deals
+from scoring.writes.services import Actor, deal_record, evening_create, table_create
 
 SLUG = "demo"
-USERNAME = "demo"
-PASSWORD = "skat-demo"  # a demo on 127.0.0.1 only; printed so the reader can log in
 PLAYERS = ["Jürgen", "Käthe", "Björn", "Özlem", "Ludwig", "Grete", "Heinz"]
 
 
@@ -40,17 +37,6 @@ class Command(BaseCommand):
         self.stdout.write(
             f"Demo: open http://127.0.0.1:8000/ and log in as '{USERNAME}' with password "
             f"'{PASSWORD}' (club admin of 'Skatfreunde Altenburg (Demo)').")
-
-
-def demo_admin(club: Club) -> Any:
-    """The demo user (made once), as an admin of ``club``."""
-    user_model = get_user_model()
-    user = user_model.objects.filter(username=USERNAME).first()
-    if user is None:
-        user = user_model.objects.create_user(USERNAME, password=PASSWORD)
-    Membership.objects.update_or_create(user=user, club=club,
-                                        defaults={"role": Membership.Role.ADMIN})
-    return user
 
 
 @transaction.atomic

@@ -7,8 +7,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from scoring.interchange import club_export, dumps
 from scoring.models import Club
+from scoring.writes.interchange import club_export, dumps
 
 from ._io import write_text
 

@@ -1,5 +1,5 @@
 """`manage.py export_sheet_csv --evening ID --table N [--series S] [-o FILE]`: a table's
-score sheet as CSV, the same rows as the sheet page and the PDF (scoring.selectors)."""
+score sheet as CSV, the same rows as the sheet page and the PDF (scoring.reads.sheet)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import translation
 
-from scoring.interchange import sheet_csv
 from scoring.models import Table
-from scoring.selectors import table_sheet, tables_with_everything
+from scoring.reads.sheet import table_sheet, tables_with_everything
+from scoring.writes.interchange import sheet_csv
 
 from ._io import write_text
 

@@ -31,7 +31,7 @@ from scoring.pdf.documents import (
     sheet_document,
     summary_document,
 )
-from scoring.standings_pdf import standings_pdf
+from scoring.pdf.standings import standings_pdf
 
 STANDINGS = "standings"
 

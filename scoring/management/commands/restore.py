@@ -8,7 +8,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from scoring.backup import BackupError, restore
+from scoring.writes.backup import BackupError, restore
 
 
 class Command(BaseCommand):

@@ -21,8 +21,8 @@ from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
-from scoring.standings import EveningRanking, SeasonStandings, Standing
-from scoring.templatetags.season_tags import decimal1, money, money_sign, points, sign_class
+from scoring.notation import decimal1, money, money_sign, points, sign_class
+from scoring.reads.standings import EveningRanking, SeasonStandings, Standing
 
 TEMPLATE = "scoring/season/_table.html"
 NUM = {"th": {"class": "num"}}

@@ -21,9 +21,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from scoring.demo import generate_deals
 from scoring.engine import evaluate_table
-from scoring.management.commands.demo import demo_admin
 from scoring.models import (
     AuditEntry,
     Club,
@@ -34,8 +32,9 @@ from scoring.models import (
     Season,
     Table,
 )
-from scoring.selectors import table_document
-from scoring.services import evening_create, series_draw, series_seed
+from scoring.reads.sheet import table_document
+from scoring.writes.demo import demo_admin, generate_deals
+from scoring.writes.services import evening_create, series_draw, series_seed
 
 SLUG = "demo-saison"
 CLUB_NAME = "Skatclub Grand Hand (Demo-Saison)"

@@ -16,8 +16,14 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from scoring.forms import CONCESSION_CHOICES, KONTRA_CHOICES
-from scoring.selectors import DECLARATION_LABELS, QUICK_LABELS, RECORD_NAMES, game_for
+from scoring.reads.sheet import (
+    CONCESSION_CHOICES,
+    DECLARATION_LABELS,
+    KONTRA_CHOICES,
+    QUICK_LABELS,
+    RECORD_NAMES,
+    game_for,
+)
 
 NONE = "–"
 

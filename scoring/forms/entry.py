@@ -11,13 +11,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from django import forms
-from django.utils.translation import get_language, pgettext_lazy
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import SkatError
 from scoring.engine.deal import QUICK_RESULTS, game_enabled, legal_bids
 from scoring.engine.games import HISTORIC_GAMES, ISKO_GAMES, Game
 from scoring.engine.options import Options, parse_options
+from scoring.reads.sheet import CONCESSION_CHOICES, KONTRA_CHOICES
 
 KIND_CHOICES = [
     ("game", _("Game")),
@@ -36,14 +37,6 @@ QUICK_CHOICES = [
     ("sixty", "60:60"),
 ]
 assert [key for key, _label in QUICK_CHOICES] == list(QUICK_RESULTS)
-KONTRA_CHOICES = [("none", pgettext_lazy("no Kontra", "none")), ("kontra", "Kontra"), ("re", "Re")]
-CONCESSION_CHOICES = [
-    ("", pgettext_lazy("no concession", "none")),
-    ("declarer", _("Declarer gave up")),
-    ("schenken", _("Schenken accepted")),
-    ("schenken_schneider", _("Schenken, played on for Schneider")),
-    ("schenken_schwarz", _("Schenken, played on for Schwarz")),
-]
 YES_NO = [("", "–"), ("yes", _("made")), ("no", _("not made"))]
 SYMBOLS = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
 MAX_MATADORS = 11

@@ -51,8 +51,8 @@ from scoring.models import (
     Seat,
     Table,
 )
-from scoring.selectors import ScoreSheet, overbid_words, table_document
-from scoring.services import Actor, check_season, evening_audit, table_create
+from scoring.reads.sheet import ScoreSheet, overbid_words, table_document
+from scoring.writes.services import Actor, check_season, evening_audit, table_create
 
 CONTRACT_TABLE_KEYS = ("rules", "options", "scoring", "players", "first_dealer", "stake",
                        "currency", "settlement", "deals")

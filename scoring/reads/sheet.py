@@ -13,7 +13,7 @@ from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop, ngettext, pgettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, gettext_noop, ngettext, pgettext, pgettext_lazy
 
 from scoring.collation import name_key
 from scoring.engine import SkatError, evaluate_table
@@ -287,6 +287,17 @@ QUICK_LABELS = {
     "lost_schneider": gettext_noop("lost Schneider"),
     "lost_schwarz": gettext_noop("lost Schwarz"), "sixty": "60:60",
 }
+
+# The choices of the table screen's Kontra and concession fields (scoring/forms/entry.py),
+# also the words of a deal's history.
+KONTRA_CHOICES = [("none", pgettext_lazy("no Kontra", "none")), ("kontra", "Kontra"), ("re", "Re")]
+CONCESSION_CHOICES = [
+    ("", pgettext_lazy("no concession", "none")),
+    ("declarer", gettext_lazy("Declarer gave up")),
+    ("schenken", gettext_lazy("Schenken accepted")),
+    ("schenken_schneider", gettext_lazy("Schenken, played on for Schneider")),
+    ("schenken_schwarz", gettext_lazy("Schenken, played on for Schwarz")),
+]
 
 
 def result_label(record: dict[str, Any]) -> str:

@@ -14,7 +14,7 @@ from django.utils import timezone, translation
 
 from scoring.models import Season
 from scoring.pdf import documents
-from scoring.standings import counting_rule, season_standings, tie_rule
+from scoring.reads.standings import counting_rule, season_standings, tie_rule
 
 
 def standings_html(season: Season, lang: str) -> str:

@@ -1,4 +1,5 @@
-"""Realistic played deals for demos and benchmarks, generated through the engine.
+"""Realistic played deals for demos and benchmarks, generated through the engine, and the demo
+user who runs the demo clubs.
 
 Every deal is valid where it stands: the generator follows the round tracker (who deals, who
 plays, Bock and Ramsch rounds) exactly as evaluate_table will replay it.
@@ -9,11 +10,17 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from django.contrib.auth import get_user_model
+
 from scoring.engine.deal import legal_bids
 from scoring.engine.fields import active_seats
 from scoring.engine.options import parse_options
 from scoring.engine.table import _context, score_record
 from scoring.engine.tracker import RoundTracker, bock_triggers
+from scoring.models import Club, Membership
+
+USERNAME = "demo"
+PASSWORD = "skat-demo"  # a demo on 127.0.0.1 only; printed so the reader can log in
 
 BASES = {"diamonds": 9, "hearts": 10, "spades": 11, "clubs": 12, "grand": 24}
 
@@ -98,4 +105,16 @@ def generate_deals(n_deals: int, players: int, rules: str = "isko",
     return deals
 
 
-__all__ = ["active_seats", "generate_deals", "random_game", "random_ramsch"]
+__all__ = ["PASSWORD", "USERNAME", "active_seats", "demo_admin", "generate_deals", "random_game",
+           "random_ramsch"]
+
+
+def demo_admin(club: Club) -> Any:
+    """The demo user (made once), as an admin of ``club``."""
+    user_model = get_user_model()
+    user = user_model.objects.filter(username=USERNAME).first()
+    if user is None:
+        user = user_model.objects.create_user(USERNAME, password=PASSWORD)
+    Membership.objects.update_or_create(user=user, club=club,
+                                        defaults={"role": Membership.Role.ADMIN})
+    return user

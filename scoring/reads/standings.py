@@ -26,7 +26,7 @@ from django.utils.translation import ngettext
 from scoring.collation import name_key
 from scoring.engine.table import _cyclic_gc_paused as cyclic_gc_paused
 from scoring.models import Evening, Player, Scoring, Season, Table
-from scoring.results import Game, TableRef, TableResult, table_refs, table_results
+from scoring.reads.results import Game, TableRef, TableResult, table_refs, table_results
 
 CLASSIC = Season.Evaluation.CLASSIC.value
 SEEGER_FABIAN = Season.Evaluation.SEEGER_FABIAN.value

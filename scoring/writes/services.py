@@ -16,7 +16,6 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from scoring import seating
 from scoring.engine import SkatError, evaluate_table
 from scoring.models import (
     AuditEntry,
@@ -29,8 +28,9 @@ from scoring.models import (
     Seat,
     Table,
 )
-from scoring.selectors import table_document
-from scoring.standings import evening_ranking
+from scoring.reads.sheet import table_document
+from scoring.reads.standings import evening_ranking
+from scoring.writes import seating
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,204 @@
+"""How a score sheet is written, the same on the web page and on paper: numbers with a real
+minus sign (U+2212), signed entries, the players' short names, the Kontra, Bock and Ramsch
+marks, the level letters (H S A S A O), the historical book layout's rows, the Seeger-Fabian
+footer, a deal in words, and the season pages' numbers (grouped points, one decimal, money
+with its currency).
+
+Neutral ground: the template filters (scoring/templatetags/) register these functions and the
+printed documents (scoring/pdf/) call them directly, so printing never depends on the web
+layer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
+from scoring.reads.sheet import ScoreSheet, SheetRow, details_of, game_label, result_label
+
+MINUS = "\u2212"
+
+
+def minus(value: Any) -> str:
+    """A number with a real minus sign (U+2212), readable on a ruled sheet; "" for None."""
+    if value is None or value == "":
+        return ""
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        text = str(value)
+        return MINUS + text[1:] if text.startswith("-") else text
+    return f"{MINUS}{-number}" if number < 0 else str(number)
+
+
+def signed(value: Any) -> str:
+    """Like ``minus`` but positive numbers get a plus sign (entries, changes)."""
+    text = minus(value)
+    if text and not text.startswith(MINUS) and text != "0":
+        return "+" + text
+    return text
+
+
+def initial(name: str) -> str:
+    """A player's short mark for the dealer column: the first name."""
+    return (name or "").split(" ")[0]
+
+
+def short_names(sheet: ScoreSheet) -> list[str]:
+    """The players' first names, or the full name where a first name repeats at the table."""
+    first = [initial(name) for name in sheet.players]
+    return [f if first.count(f) == 1 else full for f, full in zip(first, sheet.players,
+                                                                  strict=True)]
+
+
+@dataclass(frozen=True)
+class BookEntry:
+    number: int  # the deal
+    entry: int
+    balance: int
+    underline: bool
+
+
+def book_rows(sheet: ScoreSheet) -> list[list[BookEntry | None]]:
+    """The historical layout (000/001 books): each player's column lists only that player's
+    entries with the running balance; the k-th line holds each player's k-th entry."""
+    columns: list[list[BookEntry]] = [[] for _ in sheet.players]
+    for row in sheet.rows:
+        for p, entry in enumerate(row.entries):
+            if entry is not None:
+                columns[p].append(BookEntry(row.number, entry, row.totals[p],
+                                            p in row.underline))
+    length = max((len(c) for c in columns), default=0)
+    return [[c[k] if k < len(c) else None for c in columns] for k in range(length)]
+
+
+@dataclass(frozen=True)
+class SeegerFabianLine:
+    won: int
+    lost: int
+    won_bonus: int
+    lost_malus: int
+    others_lost: int
+    others_bonus: int
+    points: int
+    total: int
+
+
+def seeger_fabian(sheet: ScoreSheet) -> list[SeegerFabianLine]:
+    """The Seeger-Fabian footer per player: game points + won × 50 − lost × 50 + the others'
+    lost games × 40 (3-table) or × 30 (4-table) = the Seeger-Fabian total."""
+    if sheet.seeger_fabian_totals is None:
+        return []
+    all_lost = sum(sheet.lost)
+    bonus = sheet.lost_bonus
+    return [
+        SeegerFabianLine(
+            won=sheet.won[p], lost=sheet.lost[p], won_bonus=50 * sheet.won[p],
+            lost_malus=-50 * sheet.lost[p], others_lost=all_lost - sheet.lost[p],
+            others_bonus=bonus * (all_lost - sheet.lost[p]), points=sheet.totals[p],
+            total=sheet.seeger_fabian_totals[p])
+        for p in range(len(sheet.players))
+    ]
+
+
+def kontra_mark(row: SheetRow) -> str:
+    return {"kontra": "K", "re": "R"}.get(row.kontra, "")
+
+
+def bock_mark(row: SheetRow) -> str:
+    return f"×{1 << row.bock}" if row.bock else ""
+
+
+def ramsch_mark(row: SheetRow) -> str:
+    """"R" on a deal of a Ramsch round."""
+    return "R" if row.ramsch_round else ""
+
+
+# The level ticks in the order of a paper list (table-screen.md): Hand, Schneider, angesagt,
+# Schwarz, angesagt, Ouvert; the legend says them in the glossary's words (Schneider angesagt).
+LEVELS = ("hand", "schneider", "schneider_announced", "schwarz", "schwarz_announced", "ouvert")
+TICK = "×"
+
+
+def level_letters() -> list[str]:
+    return [pgettext("level, one letter: Hand", "H"),
+            pgettext("level, one letter: Schneider", "S"),
+            pgettext("level, one letter: announced", "A"),
+            pgettext("level, one letter: Schwarz", "S"),
+            pgettext("level, one letter: announced", "A"),
+            pgettext("level, one letter: Ouvert", "O")]
+
+
+def record_summary(record: dict[str, Any] | None, rules: str, options: dict[str, Any],
+                   players: list[str], lang: str) -> str:
+    """A deal record as a scorer reads it: "Bernd: ♣ Kreuz, mit 1, Hand · 18 · 74"."""
+    if not record:
+        return ""
+    name, symbol, _red = game_label(rules, options, record, lang)
+    parts = [f"{symbol} {name}".strip()]
+    declarer = record.get("declarer")
+    kind = record.get("kind")
+    if kind == "game" and isinstance(declarer, int) and 0 <= declarer < len(players):
+        parts[0] = f"{players[declarer]}: {parts[0]}"
+    if kind == "penalty" and isinstance(record.get("penalty"), dict):
+        penalty = record["penalty"]
+        seat = penalty.get("seat")
+        who = players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else "?"
+        parts.append(f"{who} {penalty.get('points', '')} {penalty.get('reason', '')}".strip())
+    if kind == "ramsch" and isinstance(record.get("ramsch"), dict):
+        points = record["ramsch"].get("points") or {}
+        parts.append(" / ".join(
+            f"{players[int(k)] if k.isdigit() and int(k) < len(players) else k} {v}"
+            for k, v in sorted(points.items())))
+    parts += details_of(record, name)
+    if record.get("bid"):
+        parts.append(_("bid %(bid)s") % {"bid": record["bid"]})
+    result = result_label(record)
+    if result:
+        parts.append(result)
+    if record.get("kontra") in ("kontra", "re"):
+        parts.append("Kontra" if record["kontra"] == "kontra" else "Re")
+    return " · ".join(p for p in parts if p)
+
+
+def points(value: Any) -> str:
+    """24729 → "24.729" in German, "24,729" in English, with a real minus sign."""
+    if value is None or value == "":
+        return ""
+    text = number_format(int(value), force_grouping=True)
+    return MINUS + text[1:] if text.startswith("-") else text
+
+
+def decimal1(value: Any) -> str:
+    """1474.5 → "1.474,5" in German; −8.5 → "−8,5"; "" for None."""
+    if value is None or value == "":
+        return ""
+    text = number_format(Decimal(value), 1, force_grouping=True)
+    return MINUS + text[1:] if text.startswith("-") else text
+
+
+def money(amounts: dict[str, Decimal] | None) -> str:
+    """{"EUR": Decimal("-3.45")} → "−3,45 EUR"; several currencies one after the other."""
+    if not amounts:
+        return ""
+    parts = []
+    for currency in sorted(amounts):
+        text = number_format(amounts[currency], 2, force_grouping=True)
+        parts.append(f"{MINUS + text[1:] if text.startswith('-') else text} {currency}")
+    return " · ".join(parts)
+
+
+def sign_class(value: Any) -> str:
+    """"neg" for a negative number, for the red figures."""
+    try:
+        return "neg" if value is not None and Decimal(value) < 0 else ""
+    except (ArithmeticError, ValueError, TypeError):
+        return ""
+
+
+def money_sign(amounts: dict[str, Decimal] | None) -> str:
+    return "neg" if amounts and any(v < 0 for v in amounts.values()) else ""
