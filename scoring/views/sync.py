@@ -1,6 +1,7 @@
 """The offline table's server side (issue 13): what a tablet needs to score offline, and the
 operations it queued while offline, sent one by one in order when it is back
-(/work/shared/… SYNC-CONTRACT: ``tables/<pk>/state/`` and ``tables/<pk>/sync/``).
+(``tables/<pk>/state/`` and ``tables/<pk>/sync/``; the contract with the tablet is
+sync-contract.md beside this file).
 
 Every answer is JSON. Each operation is re-validated by the services exactly as a form post
 would be, and stored once: a repeated request ID gets the first answer again. Changes since

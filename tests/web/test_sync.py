@@ -1,5 +1,5 @@
 """Issue 13, the server side of the offline table: ``tables/<pk>/state/`` and
-``tables/<pk>/sync/`` answer every case of /work/wt/notes/SYNC-CONTRACT.md, each queued
+``tables/<pk>/sync/`` answer every case of scoring/views/sync-contract.md, each queued
 operation is stored exactly once, and what cannot be applied any more is held for the club
 admin (test_held.py has the admin's page)."""
 
