@@ -34,9 +34,10 @@ def won(declarer: int) -> dict[str, object]:
 
 
 def test_the_database_is_the_one_asked_for() -> None:
-    if os.environ.get("DATABASE_URL"):
+    url = os.environ.get("DATABASE_URL", "")
+    if url.startswith(("postgres://", "postgresql://")):
         assert connection.vendor == "postgresql"
-    else:
+    elif not url or url.startswith("sqlite:"):
         assert connection.vendor == "sqlite"
 
 
