@@ -62,6 +62,7 @@ NOT_PAGES = {
     "table-state": "JSON for the offline table", "table-sync": "POST only: JSON sync",
     "held-accept": "POST only: the form is on the held page",
     "held-discard": "POST only: the form is on the held page",
+    "healthz": "JSON for load balancers and monitoring",
 }
 # The pages that were once too wide: saved as screenshots to look at.
 SHOWN = {"sheet", "sheet-six", "evening", "evening-audit", "deal-history", "season-player"}
