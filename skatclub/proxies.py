@@ -4,7 +4,7 @@ Every limit reads ``REMOTE_ADDR``. Behind a proxy that is the proxy's address fo
 so skatclub.middleware.ProxyHeadersMiddleware rewrites it from ``X-Forwarded-For`` — but only
 for a request that comes from an address in ``TRUSTED_PROXIES``: anybody else could write
 any address into that header. Pure functions, no Django: gunicorn's configuration
-(skatclub/gunicorn.conf.py) reads the same setting with them.
+(skatclub/gunicorn_conf.py) reads the same setting with them.
 """
 
 from __future__ import annotations

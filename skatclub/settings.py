@@ -254,7 +254,7 @@ if not DEBUG:
 # "127.0.0.1,::1" for a proxy on the same machine, "10.0.0.0/8"): from them, and only from
 # them, X-Forwarded-For gives the client's address (which the limits count) and
 # X-Forwarded-Proto the scheme (skatclub/middleware.py); gunicorn believes the scheme from the
-# same addresses (skatclub/gunicorn.conf.py). Empty by default: nobody is believed.
+# same addresses (skatclub/gunicorn_conf.py). Empty by default: nobody is believed.
 try:
     TRUSTED_PROXIES = parse_networks(os.getenv("TRUSTED_PROXIES", ""))
 except ValueError as err:
