@@ -109,10 +109,11 @@ WSGI_APPLICATION = "skatclub.wsgi.application"
 # socket), sqlite:////absolute/path.sqlite3 or sqlite:///relative/to/the/checkout.sqlite3.
 # Unset (or empty): SQLite in SQLITE_PATH, by default db.sqlite3 in the checkout.
 SQLITE_PATH = os.getenv("SQLITE_PATH") or str(BASE_DIR / "db.sqlite3")
-DATABASES = {"default": env.db_url_config(os.environ["DATABASE_URL"]) if os.getenv("DATABASE_URL")
-             else {"ENGINE": "django.db.backends.sqlite3", "NAME": SQLITE_PATH}}
+DATABASES: dict[str, dict[str, Any]] = {"default": (
+    env.db_url_config(os.environ["DATABASE_URL"]) if os.getenv("DATABASE_URL")
+    else {"ENGINE": "django.db.backends.sqlite3", "NAME": SQLITE_PATH})}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    _sqlite = DATABASES["default"]
+    _sqlite: dict[str, Any] = DATABASES["default"]
     if _sqlite["NAME"] != ":memory:" and not Path(_sqlite["NAME"]).is_absolute():
         _sqlite["NAME"] = str(BASE_DIR / _sqlite["NAME"])
     _sqlite["OPTIONS"] = {

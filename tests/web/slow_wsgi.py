@@ -14,4 +14,4 @@ def application(environ: dict[str, Any], start_response: Callable[..., Any]) -> 
     if environ.get("PATH_INFO") == "/slow/":
         time.sleep(2)
         environ["PATH_INFO"] = "/healthz"
-    return site(environ, start_response)  # type: ignore[no-any-return]
+    return site(environ, start_response)

@@ -23,7 +23,7 @@ def proxies(*networks: str) -> Any:
     return override_settings(TRUSTED_PROXIES=[ipaddress.ip_network(n) for n in networks])
 
 
-def whoami(remote: str, **headers: str) -> dict[str, Any]:
+def whoami(remote: str, **headers: Any) -> dict[str, Any]:
     response = Client().get("/whoami/", REMOTE_ADDR=remote, **headers)
     assert response.status_code == 200
     return response.json()  # type: ignore[no-any-return]
