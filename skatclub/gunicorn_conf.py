@@ -3,7 +3,7 @@
 - X-Forwarded-Proto (and gunicorn's other scheme headers) believed only from TRUSTED_PROXIES,
   the same addresses the site's proxy middleware believes; gunicorn's own default would trust
   127.0.0.1 whatever the settings say.
-- graceful shutdown: on SIGTERM (or SIGINT) each worker stops accepting, finishes the request
+- graceful shutdown: on SIGTERM each worker stops accepting, finishes the request
   in hand and exits; one still busy after GRACEFUL_TIMEOUT seconds (default 30) is killed.
 - the access log on standard output, with the request id (X-Request-ID of the response) that
   every log line of the request carries, and the time taken.
