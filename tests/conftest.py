@@ -95,8 +95,9 @@ TABLET = {"width": 1024, "height": 768}
 # keys of its own (a per-run prefix) and removes only those, so that two runs, or a run
 # beside a site, on one Redis server never see nor delete each other's entries.
 RUN_PREFIX = f"skatclub-test-{uuid.uuid4().hex[:12]}"
-DB_FIXTURES = {"db", "transactional_db", "django_db_reset_sequences",
-               "django_db_serialized_rollback", "live_server"}
+# pytest-django's fixtures that give a test the database, the most thorough first.
+DB_FIXTURES_FIRST = ("live_server", "transactional_db", "django_db_reset_sequences",
+                     "django_db_serialized_rollback", "db")
 
 
 def on_redis() -> bool:
@@ -169,10 +170,14 @@ def _caches_of_this_run() -> Iterator[None]:
 def _empty_caches(request: pytest.FixtureRequest, _django_db_marker: None) -> None:
     if on_redis():
         delete_run_keys()
-    elif request.node.get_closest_marker("django_db") or DB_FIXTURES & set(
-            request.fixturenames):
-        # The cache tables live in the test database: a test without database access
-        # cannot have used them (and may not empty them).
+        return
+    # The cache tables live in the test database: a test without database access cannot have
+    # used them (and may not empty them). A test that asks for database access by fixture
+    # rather than by mark gets it here first (it would a moment later).
+    wanted = [name for name in DB_FIXTURES_FIRST if name in request.fixturenames]
+    if wanted:
+        request.getfixturevalue("transactional_db" if wanted[0] == "live_server" else wanted[0])
+    if wanted or request.node.get_closest_marker("django_db"):
         for alias in settings.CACHES:
             caches[alias].clear()
 
