@@ -38,11 +38,20 @@ class Scoring(models.TextChoices):
 
 
 class Club(models.Model):
+    class DepartedNames(models.TextChoices):
+        """What becomes of a member's name on past lists when they delete their account."""
+
+        KEEP = "keep", _("stays on the lists")
+        PSEUDONYM = "pseudonym", _("is replaced by a pseudonym")
+
     name = models.CharField(_("name"), max_length=100)
     slug = models.SlugField(_("short name"), unique=True)
     language = models.CharField(
         _("language"), max_length=8, choices=settings.LANGUAGES, default="de")
     created = models.DateTimeField(_("created"), auto_now_add=True)
+    departed_names = models.CharField(
+        _("name of a member who deletes their account"), max_length=10,
+        choices=DepartedNames.choices, default=DepartedNames.KEEP)
 
     class Meta:
         verbose_name = _("club")
@@ -86,6 +95,10 @@ class Player(models.Model):
                              verbose_name=_("club"))
     name = models.CharField(_("name"), max_length=100)
     guest = models.BooleanField(_("guest"), default=False)
+    # The member account this player on the lists belongs to: its "my results" page.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="players", verbose_name=_("member account"))
 
     class Meta:
         verbose_name = _("player")
@@ -93,6 +106,8 @@ class Player(models.Model):
         ordering = ["name"]
         constraints = [
             models.UniqueConstraint(fields=["club", "name"], name="player_name_unique_in_club"),
+            models.UniqueConstraint(fields=["club", "user"], name="one_player_per_account",
+                                    condition=models.Q(user__isnull=False)),
         ]
 
     def __str__(self) -> str:
@@ -441,3 +456,64 @@ class HeldOperation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} – {self.get_op_display()} ({self.get_state_display()})"
+
+
+def new_invitation_token() -> str:
+    """A one-time link's secret: 32 random characters, safe in a URL."""
+    return secrets.token_urlsafe(24)
+
+
+INVITATION_DAYS = 7
+
+
+def invitation_expiry() -> datetime:
+    return timezone.now() + timedelta(days=INVITATION_DAYS)
+
+
+class Invitation(models.Model):
+    """A club admin's invitation to join the club with a role chosen in advance: a one-time
+    link (sent by e-mail or shown as a link and QR code) that expires after 7 days. The
+    invited person picks their own user name and password."""
+
+    class State(models.TextChoices):
+        OPEN = "open", _("open")
+        USED = "used", _("used")
+        REVOKED = "revoked", _("revoked")
+        EXPIRED = "expired", _("expired")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations",
+                             verbose_name=_("club"))
+    role = models.CharField(_("role"), max_length=10, choices=Membership.Role.choices,
+                            default=Membership.Role.SCORER)
+    email = models.EmailField(_("e-mail address"), blank=True)
+    token = models.CharField(_("link"), max_length=64, unique=True,
+                             default=new_invitation_token)
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+    expires = models.DateTimeField(_("expires"), default=invitation_expiry)
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+", verbose_name=_("invited by"))
+    sent_at = models.DateTimeField(_("sent"), null=True, blank=True)
+    send_failed_at = models.DateTimeField(_("sending failed"), null=True, blank=True)
+    used_at = models.DateTimeField(_("used"), null=True, blank=True)
+    used_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+", verbose_name=_("used by"))
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+        ordering = ["-created", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.club} – {self.get_role_display()} ({self.email or self.pk})"
+
+    def state(self, now: datetime | None = None) -> str:
+        if self.used_at is not None:
+            return self.State.USED
+        if self.revoked_at is not None:
+            return self.State.REVOKED
+        if (now or timezone.now()) >= self.expires:
+            return self.State.EXPIRED
+        return self.State.OPEN

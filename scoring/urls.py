@@ -1,12 +1,15 @@
 from __future__ import annotations
 
 from scoring.views import (
+    account,
     club,
     engine,
     entry,
     held,
     home,
+    members,
     offline_app,
+    onboarding,
     printed,
     season,
     series,
@@ -21,4 +24,5 @@ app_name = "scoring"
 urlpatterns = [*home.urlpatterns, *club.urlpatterns, *entry.urlpatterns, *sheet.urlpatterns,
                *settlement.urlpatterns, *printed.urlpatterns, *season.urlpatterns,
                *series.urlpatterns, *table_live.urlpatterns, *engine.urlpatterns,
-               *sync.urlpatterns, *held.urlpatterns, *offline_app.urlpatterns]
+               *sync.urlpatterns, *held.urlpatterns, *offline_app.urlpatterns,
+               *onboarding.urlpatterns, *members.urlpatterns, *account.urlpatterns]
