@@ -19,6 +19,7 @@ from scoring.models import (
     Deal,
     Evening,
     HeldOperation,
+    Invitation,
     Membership,
     Player,
     RuleProfile,
@@ -83,9 +84,18 @@ class MembershipAdmin(admin.ModelAdmin):
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
-    list_display = ["name", "club", "guest"]
+    list_display = ["name", "club", "guest", "user"]
     list_filter = ["club", "guest"]
     search_fields = ["name"]
+    autocomplete_fields = ["user"]
+
+
+@admin.register(Invitation)
+class InvitationAdmin(admin.ModelAdmin):
+    list_display = ["club", "role", "email", "created", "expires", "used_at", "revoked_at"]
+    list_filter = ["club", "role"]
+    readonly_fields = ["token", "created", "sent_at", "send_failed_at", "used_at", "used_by"]
+    autocomplete_fields = ["club", "invited_by"]
 
 
 @admin.register(RuleProfile)
