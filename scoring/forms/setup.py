@@ -37,9 +37,9 @@ class AccountFields(forms.Form):
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}))
 
     def clean_username(self) -> str:
-        username = self.cleaned_data["username"].strip()
+        username = str(self.cleaned_data["username"]).strip()
         users = get_user_model()
-        users.username_validator(username)  # type: ignore[attr-defined]
+        users.username_validator(username)
         if users.objects.filter(username__iexact=username).exists():
             raise ValidationError(_("This user name is taken. Choose another one."))
         return username
@@ -80,13 +80,13 @@ class ClubSetupForm(AccountFields):
                    "username", "email", "password1", "password2"]
 
     def clean_slug(self) -> str:
-        slug = self.cleaned_data["slug"].strip().lower()
+        slug = str(self.cleaned_data["slug"]).strip().lower()
         if Club.objects.filter(slug=slug).exists():
             raise ValidationError(_("This short name is taken. Choose another one."))
         return slug
 
     def clean_currency(self) -> str:
-        currency = self.cleaned_data["currency"].strip().upper()
+        currency = str(self.cleaned_data["currency"]).strip().upper()
         if not currency.isalpha():
             raise ValidationError(_("A currency is three letters, such as EUR."))
         return currency

@@ -27,17 +27,17 @@ from scoring.writes import onboarding
 
 @login_required
 def account(request: HttpRequest) -> HttpResponse:
-    user = request.user
+    user: Any = request.user
     email_form = EmailForm(request.POST if request.method == "POST" else None,
                            initial={"email": getattr(user, "email", "")})
     if request.method == "POST" and email_form.is_valid():
-        user.email = email_form.cleaned_data["email"]  # type: ignore[union-attr]
-        user.save(update_fields=["email"])  # type: ignore[union-attr]
+        user.email = email_form.cleaned_data["email"]
+        user.save(update_fields=["email"])
         messages.success(request, _("Your e-mail address was saved."))
         return redirect("scoring:account")
     return render(request, "scoring/account/account.html", {
         "email_form": email_form, "delete_form": DeleteAccountForm(user=user),
-        "memberships": user.memberships.select_related("club").order_by("club__name"),  # type: ignore[union-attr]
+        "memberships": user.memberships.select_related("club").order_by("club__name"),
     })
 
 
@@ -55,7 +55,7 @@ def account_data(request: HttpRequest) -> HttpResponse:
 @require_POST
 @login_required
 def account_delete(request: HttpRequest) -> HttpResponse:
-    user = request.user
+    user: Any = request.user
     form = DeleteAccountForm(request.POST, user=user)
     if form.is_valid():
         try:
@@ -68,7 +68,7 @@ def account_delete(request: HttpRequest) -> HttpResponse:
             return redirect("scoring:home")
     else:
         for error in form.errors.get("password", []):
-            messages.error(request, error)
+            messages.error(request, str(error))
     return redirect("scoring:account")
 
 
@@ -78,7 +78,8 @@ def my_results(request: HttpRequest, slug: str) -> HttpResponse:
     """The signed-in member's results in this club: every season's row of the linked player,
     and every evening they sat at a table."""
     club, _member = access.club_for(request, slug)
-    player = Player.objects.filter(club=club, user=request.user).first()
+    user: Any = request.user
+    player = Player.objects.filter(club=club, user=user).first()
     seasons: list[dict[str, Any]] = []
     evenings: list[Seat] = []
     if player is not None:

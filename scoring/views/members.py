@@ -55,7 +55,7 @@ def invitation_create(request: HttpRequest, slug: str) -> HttpResponse:
     if not form.is_valid():
         for errors in form.errors.values():
             for error in errors:
-                messages.error(request, error)
+                messages.error(request, str(error))
         return _back(club)
     invitation = onboarding.invitation_create(
         club=club, role=form.cleaned_data["role"], email=form.cleaned_data["email"],

@@ -7,7 +7,9 @@ anonymous and a device holding a table code."""
 
 from __future__ import annotations
 
+import logging
 import re
+from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
@@ -23,6 +25,14 @@ from scoring.writes.services import Actor, deal_record
 
 from .factories import make_club, make_table, make_user
 from .smtp_server import smtp_server
+
+
+def found_in(pattern: str, text: object, group: int = 0) -> str:
+    """What ``pattern`` finds in a mail's text (which must hold it)."""
+    match = re.search(pattern, str(text))
+    assert match is not None, text
+    return match.group(group)
+
 
 pytestmark = pytest.mark.django_db
 
@@ -165,13 +175,36 @@ def test_an_invitation_mail_is_in_the_clubs_language(language: str, subject: str
     assert words in message.body
     invitation = Invitation.objects.get()
     assert invitation.sent_at is not None
-    url = re.search(r"https?://\S+", message.body).group(0)
+    url = found_in(r"https?://\S+", message.body, 0)
     assert url.endswith(reverse("scoring:invitation", args=[invitation.token]))
+
+
+class Records(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@pytest.fixture
+def mail_log() -> Iterator[list[logging.LogRecord]]:
+    """What the logger skatclub.mail was told (a handler of its own, whatever the settings
+    do with the logger)."""
+    handler = Records()
+    logger = logging.getLogger("skatclub.mail")
+    logger.addHandler(handler)
+    old = logger.level
+    logger.setLevel(logging.DEBUG)
+    yield handler.records
+    logger.setLevel(old)
+    logger.removeHandler(handler)
 
 
 @pytest.mark.parametrize("mode", ["refuse", "close"])
 def test_a_failing_mail_server_gives_a_message_and_the_invitation_can_be_sent_again(
-        settings: Any, mode: str) -> None:
+        settings: Any, mode: str, mail_log: list[logging.LogRecord]) -> None:
     club = make_club()
     client, _admin = admin_client(club)
     with smtp_server(mode) as server:
@@ -185,6 +218,8 @@ def test_a_failing_mail_server_gives_a_message_and_the_invitation_can_be_sent_ag
         invitation = Invitation.objects.get()
         assert invitation.sent_at is None and invitation.send_failed_at is not None
         assert server.connections == 1 and server.messages == 0
+        assert [r.levelname for r in mail_log] == ["WARNING"]
+        assert "gast@example.org" in mail_log[0].getMessage()
         # again, still failing: the same message, still no 500
         again = client.post(reverse("scoring:invitation-send", args=[club.slug, invitation.pk]),
                             follow=True, HTTP_ACCEPT_LANGUAGE="en")
@@ -232,7 +267,7 @@ def test_the_admin_sends_a_password_link_in_the_clubs_language(language: str,
     member.save()
     client.post(url, HTTP_ACCEPT_LANGUAGE="de" if language == "en" else "en")
     assert len(mail.outbox) == 1 and mail.outbox[0].subject == subject
-    link = re.search(r"https?://testserver(\S+)", mail.outbox[0].body).group(1)
+    link = found_in(r"https?://testserver(\S+)", mail.outbox[0].body, 1)
     reader = Client()
     form = reader.get(link, follow=True)
     assert form.status_code == 200 and "new_password1" in form.content.decode()
@@ -265,7 +300,7 @@ def test_the_admin_removes_members_but_never_the_last_admin() -> None:
     club = make_club()
     client, admin = admin_client(club)
     scorer = make_user(club, "scorer")
-    player = club.players.first()
+    player = club.players.order_by("pk")[0]
     player.user = scorer
     player.save()
     me = Membership.objects.get(user=admin)
@@ -303,13 +338,13 @@ def test_linking_a_player_gives_the_member_their_results() -> None:
     assert f"On the lists you are {player.name}" in html
     assert reverse("scoring:sheet", args=[table.pk]) in html
     # another player for the same member moves the link; "none" removes it
-    other = club.players.exclude(pk=player.pk).first()
+    other = club.players.exclude(pk=player.pk)[0]
     client.post(url, {"player": other.pk})
     assert list(Player.objects.filter(user=member)) == [other]
     client.post(url, {"player": ""})
     assert not Player.objects.filter(user=member).exists()
     # another club's player cannot be linked
-    foreign = make_club("b", "Club B").players.first()
+    foreign = make_club("b", "Club B").players.all()[0]
     client.post(url, {"player": foreign.pk})
     foreign.refresh_from_db()
     assert foreign.user is None
@@ -366,7 +401,7 @@ def unchanged(objects: dict[str, Any]) -> None:
 
 
 def post_all(client: Client, objects: dict[str, Any]) -> list[tuple[str, int, int]]:
-    player = objects["club"].players.first().pk
+    player = objects["club"].players.all()[0].pk
     data = {"role": "admin", "email": "evil@example.org", "player": player,
             "departed_names": "pseudonym"}
     return [(url, client.get(url).status_code, client.post(url, data).status_code)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import re
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -23,6 +24,14 @@ from scoring.writes.onboarding import NewClub
 
 from .factories import make_club, make_user
 from .smtp_server import smtp_server
+
+
+def found_in(pattern: str, text: object, group: int = 0) -> str:
+    """What ``pattern`` finds in a mail's text (which must hold it)."""
+    match = re.search(pattern, str(text))
+    assert match is not None, text
+    return match.group(group)
+
 
 pytestmark = pytest.mark.django_db
 
@@ -96,7 +105,7 @@ def test_a_second_set_up_that_raced_the_first_is_refused_inside_the_transaction(
 
     def clean_then_the_other_wins(self: ClubSetupForm) -> dict[str, Any]:
         data = real_clean(self)
-        onboarding.first_run(club=NewClub("Erster", "erster", "de", "hoyle", 0, "EUR"),
+        onboarding.first_run(club=NewClub("Erster", "erster", "de", "hoyle", Decimal(0), "EUR"),
                              username="first", email="f@example.org", password=PASSWORD)
         return data
 
@@ -110,7 +119,7 @@ def test_a_second_set_up_that_raced_the_first_is_refused_inside_the_transaction(
 def test_the_service_refuses_a_second_first_run() -> None:
     make_club()
     with pytest.raises(onboarding.AlreadySetUp):
-        onboarding.first_run(club=NewClub("X", "x", "de", "hoyle", 0, "EUR"),
+        onboarding.first_run(club=NewClub("X", "x", "de", "hoyle", Decimal(0), "EUR"),
                              username="x", email="x@example.org", password=PASSWORD)
     assert not Club.objects.filter(slug="x").exists()
     assert not get_user_model().objects.filter(username="x").exists()
@@ -188,7 +197,7 @@ def test_registration_confirms_the_address_then_makes_the_club(
     assert len(mail.outbox) == 1
     message = mail.outbox[0]
     assert message.to == ["anna@example.org"] and message.subject.startswith(subject)
-    url = re.search(r"https?://\S+", message.body).group(0)
+    url = found_in(r"https?://\S+", message.body, 0)
     path = url.split("testserver", 1)[1]
     assert client.get(path).status_code == 200  # a GET (a mail scanner) changes nothing
     assert not Club.objects.filter(slug="gera").exists()

@@ -22,6 +22,14 @@ from django.utils import timezone
 from scoring.models import AuditEntry, Club, Deal, Invitation, Membership, Player, RuleProfile
 from scoring.writes.services import evening_create, table_create
 
+
+def found_in(pattern: str, text: object, group: int = 0) -> str:
+    """What ``pattern`` finds in a mail's text (which must hold it)."""
+    match = re.search(pattern, str(text))
+    assert match is not None, text
+    return match.group(group)
+
+
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
 PASSWORD = "Kreuz-Bube-1923"
@@ -173,7 +181,7 @@ def test_from_a_fresh_database_to_a_scorer_at_a_table(contexts: Any, live_server
     message = mail.outbox[0]
     assert message.to == ["bernd@example.org"]
     assert message.subject == "Ein neues Passwort für Skatclub"
-    reset_link = re.search(r"https?://\S+", message.body).group(0)
+    reset_link = found_in(r"https?://\S+", message.body, 0)
     assert reset_link.startswith(live_server.url)
     third.goto(reset_link)
     third.wait_for_selector("#id_new_password1")
