@@ -251,3 +251,39 @@ def test_a_registration_whose_mail_fails_leaves_nothing(open_registration: None,
     assert "could not be sent" in response.content.decode()
     assert not get_user_model().objects.filter(username="anna").exists()
     assert not Club.objects.filter(slug="gera").exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_first_runs_at_the_same_moment_make_one_club() -> None:
+    """A real race, on PostgreSQL (where transactions do not take the write lock when they
+    begin, as SQLite's do here): two threads with a connection each start the first run at
+    the same moment; one makes the club, the other is refused, and nothing of it is left."""
+    import threading
+
+    from django.db import connection, connections
+
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite serialises write transactions from their start (IMMEDIATE)")
+    barrier = threading.Barrier(2)
+    outcomes: list[str] = []
+
+    def run(n: int) -> None:
+        try:
+            barrier.wait()
+            onboarding.first_run(
+                club=NewClub(f"Club {n}", f"club-{n}", "de", "hoyle", Decimal(0), "EUR"),
+                username=f"admin{n}", email=f"a{n}@example.org", password=PASSWORD)
+            outcomes.append("made")
+        except onboarding.AlreadySetUp:
+            outcomes.append("refused")
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(n,)) for n in (1, 2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert sorted(outcomes) == ["made", "refused"]
+    assert Club.objects.count() == 1
+    assert get_user_model().objects.count() == 1
