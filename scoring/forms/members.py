@@ -22,15 +22,25 @@ class InviteForm(forms.Form):
 
 
 class LinkForm(forms.Form):
-    player = forms.ModelChoiceField(label=_("Player on the lists"),
-                                    queryset=Player.objects.none(), required=False,
-                                    empty_label=pgettext_lazy("no player linked", "none"))
+    """Which player on the club's lists a member is. ``players`` (the club's, in name order)
+    can be given once for the many forms of one page, so that the page asks for them once."""
 
-    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
+    player = forms.TypedChoiceField(label=_("Player on the lists"), coerce=int,
+                                    required=False, empty_value=None)
+
+    def __init__(self, *args: Any, club: Club, players: list[Player] | None = None,
+                 **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.players = {p.pk: p for p in (
+            players if players is not None else list(club.players.order_by("name")))}
         field = self.fields["player"]
-        assert isinstance(field, forms.ModelChoiceField)
-        field.queryset = club.players.order_by("name")
+        assert isinstance(field, forms.TypedChoiceField)
+        field.choices = [("", pgettext_lazy("no player linked", "none")),
+                         *((pk, p.name) for pk, p in self.players.items())]
+
+    def clean_player(self) -> Player | None:
+        pk = self.cleaned_data["player"]
+        return None if pk is None else self.players[pk]
 
 
 class DepartedNamesForm(forms.Form):

@@ -308,7 +308,8 @@ def members(request: HttpRequest, slug: str) -> HttpResponse:
                                  % {"user": user.get_username()})
                 return redirect("scoring:members", slug=the_club.slug)
     memberships = list(the_club.memberships.select_related("user").order_by("user__username"))
-    players = {p.user_id: p for p in the_club.players.filter(user__isnull=False)}
+    all_players = by_name(the_club.players.all())
+    players = {p.user_id: p for p in all_players if p.user_id is not None}
     now = timezone.now()
     invitations = [
         {"invitation": i, "url": (url := request.build_absolute_uri(
@@ -318,7 +319,8 @@ def members(request: HttpRequest, slug: str) -> HttpResponse:
         .select_related("invited_by")]
     return render(request, "scoring/club/members.html", {
         "club": the_club, "me": me, "add_form": add_form, "roles": Membership.Role.choices,
-        "memberships": [(m, LinkForm(club=the_club, auto_id=f"m{m.pk}-%s", initial={
+        "memberships": [(m, LinkForm(club=the_club, players=all_players,
+                                     auto_id=f"m{m.pk}-%s", initial={
             "player": players[m.user_id].pk if m.user_id in players else None}))
             for m in memberships],
         "invite_form": InviteForm(), "invitations": invitations,

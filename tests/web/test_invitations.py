@@ -470,3 +470,19 @@ def test_the_members_own_admin_may_do_it_all(club_objects: dict[str, Any]) -> No
     assert [m.to for m in mail.outbox] == [
         ["evil@example.org"], ["x@example.org"], ["victim@example.org"]]
     assert not Membership.objects.filter(pk=club_objects["membership"].pk).exists()
+
+
+def test_the_members_page_asks_the_same_number_of_queries_for_more_members(
+        django_assert_max_num_queries: Any) -> None:
+    club = make_club()
+    client, _admin = admin_client(club)
+    url = reverse("scoring:members", args=[club.slug])
+    invite(client, club)
+    client.get(url)
+    with django_assert_max_num_queries(12) as few:
+        assert client.get(url).status_code == 200
+    for n in range(6):
+        make_user(club, "viewer", f"viewer-{n}")
+        Invitation.objects.create(club=club, role="viewer", email=f"v{n}@example.org")
+    with django_assert_max_num_queries(len(few.captured_queries)):
+        assert client.get(url).status_code == 200
