@@ -45,4 +45,7 @@ def send(to: str, template: str, context: dict[str, Any], language: str) -> bool
     except MAIL_ERRORS as err:
         logger.warning("Mail %r to %s could not be sent: %s", template, to, err)
         return False
+    except Exception:  # a mail backend's own error: still a message to the admin, no 500
+        logger.exception("Mail %r to %s could not be sent", template, to)
+        return False
     return True

@@ -23,7 +23,16 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
 
-from scoring.models import AuditEntry, Club, Invitation, Membership, Player, RuleProfile, Seat
+from scoring.models import (
+    AuditEntry,
+    Club,
+    HeldOperation,
+    Invitation,
+    Membership,
+    Player,
+    RuleProfile,
+    Seat,
+)
 from scoring.presets import PRESETS
 from scoring.writes import mail
 
@@ -396,5 +405,7 @@ def account_delete(user: Any) -> None:
             if club.departed_names == Club.DepartedNames.PSEUDONYM:
                 label = names.get(club_id) or _pseudonym(club)
                 AuditEntry.objects.filter(evening__club_id=club_id, user=user).update(
+                    actor=label)
+                HeldOperation.objects.filter(table__evening__club_id=club_id, user=user).update(
                     actor=label)
         user.delete()
