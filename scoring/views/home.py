@@ -8,6 +8,7 @@ from django.views.decorators.http import require_safe
 
 from scoring.forms.club import CodeForm
 from scoring.models import Club, Membership
+from scoring.writes import onboarding
 
 
 @require_safe
@@ -27,6 +28,8 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "scoring/home.html", {
         "memberships": memberships, "code_form": CodeForm(),
         "registration_open": settings.CLUB_REGISTRATION,
+        # Only the demo clubs (after `make run`): the set-up page is offered.
+        "setup_open": not request.user.is_authenticated and not onboarding.set_up(),
     })
 
 

@@ -1,8 +1,8 @@
 """A club starts on its own (issue 16): the first-run set-up page, and the self-service
 registration of further clubs on a hosted site (closed unless CLUB_REGISTRATION is on).
 
-- ``/setup/`` exists only while the installation has no club: afterwards, and for a second
-  request that raced the first, it is 404.
+- ``/setup/`` exists only while the installation has no club (the demo clubs of `make run`
+  do not count): afterwards, and for a second request that raced the first, it is 404.
 - ``/register/`` makes an account that cannot sign in yet and mails a confirmation link in
   the new club's language; the club is created, with that account as its admin, when the
   link is confirmed (a POST: a mail scanner's GET changes nothing). Registrations are
@@ -22,7 +22,6 @@ from django.utils.translation import gettext as _
 
 from scoring import access
 from scoring.forms.setup import ClubSetupForm
-from scoring.models import Club
 from scoring.writes import onboarding
 from scoring.writes.onboarding import NewClub
 
@@ -38,7 +37,7 @@ def _new_club(form: ClubSetupForm) -> NewClub:
 def setup(request: HttpRequest) -> HttpResponse:
     if request.method not in ("GET", "HEAD", "POST"):
         return HttpResponse(status=405, headers={"Allow": "GET, HEAD, POST"})
-    if Club.objects.exists():
+    if onboarding.set_up():
         raise Http404
     form = ClubSetupForm(request.POST if request.method == "POST" else None)
     if form.is_valid():

@@ -34,7 +34,11 @@ from scoring.models import (
     Seat,
 )
 from scoring.presets import PRESETS
-from scoring.writes import mail
+from scoring.writes import demo_season, mail
+
+# The demo clubs (manage.py demo, manage.py demo_season) do not make a site set up: after
+# `make run` the set-up page is still there for the club's own start.
+DEMO_SLUGS = ("demo", demo_season.SLUG)
 
 REGISTRATION_SALT = "skatclub.register"
 REGISTRATION_DAYS = 2
@@ -126,12 +130,17 @@ def _new_user(username: str, email: str, password: str, *, active: bool = True) 
     return user
 
 
+def set_up() -> bool:
+    """Whether the site has a club of its own (demo clubs do not count)."""
+    return Club.objects.exclude(slug__in=DEMO_SLUGS).exists()
+
+
 def first_run(*, club: NewClub, username: str, email: str, password: str) -> tuple[Club, Any]:
-    """The installation's first club and its admin. Once any club exists this is refused,
-    also for a second request that raced the first one."""
+    """The installation's first club and its admin. Once a club exists (other than the demo
+    clubs) this is refused, also for a second request that raced the first one."""
     with transaction.atomic():
         _lock_clubs()
-        if Club.objects.exists():
+        if set_up():
             raise AlreadySetUp(_("This site is set up already."))
         user = _new_user(username, email, password)
         return _club(club, user), user

@@ -75,6 +75,21 @@ def test_a_fresh_site_leads_to_the_set_up_page_and_makes_club_and_admin() -> Non
     assert Club.objects.count() == 1
 
 
+def test_after_make_run_the_demo_club_does_not_hide_the_set_up() -> None:
+    """`make run` makes the demo club: the landing page offers the set-up beside it, and the
+    set-up page is gone once the club's own club exists."""
+    call_command("demo", stdout=io.StringIO())
+    client = Client()
+    home = client.get("/", HTTP_ACCEPT_LANGUAGE="de")
+    assert home.status_code == 200  # the landing page, not a redirect: there is a club
+    assert reverse("scoring:setup") in home.content.decode()
+    assert "Sie möchten Ihren eigenen Club starten?" in home.content.decode()
+    assert client.post(reverse("scoring:setup"), setup_data()).status_code == 302
+    assert set(Club.objects.values_list("slug", flat=True)) == {"demo", "gera"}
+    assert Client().get(reverse("scoring:setup")).status_code == 404
+    assert reverse("scoring:setup") not in Client().get("/").content.decode()
+
+
 def test_an_english_club_gets_its_profile_in_english() -> None:
     Client().post(reverse("scoring:setup"), setup_data(language="en", preset="hoyle"))
     assert RuleProfile.objects.get().name == "Hoyle"
