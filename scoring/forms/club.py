@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
@@ -106,15 +107,25 @@ class EveningForm(forms.Form):
                 self.initial["profile"] = profile.pk
 
     def clean_currency(self) -> str:
-        currency = self.cleaned_data["currency"].strip().upper()
+        currency: str = self.cleaned_data["currency"].strip().upper()
         if currency and not currency.isalpha():
             raise ValidationError(_("A currency is three letters, such as EUR."))
         return currency
 
 
-class SeatChoiceField(forms.ModelChoiceField):
-    def label_from_instance(self, obj: Any) -> str:
+class SeatChoiceField(forms.ModelChoiceField[Player]):
+    def label_from_instance(self, obj: Player) -> str:
         return f"{obj.name} ({_('guest')})" if obj.guest else obj.name
+
+
+def _players_by_name(club: Club) -> QuerySet[Player]:
+    """The club's players in reading order ("Änne" with the A), worked out once per club
+    instance for all table forms of a request (kept in the instance's __dict__, as
+    cached_property keeps its value)."""
+    players: QuerySet[Player] | None = club.__dict__.get("_players_by_name")
+    if players is None:
+        players = club.__dict__["_players_by_name"] = ordered_by_name(club.players.all())
+    return players
 
 
 class TableForm(forms.Form):
@@ -128,12 +139,10 @@ class TableForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.club = club
         self.allow_empty = allow_empty
-        # in reading order ("Änne" with the A), worked out once for all forms of a formset
-        players = getattr(club, "_players_by_name", None)
-        if players is None:
-            players = ordered_by_name(club.players.all())
-            club._players_by_name = players  # type: ignore[attr-defined]
-        self.fields["first_dealer"].choices = [  # type: ignore[attr-defined]
+        players = _players_by_name(club)
+        first_dealer = self.fields["first_dealer"]
+        assert isinstance(first_dealer, forms.ChoiceField)
+        first_dealer.choices = [
             (i, _("Seat %(number)d") % {"number": i + 1}) for i in range(MAX_SEATS)]
         for i in range(MAX_SEATS):
             self.fields[f"seat_{i}"] = SeatChoiceField(
@@ -150,7 +159,8 @@ class TableForm(forms.Form):
         return [(self[f"seat_{i}"], self[f"guest_{i}"]) for i in range(MAX_SEATS)]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         entries: list[Player | str] = []  # a Player, or the name of a guest to create
         seen: set[str] = set()
         for i in range(MAX_SEATS):
@@ -189,7 +199,7 @@ class TableForm(forms.Form):
         return data
 
 
-class BaseTableFormSet(forms.BaseFormSet):
+class BaseTableFormSet(forms.BaseFormSet[TableForm]):
     """The tables of a new evening: blank tables are skipped, nobody sits at two tables.
 
     ``typed``: the values of the first tables, shown again as they were typed (the form
@@ -226,9 +236,11 @@ MAX_TABLES = 30
 
 def table_formset(extra: int = 1) -> type[BaseTableFormSet]:
     """The formset class for ``extra`` blank tables (on POST the management form counts)."""
-    return forms.formset_factory(TableForm, formset=BaseTableFormSet, extra=extra,
-                                 max_num=MAX_TABLES, absolute_max=MAX_TABLES,
-                                 validate_max=True)
+    # formset_factory makes a subclass of the formset class it is given; its stub says only
+    # BaseFormSet[TableForm].
+    return cast(type[BaseTableFormSet], forms.formset_factory(
+        TableForm, formset=BaseTableFormSet, extra=extra, max_num=MAX_TABLES,
+        absolute_max=MAX_TABLES, validate_max=True))
 
 
 # ---------------------------------------------------------------- members
@@ -243,9 +255,9 @@ class MemberAddForm(forms.Form):
                              initial=Membership.Role.SCORER)
 
     def clean_username(self) -> str:
-        username = self.cleaned_data["username"].strip()
+        username: str = self.cleaned_data["username"].strip()
         user_model = get_user_model()
-        user_model.username_validator(username)  # type: ignore[attr-defined]
+        user_model.username_validator(username)
         if user_model.objects.filter(username__iexact=username).exists():
             raise ValidationError(_(
                 "This username is taken. To add an existing account to this club as well, "
@@ -253,7 +265,8 @@ class MemberAddForm(forms.Form):
         return username
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if data.get("password"):
             user = get_user_model()(username=data.get("username", ""))
             try:
@@ -485,10 +498,10 @@ class RuleProfileForm(forms.Form):
         names = [k for k, defaults in OPTION_DEFAULTS.items() if system not in defaults]
         return names + (list(self.BOCK_FIELDS) if system != ISKO else [])
 
-    def _clean_fields(self) -> None:
-        super()._clean_fields()
+    def _drop_other_systems_fields(self) -> None:
+        """Run first in clean(), right after every field was cleaned on its own."""
         for name in self.other_systems_fields(self.data.get("rules")):
-            self._errors.pop(name, None)
+            self.errors.pop(name, None)
             self.cleaned_data.pop(name, None)
 
     def clean_name(self) -> str:
@@ -503,7 +516,7 @@ class RuleProfileForm(forms.Form):
         return name
 
     def clean_currency(self) -> str:
-        currency = self.cleaned_data["currency"].strip().upper()
+        currency: str = self.cleaned_data["currency"].strip().upper()
         if not currency.isascii() or not currency.isalpha():
             raise ValidationError(_("A currency is three letters, such as EUR."))
         return currency
@@ -534,7 +547,9 @@ class RuleProfileForm(forms.Form):
         return options
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        self._drop_other_systems_fields()
+        super().clean()
+        data = self.cleaned_data
         if self.errors or data.get("rules") is None:
             return data
         system = data["rules"]
