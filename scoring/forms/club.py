@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from django import forms
 from django.contrib.auth import get_user_model
@@ -19,6 +19,9 @@ from scoring.engine import SkatError
 from scoring.engine.options import parse_options
 from scoring.models import Club, Membership, Player, RuleProfile, RuleSystem, Scoring, Season
 from scoring.money import rate
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 MAX_SEATS = 6
 DEFAULT_SERIES_ROUNDS = 12  # 48 games at a 4-table, 36 at a 3-table
@@ -301,7 +304,10 @@ class CodeForm(forms.Form):
 
 # ---------------------------------------------------------------- rule profiles
 
-def _choices(*pairs: tuple[Any, Any]) -> list[tuple[Any, Any]]:
+_K = TypeVar("_K", str, int)
+
+
+def _choices(*pairs: tuple[_K, StrOrPromise]) -> list[tuple[_K, StrOrPromise]]:
     return list(pairs)
 
 
@@ -340,6 +346,20 @@ BOCK_DEFAULTS: dict[str, Any] = {
     "includes_trigger": False, "one_per_deal": True, "ramsch_round_after": 0,
     "manual": False,
 }
+
+
+# The order of these choices is the order a profile's options list them in.
+BOCK_TRIGGER_CHOICES = _choices(
+    ("sixty_sixty", _("60:60")), ("kontra_lost", _("a lost Kontra")),
+    ("re", _("Re")), ("grand_hand", _("a Grand Hand")),
+    ("null_ouvert_hand", _("a Null Ouvert Hand")), ("schneider", _("Schneider")),
+    ("schwarz", _("Schwarz")), ("all_passed", _("a passed-in deal")),
+    ("value_at_least", _("a game value of at least the value below")),
+    ("loss_at_least", _("a loss of at least the value below")),
+    ("rounds_without_bock", _("the rounds below without Bock")))
+EXCEPTIONAL_CHOICES = _choices(
+    ("nullo_purchase", _("Nullo Purchase")), ("nullo_tourne", _("Nullo Tourné")),
+    ("uno", "Uno"), ("duo", "Duo"), ("nullo_tricks", _("Nullo with tricks")))
 
 
 def _field_default(key: str) -> Any:
@@ -411,14 +431,7 @@ class RuleProfileForm(forms.Form):
     bock = forms.BooleanField(label=_("Bock rounds"), required=False)
     bock_triggers = forms.MultipleChoiceField(
         label=_("A Bock round follows"), required=False, widget=forms.CheckboxSelectMultiple,
-        choices=_choices(
-            ("sixty_sixty", _("60:60")), ("kontra_lost", _("a lost Kontra")),
-            ("re", _("Re")), ("grand_hand", _("a Grand Hand")),
-            ("null_ouvert_hand", _("a Null Ouvert Hand")), ("schneider", _("Schneider")),
-            ("schwarz", _("Schwarz")), ("all_passed", _("a passed-in deal")),
-            ("value_at_least", _("a game value of at least the value below")),
-            ("loss_at_least", _("a loss of at least the value below")),
-            ("rounds_without_bock", _("the rounds below without Bock"))))
+        choices=BOCK_TRIGGER_CHOICES)
     bock_value_at_least = forms.IntegerField(label=_("Game value for Bock"),
                                              min_value=1, max_value=10_000)
     bock_loss_at_least = forms.IntegerField(label=_("Loss for Bock"), min_value=1,
@@ -443,9 +456,7 @@ class RuleProfileForm(forms.Form):
     uno_duo = forms.BooleanField(label=_("Uno and Duo (Hoyle)"), required=False)
     exceptional = forms.MultipleChoiceField(
         label=_("Exceptional games (1898)"), required=False,
-        widget=forms.CheckboxSelectMultiple, choices=_choices(
-            ("nullo_purchase", _("Nullo Purchase")), ("nullo_tourne", _("Nullo Tourné")),
-            ("uno", "Uno"), ("duo", "Duo"), ("nullo_tricks", _("Nullo with tricks"))))
+        widget=forms.CheckboxSelectMultiple, choices=EXCEPTIONAL_CHOICES)
     contra = forms.BooleanField(label=_("Contra and Re-contra (1898)"), required=False)
     point_ramsch = forms.BooleanField(label=_("Point Ramsch (1898)"), required=False)
     forced_ramsch_every = forms.IntegerField(
@@ -531,14 +542,12 @@ class RuleProfileForm(forms.Form):
                 continue
             value = data[key]
             if key == "exceptional":
-                value = [g for g, _label in self.fields[key].choices  # type: ignore[attr-defined]
-                         if g in value]
+                value = [g for g, _label in EXCEPTIONAL_CHOICES if g in value]
             if value != defaults[system]:
                 options[key] = value
         if system == ISKO and data.get("bock"):
             bock: dict[str, Any] = {"triggers": [
-                t for t, _label in self.fields["bock_triggers"].choices  # type: ignore[attr-defined]
-                if t in data.get("bock_triggers", [])]}
+                t for t, _label in BOCK_TRIGGER_CHOICES if t in data.get("bock_triggers", [])]}
             for key, default in BOCK_DEFAULTS.items():
                 value = data.get(f"bock_{key}")
                 if key != "triggers" and value is not None and value != default:
