@@ -16,7 +16,13 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.collation import ordered_by_name
 from scoring.engine import SkatError
-from scoring.engine.options import parse_options
+from scoring.engine.options import (
+    SYSTEMS,
+    OptionValue,
+    bock_defaults,
+    option_defaults,
+    parse_options,
+)
 from scoring.models import Club, Membership, Player, RuleProfile, RuleSystem, Scoring, Season
 from scoring.money import rate
 
@@ -313,39 +319,31 @@ def _choices(*pairs: tuple[_K, StrOrPromise]) -> list[tuple[_K, StrOrPromise]]:
 
 ISKO = "isko"
 HISTORIC = ("american1898", "hoyle")
-# Each option of deal-record.md "Options": its default per rule system (absent: not an
-# option of that system). The form writes only what differs from the system's default, so a
-# profile's options stay as short as the spec's examples.
-OPTION_DEFAULTS: dict[str, dict[str, Any]] = {
-    "penalty_points": {"isko": 10, "american1898": 10, "hoyle": 10},
-    "overbid_charge": {"isko": "next_multiple", "american1898": "next_multiple",
-                       "hoyle": "next_multiple"},
-    "ramsch": {"isko": "off", "american1898": "when_all_pass", "hoyle": "when_all_pass"},
-    "grand_base": {"isko": 24}, "lost_hand_single": {"isko": False},
-    "kontra": {"isko": False}, "kontra_requires_18": {"isko": False},
-    "spitze": {"isko": False}, "schenken": {"isko": False}, "rum": {"isko": False},
-    "ramsch_scoring": {"isko": "augen"}, "ramsch_skat": {"isko": "last_trick"},
-    "ramsch_ties": {"isko": "full"}, "ramsch_jungfrau": {"isko": True},
-    "ramsch_durchmarsch": {"isko": "plus120"}, "schieberamsch": {"isko": "off"},
-    "ramsch_all_tied": {"isko": "none"}, "ramsch_kontra": {"isko": False},
-    "ramsch_cap": {"isko": None}, "ramsch_round_grand_hand": {"isko": "deals_again"},
-    "frage": {"american1898": True, "hoyle": False},
-    "revolution": {"american1898": True, "hoyle": True},
-    "exceptional": {"american1898": []}, "contra": {"american1898": False},
-    "point_ramsch": {"american1898": False}, "forced_ramsch_every": {"american1898": 0},
-    "beer_limit": {"american1898": None}, "uno_duo": {"hoyle": True},
-    "ramsch_base": {"hoyle": 20},
+# Each option of deal-record.md "Options" (bock is a group of its own, below), in the order a
+# profile's options object lists them, with its default per rule system as the engine has it
+# (absent: not an option of that system; None for beer_limit, which the table's size decides).
+# The form writes only what differs from the system's default, so a profile's options stay
+# as short as the spec's examples.
+OPTION_KEYS = (
+    "penalty_points", "overbid_charge", "ramsch",
+    "grand_base", "lost_hand_single", "kontra", "kontra_requires_18", "spitze", "schenken",
+    "rum", "ramsch_scoring", "ramsch_skat", "ramsch_ties", "ramsch_jungfrau",
+    "ramsch_durchmarsch", "schieberamsch", "ramsch_all_tied", "ramsch_kontra", "ramsch_cap",
+    "ramsch_round_grand_hand",
+    "frage", "revolution", "exceptional", "contra", "point_ramsch", "forced_ramsch_every",
+    "beer_limit", "uno_duo", "ramsch_base",
+)
+_SYSTEM_DEFAULTS = {system: option_defaults(system) for system in SYSTEMS}
+OPTION_DEFAULTS: dict[str, dict[str, OptionValue]] = {
+    key: {system: defaults[key] for system, defaults in _SYSTEM_DEFAULTS.items()
+          if key in defaults}
+    for key in OPTION_KEYS
 }
 # Ramsch's own rules in isko: refused while Ramsch is off.
 ISKO_RAMSCH_OPTIONS = ("ramsch_scoring", "ramsch_skat", "ramsch_ties", "ramsch_jungfrau",
                        "ramsch_durchmarsch", "schieberamsch", "ramsch_all_tied",
                        "ramsch_kontra", "ramsch_cap", "ramsch_round_grand_hand")
-BOCK_DEFAULTS: dict[str, Any] = {
-    "triggers": ["sixty_sixty", "kontra_lost", "re"], "value_at_least": 100,
-    "loss_at_least": 100, "rounds_without_bock": 2, "stacking": "queue",
-    "includes_trigger": False, "one_per_deal": True, "ramsch_round_after": 0,
-    "manual": False,
-}
+BOCK_DEFAULTS = bock_defaults()
 
 
 # The order of these choices is the order a profile's options list them in.
@@ -583,7 +581,8 @@ class RuleProfileForm(forms.Form):
             if not data.get("bock"):
                 changed = [self.fields[f"bock_{k}"].label for k, v in BOCK_DEFAULTS.items()
                            if data.get(f"bock_{k}") != v and not (
-                               k == "triggers" and set(data.get("bock_triggers", [])) == set(v))]
+                               k == "triggers" and isinstance(v, list)  # in any order
+                               and set(data.get("bock_triggers", [])) == set(v))]
                 if changed:
                     self.add_error("bock", _(
                         "These rules are for Bock rounds, which are off: %(rules)s. Switch "
