@@ -110,6 +110,7 @@ def test_the_sheet_shows_every_deal_with_entries_totals_and_round_lines(client: 
     # every row explains itself and links to its history
     assert 'title="with 1, game 2 × Clubs 12 = 24 → +24"' in rows[0]
     deal = Deal.objects.order_by("position").first()
+    assert deal is not None, "the sheet has deals"
     assert reverse("scoring:deal-history", args=[table.pk, deal.pk]) in rows[0]
     assert "Round 2 · next dealer: Bernd Altenburg" in html
 
