@@ -206,11 +206,18 @@ def parse(response: Any) -> ConflictParser:
     return parser
 
 
-def post_fields(client: Client, url: str, fields: list[tuple[str, str]]) -> Any:
+def post_fields(client: Client, url: str | None, fields: list[tuple[str, str]]) -> Any:
+    assert url is not None, "the page has the form to post"
     data: dict[str, list[str]] = {}
     for name, value in fields:
         data.setdefault(name, []).append(value)
     return client.post(url, data)
+
+
+def deleted_now(deal: Deal) -> bool:
+    """Whether the deal is deleted in the database now."""
+    deal.refresh_from_db()
+    return deal.deleted
 
 
 def test_a_stale_save_shows_both_versions_and_appends_mine_once(
@@ -349,8 +356,7 @@ def test_a_correction_of_a_deal_deleted_elsewhere(scorer: Client, table: Table) 
     response = scorer.post(reverse("scoring:deal-edit", args=[table.pk, deal.pk]), mine)
     assert response.status_code == 422
     assert response.context["deal"].deleted
-    deal.refresh_from_db()
-    assert deal.deleted and deal.record["matadors"] == 1
+    assert deleted_now(deal) and deal.record["matadors"] == 1
     assert AuditEntry.objects.filter(deal=deal).count() == 2
 
 
@@ -416,12 +422,10 @@ def test_a_stale_undo_shows_both_versions_and_deletes_anyway_once(
     assert form.action == toast.action
     fields = dict(form.fields)
     assert fields["version"] == "2" and fields["reason"] == dict(toast.fields)["reason"]
-    deal.refresh_from_db()
-    assert not deal.deleted  # nothing without the tap
+    assert not deleted_now(deal)  # nothing without the tap
 
     assert post_fields(scorer, form.action, form.fields).status_code == 302
-    deal.refresh_from_db()
-    assert deal.deleted
+    assert deleted_now(deal)
     # Tapped again, or the old "Undo" sent again: done already, never deleted twice.
     again = post_fields(scorer, form.action, form.fields)
     assert again.status_code == 302 and again["Location"] == reverse(
@@ -468,8 +472,7 @@ def test_a_deal_changed_elsewhere_is_not_deleted_anyway(scorer: Client, table: T
     assert change.deal_id == deal.pk and change.actions == ["korrigiert"]
     assert [e for _n, e in change.entries] == [36]
     assert parse(response).choices == ["conflict-theirs"]
-    deal.refresh_from_db()
-    assert not deal.deleted
+    assert not deleted_now(deal)
     assert AuditEntry.objects.filter(deal=deal).count() == 2
 
 
@@ -513,15 +516,13 @@ def test_a_stale_restore_shows_the_deal_restored_and_restores_anyway(
     assert form.choices == ["conflict-restore", "conflict-theirs"]
     assert dict(form.fields) == {"csrfmiddlewaretoken": dict(form.fields)[
         "csrfmiddlewaretoken"], "version": "3", "reason": "doch gespielt"}
-    deal.refresh_from_db()
-    assert deal.deleted
+    assert deleted_now(deal)
     first = post_fields(scorer, form.action, form.fields)
     again = post_fields(scorer, form.action, form.fields)
     assert first.status_code == again.status_code == 302
     assert first["Location"] == again["Location"] == reverse(
         "scoring:table", args=[table.pk]) + f"?restored={deal.pk}"
-    deal.refresh_from_db()
-    assert not deal.deleted
+    assert not deleted_now(deal)
     assert list(AuditEntry.objects.filter(deal=deal).values_list("action", "reason")) == [
         ("create", ""), ("delete", "doppelt"), ("restore", "doch gespielt")]
 
@@ -540,8 +541,7 @@ def test_a_restore_the_table_no_longer_takes_is_not_offered(scorer: Client,
     assert conflict.mine_errors == [
         "Spiel 2: Bernd Altenburg setzt in diesem Spiel aus und kann nicht Alleinspieler sein."]
     assert parse(response).choices == ["conflict-theirs"]
-    deal.refresh_from_db()
-    assert deal.deleted
+    assert deleted_now(deal)
 
 
 def test_a_refusal_on_a_current_table_keeps_its_notice(scorer: Client, table: Table) -> None:
@@ -613,8 +613,7 @@ def test_delete_anyway_is_checked_again_when_tapped(scorer: Client, table: Table
     assert response.status_code == 409
     assert parse(response).choices == ["conflict-theirs"]
     assert response.context["conflict"].theirs[0].deal_id == deal.pk
-    deal.refresh_from_db()
-    assert not deal.deleted
+    assert not deleted_now(deal)
     assert not AuditEntry.objects.filter(action="delete").exists()
 
 
