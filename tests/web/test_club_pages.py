@@ -32,6 +32,7 @@ def players(club: Club) -> list[Player]:
 
 def evening_data(club: Club, *tables: dict[str, Any], **evening: Any) -> dict[str, Any]:
     profile = RuleProfile.objects.filter(club=club).order_by("pk").first()
+    assert profile is not None, "a new club has its preset profiles"
     data: dict[str, Any] = {
         "date": "2026-03-06", "name": "Clubabend", "profile": profile.pk, "stake": "",
         "currency": "", "tables-TOTAL_FORMS": str(len(tables)), "tables-INITIAL_FORMS": "0",
@@ -184,6 +185,7 @@ def test_one_more_table_without_script_keeps_everything_typed(client: Client) ->
     p = players(club)
     url = reverse("scoring:evening-create", args=[club.slug])
     profile = RuleProfile.objects.filter(club=club).order_by("pk").last()
+    assert profile is not None, "a new club has its preset profiles"
     data = evening_data(club, {"seats": [p[0], p[1], "Gustav Gast", p[2]], "first_dealer": 2},
                         name="Herbstabend", stake="0.02", currency="chf",
                         profile=profile.pk, series_rounds="9")
@@ -254,8 +256,9 @@ def test_another_clubs_profile_is_refused(client: Client) -> None:
     club = make_club("a")
     other = make_club("b")
     login(client, club)
-    data = evening_data(club, {"seats": players(club)[:3]},
-                        profile=RuleProfile.objects.filter(club=other).first().pk)
+    foreign = RuleProfile.objects.filter(club=other).first()
+    assert foreign is not None, "the other club has its preset profiles"
+    data = evening_data(club, {"seats": players(club)[:3]}, profile=foreign.pk)
     response = client.post(reverse("scoring:evening-create", args=[club.slug]), data)
     assert response.status_code == 200
     assert response.context["form"].errors["profile"]
