@@ -535,7 +535,7 @@ def test_append_tries_again_when_another_tablet_saves_in_between(
         table: Table, scorer: Client, monkeypatch: pytest.MonkeyPatch) -> None:
     from scoring.views import sync
 
-    real = sync.deal_record
+    real = deal_record  # the service the view calls, by the name it imported
     calls: list[int] = []
 
     def racing(**kwargs: Any) -> Deal:
@@ -644,7 +644,8 @@ def test_a_dropped_deletion_has_no_record_and_the_audit_page_shows_it(
     assert send(scorer, table, mine).status_code == 409
     assert send(scorer, table, drop(mine, version=2)).status_code == 200
     entry = AuditEntry.objects.get(action="drop")
-    assert entry.after is None and entry.before["op"] == "delete"
+    assert entry.after is None and entry.before is not None
+    assert entry.before["op"] == "delete"
     audit = scorer.get(reverse("scoring:evening-audit", args=[table.evening_id]))
     assert audit.status_code == 200 and 'class="action-drop"' in audit.content.decode()
     assert not Deal.objects.get(pk=first.pk).deleted
