@@ -49,7 +49,11 @@ def test_a_player_who_sat_at_a_table_cannot_be_deleted_alone() -> None:
     """Deleting a whole club takes its players and seats with it; deleting one player who
     has played would tear holes in old score sheets and is refused."""
     call_command("demo", stdout=io.StringIO())
-    player = Table.objects.first().seats.first().player
+    table = Table.objects.first()
+    assert table is not None, "the demo has tables"
+    seat = table.seats.first()
+    assert seat is not None, "its tables have seats"
+    player = seat.player
     with pytest.raises(RestrictedError):
         player.delete()
 

@@ -95,9 +95,10 @@ DECLARED = {"en": {"hand": "Hand", "ouvert": "Ouvert", "schneider_announced": "S
                    "schwarz_announced": "Schwarz announced"},
             "de": {"hand": "Hand", "ouvert": "Ouvert", "schneider_announced": "Schneider angesagt",
                    "schwarz_announced": "Schwarz angesagt"}}
-ALL_ON = {"american1898": {"frage": True, "revolution": True, "exceptional": [
-    "nullo_purchase", "nullo_tourne", "uno", "duo", "nullo_tricks"]},
-          "hoyle": {"frage": True, "revolution": True, "uno_duo": True}, "isko": {}}
+ALL_ON: dict[str, dict[str, Any]] = {
+    "american1898": {"frage": True, "revolution": True, "exceptional": [
+        "nullo_purchase", "nullo_tourne", "uno", "duo", "nullo_tricks"]},
+    "hoyle": {"frage": True, "revolution": True, "uno_duo": True}, "isko": {}}
 WRONG_IN = {"en": ("Kreuz", "Pik", "Herz", "Karo", "Spiel ", "angesagt", "Stich", "Frage",
                    "Tourne ", "Tourne\b"),
             "de": ("Clubs", "Spades", "Hearts", "Diamonds", "announced", "with ", "Call",
@@ -121,7 +122,11 @@ def _record(system: str, key: str, **declared: bool) -> dict[str, Any]:
             record.update(result=None, declarer_points=120, declarer_tricks=10)
     else:
         fixed = game.ouvert_value if declared.get("ouvert") else game.base
-        bid = 18 if game.null else fixed
+        if game.null:
+            bid = 18
+        else:
+            assert fixed is not None, f"{key} played ouvert has its value"
+            bid = fixed
         record.update(bid=bid, declarer_tricks=game.win_tricks or 0)
     return record
 

@@ -101,7 +101,9 @@ def played_club() -> dict[str, Any]:
     table.refresh_from_db()
     deal_delete(deal=extra, reason="doppelt eingetragen", expected_version=table.version,
                 actor=me)
-    player = table.seats.order_by("position").first().player
+    first_seat = table.seats.order_by("position").first()
+    assert first_seat is not None, "the table has seats"
+    player = first_seat.player
     # and a 6-table at the same evening: the widest sheet there is
     six = seat_and_play(evening, [seasons.player(club, name) for name in SIX],
                         {0: [(1, True)], 2: [(2, False)], 4: [(3, True)], 5: [(1, False)]})
@@ -112,6 +114,7 @@ def played_club() -> dict[str, Any]:
 def page_urls(objects: dict[str, Any]) -> dict[str, str]:
     """Every page, filled in with the played club's objects: {route name: url}."""
     profile = RuleProfile.objects.filter(club=objects["club"]).first()
+    assert profile is not None, "the club has its preset profiles"
     by_route = {
         "scoring:club": [objects["club"].slug],
         "scoring:evening-create": [objects["club"].slug],

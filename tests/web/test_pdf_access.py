@@ -54,7 +54,9 @@ def test_strangers_and_other_clubs_get_404(client: Client) -> None:
 def test_a_table_code_prints_its_own_sheet_only(client: Client) -> None:
     club = make_club()
     evening = money_evening(club)
-    grant_code(client, evening.tables.order_by("number").first())
+    first = evening.tables.order_by("number").first()
+    assert first is not None, "the evening has tables"
+    grant_code(client, first)
     assert statuses(client, evening) == {"sheet": 200, "other sheet": 404, "settlement": 404,
                                          "summary": 404}
 
@@ -62,7 +64,9 @@ def test_a_table_code_prints_its_own_sheet_only(client: Client) -> None:
 def test_an_expired_code_prints_nothing(client: Client) -> None:
     club = make_club()
     evening = money_evening(club)
-    grant_code(client, evening.tables.order_by("number").first())
+    first = evening.tables.order_by("number").first()
+    assert first is not None, "the evening has tables"
+    grant_code(client, first)
     Evening.objects.filter(pk=evening.pk).update(closed=True)
     assert set(statuses(client, evening).values()) == {404}
 
