@@ -181,8 +181,9 @@ def test_ramsch_and_penalty_records(scorer: Client, table: Table) -> None:
         "version": "1", "request_id": str(uuid.uuid4()), "kind": "penalty",
         "penalty_seat": "2", "penalty_points": "10"})
     assert response.status_code == 302
-    assert Deal.objects.last().record == {"kind": "penalty",
-                                          "penalty": {"seat": 2, "points": 10}}
+    last = Deal.objects.last()
+    assert last is not None, "the penalty was saved"
+    assert last.record == {"kind": "penalty", "penalty": {"seat": 2, "points": 10}}
 
 
 @pytest.mark.parametrize(("preset", "game", "absent"), [

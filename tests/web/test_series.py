@@ -128,7 +128,8 @@ def test_latecomers_are_seated_after_the_ranked_players() -> None:
     late = player(club, "Zuspät")
     second = series_seed(evening=evening, players=people + [late], rng=random.Random(3))
     assert [t.seats.count() for t in second] == [4, 3]
-    assert second[-1].seats.order_by("position").last().player == late
+    last_seat = second[-1].seats.order_by("position").last()
+    assert last_seat is not None and last_seat.player == late
 
 
 def test_the_first_series_is_drawn_once_and_five_players_are_refused() -> None:

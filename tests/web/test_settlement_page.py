@@ -292,7 +292,9 @@ def test_other_clubs_strangers_and_table_codes_get_404(client: Client) -> None:
     url = reverse("scoring:settlement", args=[evening.pk])
     assert client.get(url).status_code == 404
     assert client.post(url, form_data(evening)).status_code == 404
-    grant_code(client, Table.objects.filter(evening=evening).first())
+    first = Table.objects.filter(evening=evening).first()
+    assert first is not None, "the evening has tables"
+    grant_code(client, first)
     assert client.get(url).status_code == 404
     login(client, make_club("zwickau", "Skatclub Zwickau"), "admin")
     assert client.get(url).status_code == 404
