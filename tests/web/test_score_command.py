@@ -74,8 +74,8 @@ def fake_engine(monkeypatch: pytest.MonkeyPatch) -> types.ModuleType:
             return {"field": self.field, "message": self.message, "deal": self.deal}
 
     module = types.ModuleType("scoring.engine")
-    module.SkatError = SkatError  # type: ignore[attr-defined]
-    module.evaluate_record = lambda obj, lang="en": {"echo": obj}  # type: ignore[attr-defined]
+    vars(module).update(SkatError=SkatError,
+                        evaluate_record=lambda obj, lang="en": {"echo": obj})
     monkeypatch.setitem(sys.modules, "scoring.engine", module)
     return module
 

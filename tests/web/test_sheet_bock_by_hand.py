@@ -105,9 +105,11 @@ def test_the_html_sheet_marks_bock_by_hand_and_the_ramsch_cap(client: Client,
         assert words["manual"] not in text and words["round"] not in text
     # the capped Ramsch's explanation, in the row's title and its "how" box
     ramsch = deal_row(html, table, 3)
-    assert words["cap"] in re.search(r'title="([^"]*)"', ramsch)[1]  # type: ignore[index]
-    assert words["cap"] in re.search(r'<p class="explanation">(.*?)</p>',  # type: ignore[index]
-                                     ramsch, re.S)[1]
+    title = re.search(r'title="([^"]*)"', ramsch)
+    explanation = re.search(r'<p class="explanation">(.*?)</p>', ramsch, re.S)
+    assert title is not None and explanation is not None, ramsch
+    assert words["cap"] in title[1]
+    assert words["cap"] in explanation[1]
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])
