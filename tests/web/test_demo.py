@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import io
-from typing import Any
 
 import pytest
 from django.core.management import call_command
 from django.db.models import RestrictedError
+from django.test import Client
 from django.urls import reverse
 
 from scoring.models import AuditEntry, Club, Membership, Table
@@ -58,7 +58,7 @@ def test_a_player_who_sat_at_a_table_cannot_be_deleted_alone() -> None:
         player.delete()
 
 
-def test_the_demo_evening_opens_a_season_whose_table_shows_its_players(client: Any) -> None:
+def test_the_demo_evening_opens_a_season_whose_table_shows_its_players(client: Client) -> None:
     call_command("demo", stdout=io.StringIO())
     club = Club.objects.get(slug="demo")
     season = club.seasons.get()

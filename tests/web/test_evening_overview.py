@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.urls import NoReverseMatch, reverse
+from pytest_django import DjangoAssertNumQueries
 
 from scoring.models import Deal, Evening, Table
 from scoring.writes.services import table_create
@@ -68,7 +69,7 @@ def test_the_codes_link_is_for_club_admins_only(client: Client) -> None:
 
 
 def test_the_live_fragment_has_all_tables_in_constant_queries(
-        client: Client, django_assert_max_num_queries: Any) -> None:
+        client: Client, django_assert_max_num_queries: DjangoAssertNumQueries) -> None:
     club = make_club()
     evening = evening_with_tables(club, 3)
     for table in evening.tables.all():

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
@@ -242,7 +243,7 @@ def test_the_house_rules_name_the_games_as_the_sheet_does(lang: str, words: list
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_the_table_screen_names_the_games_as_the_sheet_does(client: Any, lang: str) -> None:
+def test_the_table_screen_names_the_games_as_the_sheet_does(client: Client, lang: str) -> None:
     table = make_table(make_club(), preset="american1898")
     client.force_login(make_user(table.evening.club, "scorer"))
     html = client.get(reverse("scoring:table", args=[table.pk]),
@@ -260,7 +261,7 @@ def test_the_table_screen_names_the_games_as_the_sheet_does(client: Any, lang: s
 @pytest.mark.django_db
 @pytest.mark.parametrize("layout", ["standard", "historical"])
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_the_pdf_names_the_games_and_levels_as_the_glossary(client: Any, lang: str,
+def test_the_pdf_names_the_games_and_levels_as_the_glossary(client: Client, lang: str,
                                                             layout: str,
                                                             screenshot_dir: Path) -> None:
     club = make_club()

@@ -111,7 +111,8 @@ def _write(tmp_path: Path, text: str) -> Path:
     return path
 
 
-def test_the_output_file_option_and_standard_input(tmp_path: Path, monkeypatch: Any) -> None:
+def test_the_output_file_option_and_standard_input(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     club = build_club()
     evening = evening_of(club, "Hoyle")
     target = tmp_path / "out.json"

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 from django.core.cache import cache
 from django.test import Client
+from pytest_django import Settings
 
 from .factories import make_club, make_user
 
@@ -14,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def _fresh_counts(settings: Any) -> None:
+def _fresh_counts(settings: Settings) -> None:
     cache.clear()
     settings.LOGIN_MAX_FAILURES = 3
     settings.LOGIN_MAX_FAILURES_PER_ADDRESS = 5
@@ -60,7 +61,8 @@ def test_one_address_guessing_many_accounts_is_stopped() -> None:
     assert sign_in(Client(), "someone-else", "guess", "10.0.0.9").status_code == 200
 
 
-def test_the_limit_passes_after_the_window(settings: Any, monkeypatch: Any) -> None:
+def test_the_limit_passes_after_the_window(settings: Settings,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
     import time as real_time
 
     user = make_user(make_club())

@@ -4,12 +4,11 @@ Other clubs and strangers get 404. The PDF views read in constant queries."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
+from pytest_django import DjangoAssertNumQueries
 
 from scoring.models import Deal, Evening, Player, Table
 from scoring.presets import PRESETS
@@ -72,7 +71,7 @@ def test_an_expired_code_prints_nothing(client: Client) -> None:
 
 
 def test_the_pdfs_read_in_constant_queries(
-        client: Client, django_assert_max_num_queries: Any) -> None:
+        client: Client, django_assert_max_num_queries: DjangoAssertNumQueries) -> None:
     club = make_club()
     profile = club.rule_profiles.get(name=PRESETS["club_evening"]["name"])
     evening = evening_create(club=club, date=timezone.localdate(), profile=profile)

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.urls import reverse
+from pytest_django import DjangoAssertNumQueries
 
 from scoring.models import Deal, Evening, Table
 from scoring.presets import PRESETS
@@ -131,7 +132,7 @@ def test_german_amounts_have_commas(client: Client) -> None:
 
 
 def test_constant_queries_however_many_deals(
-        client: Client, django_assert_max_num_queries: Any) -> None:
+        client: Client, django_assert_max_num_queries: DjangoAssertNumQueries) -> None:
     club = make_club()
     evening = money_evening(club)
     login(client, club, "admin")

@@ -10,13 +10,14 @@ import io
 import re
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
 
 import pytest
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone, translation
+from playwright.sync_api import Page
+from pytest_django.live_server_helper import LiveServer
 
 from scoring.models import Deal, Player, RuleProfile, Table
 from scoring.presets import PRESETS
@@ -175,7 +176,7 @@ def test_the_csv_says_bock_by_hand_and_overbid(client: Client, lang: str) -> Non
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.browser
-def test_a_reader_sees_bock_by_hand_on_the_sheet(page: Any, live_server: Any,
+def test_a_reader_sees_bock_by_hand_on_the_sheet(page: Page, live_server: LiveServer,
                                                  screenshot_dir: Path) -> None:
     table = manual_table()
     page.set_viewport_size({"width": 1280, "height": 900})

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.urls import reverse
+from pytest_django import DjangoAssertNumQueries
 
 from scoring.access import SESSION_KEY
 from scoring.engine.fields import active_seats
@@ -230,7 +231,7 @@ def test_the_sheet_is_german_by_default(client: Client) -> None:
 
 
 def test_a_150_deal_sheet_renders_in_constant_queries(
-        client: Client, django_assert_max_num_queries: Any) -> None:
+        client: Client, django_assert_max_num_queries: DjangoAssertNumQueries) -> None:
     club = make_club()
     table = make_table(club, players=4)
     login(client, club)

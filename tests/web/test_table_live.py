@@ -24,6 +24,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
+from pytest_django import DjangoAssertNumQueries
 
 from scoring.engine import evaluate_table
 from scoring.models import AuditEntry, Deal, Table
@@ -114,7 +115,7 @@ def test_the_version_is_read_only(scorer: Client, table: Table) -> None:
 
 
 def test_one_query_of_its_own(client: Client, table: Table,
-                              django_assert_max_num_queries: Any) -> None:
+                              django_assert_max_num_queries: DjangoAssertNumQueries) -> None:
     """Signed in: the session, the user, and one query for the table and the role. With a
     table code: the session and the table."""
     for _ in range(3):
