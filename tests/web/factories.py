@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+from typing import TYPE_CHECKING
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
@@ -13,6 +14,15 @@ from pytest_django.live_server_helper import LiveServer
 from scoring.models import Club, Membership, Player, RuleProfile, Table
 from scoring.presets import PRESETS
 from scoring.writes.services import evening_create, table_create
+
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    from django.test.client import _MonkeyPatchedWSGIResponse
+
+    # What django.test.Client's get and post return: a response with .json(), .context and
+    # .wsgi_request (django-stubs names the class privately).
+    TestResponse: TypeAlias = _MonkeyPatchedWSGIResponse
 
 NAMES = ["Anna", "Bernd", "Clara", "Dieter", "Erika", "Fritz"]
 

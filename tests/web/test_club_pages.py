@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import reverse
@@ -15,10 +16,13 @@ from scoring.models import Club, Evening, Membership, Player, RuleProfile
 
 from .factories import make_club, make_table, make_user
 
+if TYPE_CHECKING:
+    from .factories import TestResponse
+
 pytestmark = pytest.mark.django_db
 
 
-def login(client: Client, club: Club, role: str = "scorer") -> Any:
+def login(client: Client, club: Club, role: str = "scorer") -> User:
     user = make_user(club, role)
     client.force_login(user)
     # The messages below are asserted in English; the site's default language is German.
@@ -49,7 +53,7 @@ def evening_data(club: Club, *tables: dict[str, Any], **evening: Any) -> dict[st
     return data
 
 
-def texts(response: Any) -> str:
+def texts(response: TestResponse) -> str:
     """Everything the page says in errors and messages."""
     parts = [str(m) for m in get_messages(response.wsgi_request)]
     context = response.context

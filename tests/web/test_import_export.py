@@ -216,7 +216,7 @@ FUZZ_CLUB: dict[str, Any] = {}
           suppress_health_check=[HealthCheck.function_scoped_fixture,
                                  HealthCheck.too_slow])
 @given(data=st.data())
-def test_mutated_exports_fail_cleanly_or_import(data: Any) -> None:
+def test_mutated_exports_fail_cleanly_or_import(data: st.DataObject) -> None:
     if not Club.objects.filter(slug="skatfreunde-altenburg").exists():
         FUZZ_CLUB["doc"] = json.loads(export_evening(evening_of(build_club())))
     doc = copy.deepcopy(FUZZ_CLUB["doc"])

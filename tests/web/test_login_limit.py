@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import pytest
 from django.core.cache import cache
@@ -10,6 +10,9 @@ from django.test import Client
 from pytest_django import Settings
 
 from .factories import make_club, make_user
+
+if TYPE_CHECKING:
+    from .factories import TestResponse
 
 pytestmark = pytest.mark.django_db
 
@@ -22,7 +25,8 @@ def _fresh_counts(settings: Settings) -> None:
     settings.LOGIN_FAILURE_WINDOW = 600
 
 
-def sign_in(client: Client, username: str, password: str, address: str = "10.0.0.1") -> Any:
+def sign_in(client: Client, username: str, password: str, address: str = "10.0.0.1",
+            ) -> TestResponse:
     return client.post("/accounts/login/", {"username": username, "password": password},
                        REMOTE_ADDR=address)
 

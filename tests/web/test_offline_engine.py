@@ -30,7 +30,7 @@ import pytest
 from django.test import Client, override_settings
 from django.test.testcases import LiveServerThread
 from django.urls import reverse
-from playwright.sync_api import Page
+from playwright.sync_api import Page, Route
 
 from scoring import offline
 from scoring.engine import SkatError, evaluate, evaluate_table
@@ -289,7 +289,7 @@ def test_without_wasm_unsafe_eval_the_engine_says_it_cannot_run(
         page: Page, production_server: str, screenshot_dir: Path) -> None:
     # The worker's own policy is what lets it compile WebAssembly: served with the pages'
     # policy instead, the engine fails, and says so rather than loading for ever.
-    def strict(route: Any) -> None:
+    def strict(route: Route) -> None:
         response = route.fetch()
         route.fulfill(response=response, headers={**response.headers,
                                                   "content-security-policy": DEFAULT_POLICY})

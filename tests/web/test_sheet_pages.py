@@ -7,13 +7,14 @@ import re
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 from pytest_django import DjangoAssertNumQueries
 
 from scoring.access import SESSION_KEY
 from scoring.engine.fields import active_seats
-from scoring.models import Deal, Table
+from scoring.models import Club, Deal, Table
 from scoring.writes.services import Actor, deal_delete, deal_record
 
 from .factories import make_club, make_table, make_user
@@ -50,7 +51,7 @@ def plain_games(table: Table, count: int) -> list[dict[str, Any]]:
     return [won(active_seats((table.first_dealer + i) % n, n)[i % 3]) for i in range(count)]
 
 
-def login(client: Client, club: Any, role: str = "viewer") -> Any:
+def login(client: Client, club: Club, role: str = "viewer") -> User:
     user = make_user(club, role=role)
     client.force_login(user)
     return user

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import datetime
 from html.parser import HTMLParser
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from django.core.cache import cache
@@ -32,6 +32,9 @@ from scoring.views.table_live import MAX_CHANGES
 from scoring.writes.services import Actor, deal_delete, deal_edit, deal_record
 
 from .factories import deal_form, make_club, make_table, make_user
+
+if TYPE_CHECKING:
+    from .factories import TestResponse
 
 pytestmark = pytest.mark.django_db
 OTHER = Actor(None, "other tablet")
@@ -201,13 +204,14 @@ class ConflictParser(HTMLParser):
             self.inside = False
 
 
-def parse(response: Any) -> ConflictParser:
+def parse(response: TestResponse) -> ConflictParser:
     parser = ConflictParser()
     parser.feed(response.content.decode())
     return parser
 
 
-def post_fields(client: Client, url: str | None, fields: list[tuple[str, str]]) -> Any:
+def post_fields(client: Client, url: str | None, fields: list[tuple[str, str]],
+                ) -> TestResponse:
     assert url is not None, "the page has the form to post"
     data: dict[str, list[str]] = {}
     for name, value in fields:
