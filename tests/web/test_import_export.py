@@ -7,6 +7,7 @@ import copy
 import csv
 import io
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -181,7 +182,8 @@ def test_a_refused_import_exits_1_without_a_traceback(tmp_path: Path) -> None:
     (lambda d: d.update(series_rounds=1), "Table 1: a series has 3 games here; this table has 9"),
     (lambda d: d.update(settlement={"on": "nothing"}), "rules:"),
 ])
-def test_every_problem_is_named(tmp_path: Path, change: Any, expected: str) -> None:
+def test_every_problem_is_named(tmp_path: Path, change: Callable[[dict[str, Any]], object],
+                                expected: str) -> None:
     club = build_club()
     doc = json.loads(export_evening(evening_of(club)))
     change(doc)
