@@ -230,7 +230,7 @@ def test_a_failing_mail_server_gives_a_message_and_the_invitation_can_be_sent_ag
                             follow=True, HTTP_ACCEPT_LANGUAGE="en")
         assert "The invitation was sent to gast@example.org" in again.content.decode()
         assert server.messages == 1
-    invitation.refresh_from_db()
+    invitation = Invitation.objects.get(pk=invitation.pk)
     assert invitation.sent_at is not None
     assert sign_up(invitation.token).status_code == 302
 
@@ -312,7 +312,7 @@ def test_the_admin_removes_members_but_never_the_last_admin() -> None:
     client.post(reverse("scoring:member-remove", args=[club.slug, theirs.pk]))
     assert not Membership.objects.filter(pk=theirs.pk).exists()
     assert get_user_model().objects.filter(pk=scorer.pk).exists()  # the account stays
-    player.refresh_from_db()
+    player = Player.objects.get(pk=player.pk)
     assert player.user is None and player.name.startswith("Anna")  # the lists unchanged
 
 

@@ -220,7 +220,7 @@ def test_registration_confirms_the_address_then_makes_the_club(
     assert response.status_code == 302
     club = Club.objects.get(slug="gera")
     assert club.language == language
-    user.refresh_from_db()
+    user = get_user_model().objects.get(pk=user.pk)
     assert user.is_active
     assert list(user.memberships.values_list("club__slug", "role")) == [("gera", "admin")]
     # its own admin and nothing of anyone else's
