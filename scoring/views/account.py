@@ -20,7 +20,8 @@ from django.views.decorators.http import require_POST, require_safe
 
 from scoring import access
 from scoring.forms.account import DeleteAccountForm, EmailForm
-from scoring.models import Player, Seat
+from scoring.models import Player
+from scoring.reads.my_results import PlayerTable, player_tables
 from scoring.reads.standings import season_standings
 from scoring.writes import onboarding
 
@@ -81,17 +82,16 @@ def my_results(request: HttpRequest, slug: str) -> HttpResponse:
     user: Any = request.user
     player = Player.objects.filter(club=club, user=user).first()
     seasons: list[dict[str, Any]] = []
-    evenings: list[Seat] = []
+    tables: list[PlayerTable] = []
     if player is not None:
         for season in club.seasons.all():
             row = season_standings(season).row_for(player)
             if row is not None:
                 seasons.append({"season": season, "row": row})
-        evenings = list(Seat.objects.filter(player=player)
-                        .select_related("table__evening")
-                        .order_by("-table__evening__date", "table__series"))
+        tables = player_tables(player)
     return render(request, "scoring/account/my_results.html", {
-        "club": club, "player": player, "seasons": seasons, "seats": evenings,
+        "club": club, "player": player, "seasons": seasons, "tables": tables,
+        "seeger_fabian": any(t.seeger_fabian is not None for t in tables),
     })
 
 

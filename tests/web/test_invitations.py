@@ -16,7 +16,9 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
@@ -337,6 +339,23 @@ def test_linking_a_player_gives_the_member_their_results() -> None:
     html = page.content.decode()
     assert f"On the lists you are {player.name}" in html
     assert reverse("scoring:sheet", args=[table.pk]) in html
+    row = re.search(r'<tbody>\s*<tr>(.*?)</tr>', html.split("my-tables", 1)[1], re.S)
+    assert row is not None
+    cells = re.findall(r'<td[^>]*>(.*?)</td>', row.group(1), re.S)
+    # +24 game points, Seeger-Fabian 24 + 50 = 74, one game won
+    assert [c.strip() for c in cells[-4:]] == ["24", "74", "1", "0"]
+    # the same number of queries with more evenings
+    with CaptureQueriesContext(connection) as one:
+        mine.get(reverse("scoring:my-results", args=[club.slug]))
+    for day in (1, 2, 3):
+        more = make_table(club, date=timezone.localdate() - timedelta(days=day))
+        deal_record(table=more, expected_version=0, actor=Actor(None, "t"),
+                    record={"kind": "passed"})
+    mine.get(reverse("scoring:my-results", args=[club.slug]))  # the new tables' results cached
+    with CaptureQueriesContext(connection) as four:
+        page = mine.get(reverse("scoring:my-results", args=[club.slug]))
+    assert page.content.decode().count(reverse("scoring:sheet", args=[more.pk])) == 1
+    assert len(four.captured_queries) == len(one.captured_queries)
     # another player for the same member moves the link; "none" removes it
     other = club.players.exclude(pk=player.pk)[0]
     client.post(url, {"player": other.pk})

@@ -19,8 +19,7 @@ from django.core import mail
 from django.urls import reverse
 from django.utils import timezone
 
-from scoring.models import AuditEntry, Club, Deal, Invitation, Membership, Player, RuleProfile
-from scoring.writes.services import evening_create, table_create
+from scoring.models import AuditEntry, Club, Deal, Invitation, Membership, Table
 
 
 def found_in(pattern: str, text: object, group: int = 0) -> str:
@@ -94,11 +93,17 @@ def test_from_a_fresh_database_to_a_scorer_at_a_table(contexts: Any, live_server
     # the set-up page is gone
     assert admin.goto(live_server.url + reverse("scoring:setup")).status == 404
 
-    # The evening and its table, as the club's scorer would make them on the evening form.
-    profile = RuleProfile.objects.get(club=club)
-    players = [Player.objects.create(club=club, name=n) for n in ("Anna", "Bernd", "Clara")]
-    evening = evening_create(club=club, date=timezone.localdate(), profile=profile)
-    table = table_create(evening=evening, players=players)
+    # The admin opens tonight's evening with a table of three, typed in as new names.
+    admin.goto(live_server.url + reverse("scoring:evening-create", args=["gera"]))
+    admin.fill("#id_name", "Erster Clubabend")
+    for seat, name in enumerate(("Anna", "Bernd", "Clara")):
+        admin.fill(f"#id_tables-0-guest_{seat}", name)
+    admin.locator("button.primary[type=submit]").click()
+    admin.wait_for_url(re.compile(r"/evenings/\d+/$"))
+    table = Table.objects.get(evening__club=club)
+    assert [s.player.name for s in table.seats.order_by("position")] == [
+        "Anna", "Bernd", "Clara"]
+    assert table.evening.profile_name == "Clubabend"
 
     # The admin invites a scorer by link.
     admin.goto(live_server.url + reverse("scoring:members", args=["gera"]))
@@ -147,6 +152,19 @@ def test_from_a_fresh_database_to_a_scorer_at_a_table(contexts: Any, live_server
     assert AuditEntry.objects.get(deal=deal).user == bernd
     assert "+24" in scorer.inner_text(".notice-saved")
     scorer.screenshot(path=str(screenshot_dir / "onboarding-05-scorer-deal.png"))
+
+    # The admin links bernd to the player Bernd on the lists: bernd sees his results.
+    admin.goto(live_server.url + reverse("scoring:members", args=["gera"]))
+    row = admin.locator(f"#member-{Membership.objects.get(user=bernd).pk}")
+    row.locator("select[name=player]").select_option(label="Bernd")
+    row.get_by_role("button", name="Verknüpfen").click()
+    admin.wait_for_load_state()
+    assert "bernd ist Bernd auf den Listen" in admin.locator(".messages").inner_text()
+    scorer.goto(live_server.url + reverse("scoring:club", args=["gera"]))
+    scorer.get_by_role("link", name="Meine Ergebnisse").click()
+    assert "Auf den Listen sind Sie Bernd." in scorer.locator("main").inner_text()
+    assert scorer.locator(f'a[href="{reverse("scoring:sheet", args=[table.pk])}"]').count() == 1
+    scorer.screenshot(path=str(screenshot_dir / "onboarding-05b-my-results.png"), full_page=True)
 
     # The link used a second time, in a third browser: refused, and says why.
     third = contexts(viewport=PHONE).new_page()
