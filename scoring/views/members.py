@@ -13,7 +13,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import URLPattern, path, reverse
 from django.utils.translation import gettext as _
@@ -185,7 +185,7 @@ def departed_names(request: HttpRequest, slug: str) -> HttpResponse:
 def invitation(request: HttpRequest, token: str) -> HttpResponse:
     """The page an invitation link opens: sign up (or join with the signed-in account)."""
     if request.method not in ("GET", "HEAD", "POST"):
-        return HttpResponse(status=405, headers={"Allow": "GET, HEAD, POST"})
+        return HttpResponseNotAllowed(["GET", "HEAD", "POST"])
     found = Invitation.objects.select_related("club").filter(token=token).first()
     message = onboarding.refusal(found)
     if found is None or message:

@@ -15,7 +15,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.core.cache import cache
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path, reverse
 from django.utils.translation import gettext as _
@@ -36,7 +36,7 @@ def _new_club(form: ClubSetupForm) -> NewClub:
 
 def setup(request: HttpRequest) -> HttpResponse:
     if request.method not in ("GET", "HEAD", "POST"):
-        return HttpResponse(status=405, headers={"Allow": "GET, HEAD, POST"})
+        return HttpResponseNotAllowed(["GET", "HEAD", "POST"])
     if onboarding.set_up():
         raise Http404
     form = ClubSetupForm(request.POST if request.method == "POST" else None)
@@ -75,7 +75,7 @@ def register(request: HttpRequest) -> HttpResponse:
     if not settings.CLUB_REGISTRATION:
         raise Http404
     if request.method not in ("GET", "HEAD", "POST"):
-        return HttpResponse(status=405, headers={"Allow": "GET, HEAD, POST"})
+        return HttpResponseNotAllowed(["GET", "HEAD", "POST"])
     form = ClubSetupForm(request.POST if request.method == "POST" else None)
     if request.method == "POST":
         limit = settings.REGISTRATION_MAX_PER_ADDRESS
@@ -119,7 +119,7 @@ def register_confirm(request: HttpRequest, token: str) -> HttpResponse:
                          % {"club": club.name})
         return redirect("scoring:club", slug=club.slug)
     if request.method not in ("GET", "HEAD"):
-        return HttpResponse(status=405, headers={"Allow": "GET, HEAD, POST"})
+        return HttpResponseNotAllowed(["GET", "HEAD", "POST"])
     return render(request, "scoring/onboarding/register_confirm.html", {})
 
 
