@@ -6,6 +6,7 @@ from scoring.views import (
     entry,
     held,
     home,
+    imports,
     offline_app,
     printed,
     season,
@@ -21,4 +22,4 @@ app_name = "scoring"
 urlpatterns = [*home.urlpatterns, *club.urlpatterns, *entry.urlpatterns, *sheet.urlpatterns,
                *settlement.urlpatterns, *printed.urlpatterns, *season.urlpatterns,
                *series.urlpatterns, *table_live.urlpatterns, *engine.urlpatterns,
-               *sync.urlpatterns, *held.urlpatterns, *offline_app.urlpatterns]
+               *sync.urlpatterns, *held.urlpatterns, *offline_app.urlpatterns, *imports.urlpatterns]

@@ -170,12 +170,52 @@ def loads(raw: bytes) -> Any:
         raise ImportProblem(
             f"Invalid JSON at line {err.lineno}, column {err.colno}: {err.msg}.") from None
     except RecursionError:
-        raise ImportProblem(f"The file is nested too deep: objects and lists at most "
-                            f"{MAX_DEPTH} levels deep.") from None
+        raise ImportProblem(_too_deep(raw)) from None
     except ValueError as err:
         raise ImportProblem(f"Invalid JSON: {err}.") from None
     check_nesting(document)
     return document
+
+
+def _too_deep(raw: bytes) -> str:
+    """Where a file too deep for the JSON parser first nests deeper than MAX_DEPTH: found by
+    a scan of the text that keeps the path (object keys, list indexes) without recursion,
+    so that the message names the table and deal as for any other problem."""
+    text = raw.decode("utf-8", errors="replace")
+    stack: list[list[Any]] = []  # [is_object, key or index, expecting a key]
+    line, column, index, length = 1, 0, 0, len(text)
+    while index < length:
+        char = text[index]
+        column += 1
+        if char == "\n":
+            line, column = line + 1, 0
+        elif char == '"':
+            end = index + 1
+            while end < length and text[end] != '"':
+                end += 2 if text[end] == "\\" else 1
+            if stack and stack[-1][0] and stack[-1][2]:
+                try:
+                    stack[-1][1] = json.loads(text[index:end + 1])
+                except ValueError:
+                    stack[-1][1] = text[index + 1:end]
+                stack[-1][2] = False
+            column += end - index
+            index = end
+        elif char in "{[":
+            if len(stack) >= MAX_DEPTH:
+                path = tuple(step[1] for step in stack)
+                return (f"{_place(path)}: nested too deep at line {line}, column {column} "
+                        f"(objects and lists at most {MAX_DEPTH} levels deep).")
+            stack.append([True, None, True] if char == "{" else [False, 0, False])
+        elif char in "}]" and stack:
+            stack.pop()
+        elif char == "," and stack:
+            if stack[-1][0]:
+                stack[-1][2] = True
+            else:
+                stack[-1][1] += 1
+        index += 1
+    return f"The file is nested too deep: objects and lists at most {MAX_DEPTH} levels deep."
 
 
 def _place(path: tuple[Any, ...]) -> str:
