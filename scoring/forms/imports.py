@@ -9,7 +9,7 @@ from django import forms
 from django.template.defaultfilters import filesizeformat
 from django.utils.translation import gettext_lazy as _
 
-from scoring.models import Club, PendingImport, Season
+from scoring.models import Club, Evening, PendingImport, Season
 
 MAX_ID = 2**63 - 1
 
@@ -21,11 +21,18 @@ class UploadForm(forms.Form):
             ("json", _("An evening or a whole club, exported from Skatclub (JSON)")),
             (PendingImport.Kind.TOTALS, _("A season played on paper: each player's points, "
                                           "games won and lost per evening (CSV)")),
+            (PendingImport.Kind.SHEET, _("A score sheet, deal by deal, as Skatclub writes it "
+                                         "as CSV: added to an evening as a table")),
         ])
     file = forms.FileField(label=_("File"))
     season = forms.ModelChoiceField(
         label=_("Season"), queryset=Season.objects.none(), required=False,
         help_text=_("For a season on paper: the season its evenings belong to."))
+
+    evening = forms.ModelChoiceField(
+        label=_("Evening"), queryset=Evening.objects.none(), required=False,
+        help_text=_("For a score sheet: the evening it is added to (an open one; make it "
+                    "first with the rules the sheet was played by)."))
 
     def __init__(self, *args: Any, club: Club, max_bytes: int, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -34,6 +41,10 @@ class UploadForm(forms.Form):
         season = self.fields["season"]
         assert isinstance(season, forms.ModelChoiceField)
         season.queryset = Season.objects.filter(club=club).order_by("-start")
+        evening = self.fields["evening"]
+        assert isinstance(evening, forms.ModelChoiceField)
+        evening.queryset = Evening.objects.filter(club=club, closed=False).order_by("-date",
+                                                                                 "-id")
 
     def clean_file(self) -> Any:
         upload = self.cleaned_data["file"]
@@ -47,6 +58,8 @@ class UploadForm(forms.Form):
         data = super().clean() or {}
         if data.get("kind") == PendingImport.Kind.TOTALS and not data.get("season"):
             self.add_error("season", _("Choose the season the totals belong to."))
+        if data.get("kind") == PendingImport.Kind.SHEET and not data.get("evening"):
+            self.add_error("evening", _("Choose the evening the score sheet is added to."))
         return data
 
 

@@ -37,12 +37,16 @@ def upload(request: HttpRequest, slug: str) -> HttpResponse:
         if form.is_valid():
             file = form.cleaned_data["file"]
             content = file.read(uploads.UPLOAD_MAX_BYTES + 1)
-            totals = form.cleaned_data["kind"] == PendingImport.Kind.TOTALS
-            kind = (PendingImport.Kind.TOTALS if totals else
-                    uploads.kind_of_bytes(content))
-            pending = uploads.hold(
-                club=club, user=request.user, kind=kind, name=file.name or "", content=content,
-                options={"season": form.cleaned_data["season"].pk} if totals else {})
+            kind = form.cleaned_data["kind"]
+            options = {}
+            if kind == PendingImport.Kind.TOTALS:
+                options = {"season": form.cleaned_data["season"].pk}
+            elif kind == PendingImport.Kind.SHEET:
+                options = {"evening": form.cleaned_data["evening"].pk}
+            else:
+                kind = uploads.kind_of_bytes(content)
+            pending = uploads.hold(club=club, user=request.user, kind=kind,
+                                   name=file.name or "", content=content, options=options)
             return redirect("scoring:import-preview", slug=club.slug, pk=pending.pk)
     else:
         form = UploadForm(club=club, max_bytes=uploads.UPLOAD_MAX_BYTES)

@@ -30,6 +30,7 @@ from scoring.writes.interchange import (
 )
 from scoring.writes.paper import import_totals, plan_totals
 from scoring.writes.services import Actor
+from scoring.writes.sheetcsv import import_sheet, plan_sheet
 
 # The largest file a club admin may upload; a larger club file is imported with
 # `manage.py import_club` (interchange.MAX_FILE_BYTES).
@@ -210,9 +211,34 @@ def preview_totals(content: bytes, season: Season | None) -> Preview:
                    totals=sum(len(e.lines) for e in plan.evenings if e.added))
 
 
+def _evening_of(pending: PendingImport) -> Evening | None:
+    pk = pending.options.get("evening")
+    return Evening.objects.filter(pk=pk, club=pending.club).first() if pk else None
+
+
+def _gone() -> str:
+    return _("The evening chosen for this score sheet is gone; upload the file again.")
+
+
+def preview_sheet(content: bytes, evening: Evening | None) -> Preview:
+    if evening is None:
+        return Preview(PendingImport.Kind.SHEET, problems=[_gone()])
+    plan = plan_sheet(content, evening)
+    if plan.problems:
+        return Preview(PendingImport.Kind.SHEET, problems=plan.problems)
+    known = set(Player.objects.filter(club=evening.club).values_list("name", flat=True))
+    return Preview(PendingImport.Kind.SHEET, evenings=[EveningLine(
+        date=evening.date, name=evening.name,
+        season=evening.season.name if evening.season else None, tables=1,
+        deals=len(plan.records), deleted=0, players=plan.players, added=plan.added)],
+        new_players=sorted(set(plan.players) - known) if plan.added else [])
+
+
 def preview(pending: PendingImport, *, actor: Actor) -> Preview:
     """The preview of a held file, whatever it holds."""
     content = bytes(pending.content)
+    if pending.kind == PendingImport.Kind.SHEET:
+        return preview_sheet(content, _evening_of(pending))
     if pending.kind == PendingImport.Kind.TOTALS:
         return preview_totals(content, _season_of(pending))
     return preview_json(content, pending.club, actor=actor, source=pending.name)
@@ -229,7 +255,13 @@ def confirm(pending: PendingImport, *, actor: Actor) -> Outcome:
     file is removed once imported."""
     with transaction.atomic():
         content = bytes(pending.content)
-        if pending.kind == PendingImport.Kind.TOTALS:
+        if pending.kind == PendingImport.Kind.SHEET:
+            evening = _evening_of(pending)
+            if evening is None:
+                raise ImportProblem(_gone())
+            sheet = import_sheet(content, evening, actor=actor, source=pending.name)
+            outcome = Outcome(int(sheet.existing is None), int(sheet.existing is not None))
+        elif pending.kind == PendingImport.Kind.TOTALS:
             season = _season_of(pending)
             if season is None:
                 raise ImportProblem(_("The season chosen for these totals is gone; upload "

@@ -347,6 +347,50 @@ def test_an_evening_of_that_name_with_other_results_is_refused(client: Client) -
     assert written() == before
 
 
+# ---------------------------------------------------------------- a score sheet as CSV
+
+def test_a_score_sheet_csv_is_added_to_an_evening_once(client: Client) -> None:
+    from django.utils import translation
+
+    from scoring.reads.sheet import table_sheet, tables_with_everything
+    from scoring.writes.interchange import sheet_csv
+    from scoring.writes.services import evening_create
+
+    from .interchange_data import profile
+    club = build_club()
+    admin_of(club, client)
+    table = tables_with_everything(Table.objects.filter(evening__name="Clubabend",
+                                                        series=1)).get()
+    with translation.override("en"):
+        content = sheet_csv(table_sheet(table, "en", explain=False)).encode()
+    target = evening_create(club=club, date=DAY, profile=profile(club, "club_evening"),
+                            name="Nachgetragen")
+    data = {"kind": "sheet", "evening": str(target.pk),
+            "file": SimpleUploadedFile("sheet.csv", content)}
+    page = client.post(reverse("scoring:import", args=[club.slug]), data,
+                       follow=True).content.decode()
+    assert "added to this evening as a table" in page and "will be added" in page
+    confirm(client, club)
+    made = Table.objects.get(evening=target)
+    assert made.deals.count() == 9
+    assert AuditEntry.objects.filter(evening=target, action=AuditEntry.Action.IMPORT).exists()
+    data["file"] = SimpleUploadedFile("sheet.csv", content)
+    page = client.post(reverse("scoring:import", args=[club.slug]), data,
+                       follow=True).content.decode()
+    assert "Nothing new" in page
+    confirm(client, club)
+    assert Table.objects.filter(evening=target).count() == 1
+    # a broken line: refused by its number, nothing written
+    broken = content.decode().replace('"Clubs"', '"Skat"', 1).encode()
+    data["file"] = SimpleUploadedFile("sheet.csv", broken)
+    before = written()
+    page = client.post(reverse("scoring:import", args=[club.slug]), data,
+                       follow=True).content.decode()
+    assert "Line 2: &#x27;Skat&#x27; is no game of these rules." in page
+    confirm(client, club)
+    assert written() == before
+
+
 # ---------------------------------------------------------------- deleting an evening
 
 def test_an_admin_deletes_an_evening_after_a_confirmation_page(client: Client) -> None:
