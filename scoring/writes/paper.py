@@ -41,6 +41,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.formats import date_format
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from scoring.models import (
@@ -71,6 +72,11 @@ HEADERS = {
     "money": ("money", "amount", "geld", "betrag"),
 }
 REQUIRED = ("player", "date", "points", "won", "lost")
+# How a message names a column: the header a list in the reader's language would use.
+COLUMN_NAMES = {"player": ("player", "Spieler"), "date": ("date", "Datum"),
+                "evening": ("evening", "Abend"), "points": ("points", "Punkte"),
+                "won": ("won", "gewonnen"), "lost": ("lost", "verloren"),
+                "seeger_fabian": ("Seeger-Fabian", "Seeger-Fabian"), "money": ("money", "Geld")}
 _HEADER_OF = {alias: key for key, aliases in HEADERS.items() for alias in aliases}
 _WHOLE = re.compile(r"[+-]?(\d{1,3}(\.\d{3})+|\d+)")
 _MONEY = re.compile(r"[+-]?(\d{1,3}(\.\d{3})*|\d+)(,\d{1,2})?|[+-]?\d+(\.\d{1,2})?")
@@ -194,8 +200,9 @@ def _columns(head: list[str]) -> dict[str, int]:
         columns[key] = index
     missing = [key for key in REQUIRED if key not in columns]
     if missing:
+        german = (get_language() or "de").startswith("de")
         raise ImportProblem(_("Line 1: the column %(name)s is missing.") % {
-            "name": HEADERS[missing[0]][0]})
+            "name": COLUMN_NAMES[missing[0]][int(german)]})
     return columns
 
 

@@ -158,3 +158,45 @@ def test_random_csv_never_raises_anything_but_line_problems(
     assert plan.problems or plan.evenings or not lines
     for problem in plan.problems:
         assert isinstance(problem, str) and problem
+
+
+SHEET: dict[str, bytes] = {}
+
+
+def _sheet() -> bytes:
+    if not SHEET:
+        from django.utils import translation
+
+        from scoring.models import Table
+        from scoring.reads.sheet import table_sheet, tables_with_everything
+        from scoring.writes.interchange import sheet_csv
+        club = _club()
+        table = tables_with_everything(Table.objects.filter(
+            evening__club=club, evening__name="Clubabend", series=1)).get()
+        with translation.override("de"):
+            SHEET["csv"] = sheet_csv(table_sheet(table, "de", explain=False)).encode()
+    return SHEET["csv"]
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=st.data())
+def test_a_mutated_score_sheet_csv_gives_line_problems_or_the_same_deals(data: Any) -> None:
+    from scoring.writes.sheetcsv import plan_sheet
+    club = _club()
+    content = _sheet().decode("utf-8-sig")
+    lines = [line.split(",") for line in content.split("\r\n")]
+    for _ in range(data.draw(st.integers(1, 3))):
+        row = data.draw(st.integers(0, len(lines) - 1))
+        if not lines[row]:
+            continue
+        column = data.draw(st.integers(0, len(lines[row]) - 1))
+        lines[row][column] = data.draw(st.one_of(
+            st.text(max_size=8), st.sampled_from(['"Grand"', '"Null"', '"Ramsch"', "-96",
+                                                  '"×2"', '"Kontra"', '"mit 3"', "", "0"])))
+    evening = Evening.objects.filter(club=club, name="Clubabend").get()
+    plan = plan_sheet("\r\n".join(",".join(cells) for cells in lines).encode(), evening)
+    for problem in plan.problems:
+        assert isinstance(problem, str) and problem
+    if not plan.problems:
+        assert plan.records

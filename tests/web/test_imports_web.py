@@ -426,6 +426,24 @@ def test_a_closed_evening_is_reopened_before_it_is_deleted(client: Client) -> No
     assert not ClubLogEntry.objects.exists()
 
 
+def test_the_import_pages_speak_german(client: Client) -> None:
+    club, season = paper_club()
+    admin_of(club, client)
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "de"
+    page = client.get(reverse("scoring:import", args=[club.slug])).content.decode()
+    assert "Alte Listen übernehmen" in page and "Datei prüfen" in page
+    preview = upload(client, club, GERMAN.encode(), "s.csv", "totals", season).content.decode()
+    assert "Vorschau der Übernahme" in preview and "wird hinzugefügt" in preview
+    broken = upload(client, club, b"Spieler;Datum\n", "s.csv", "totals", season)
+    assert "Zeile 1: die Spalte Punkte fehlt." in broken.content.decode()
+    for english in ("Bring old lists in", "Check the file", "Preview of the import",
+                    "will be added", "Import now", "Line 1"):
+        assert english not in page + preview + broken.content.decode()
+    evening = evening_of(club)
+    delete = client.get(reverse("scoring:evening-delete", args=[evening.pk])).content.decode()
+    assert "Abend löschen" in delete and "2 Tische" in delete
+
+
 # ---------------------------------------------------------------- who may
 
 def _urls(club: Club, evening: Evening, pending: PendingImport) -> list[tuple[str, str]]:
