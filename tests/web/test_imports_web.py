@@ -259,6 +259,9 @@ def test_paper_totals_show_in_the_season_table_marked_and_twice_adds_nothing(
     player_page = client.get(reverse("scoring:season-player",
                                      args=[season.pk, anna.pk])).content.decode()
     assert "from paper" in player_page and "482" in player_page
+    from .pdfs import text as pdf_text
+    pdf = client.get(reverse("scoring:season-pdf", args=[season.pk]))
+    assert "imported from a list" in " ".join(pdf_text(b"".join(pdf)).split())
     evening_page = client.get(reverse("scoring:evening", args=[evenings[0].pk])).content.decode()
     assert "Totals from paper" in evening_page and "Neu Nadine" in evening_page
     ranking = client.get(reverse("scoring:evening-ranking",
