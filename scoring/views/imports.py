@@ -55,9 +55,9 @@ def upload(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _pending(request: HttpRequest, slug: str, pk: int) -> tuple[Club, PendingImport | None]:
-    club, _member = access.club_for(request, slug, admin=True)
+    club, member = access.club_for(request, slug, admin=True)
     pending = PendingImport.objects.filter(
-        pk=pk, club=club, user=request.user,
+        pk=pk, club=club, user_id=member.user_id,
         created__gte=uploads.expiry_cutoff()).first()
     return club, pending
 

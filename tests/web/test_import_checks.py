@@ -29,7 +29,8 @@ def nested(depth: int) -> Any:
 
 
 def exported(club: Club) -> dict[str, Any]:
-    return json.loads(json.dumps(evening_export(evening_of(club))))
+    doc: dict[str, Any] = json.loads(json.dumps(evening_export(evening_of(club))))
+    return doc
 
 
 def pages_of(evening: Evening) -> list[str]:

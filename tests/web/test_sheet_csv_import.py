@@ -31,8 +31,9 @@ def csv_of(table: Table, lang: str) -> bytes:
 def empty_evening(club: Club, like: Evening, name: str) -> Evening:
     preset = {"isko": "club_evening", "american1898": "american1898", "hoyle": "hoyle"}[
         like.rules]
-    return evening_create(club=club, date=like.date, profile=profile(club, preset), name=name,
-                          season=like.season, series_rounds=None)
+    made: Evening = evening_create(club=club, date=like.date, profile=profile(club, preset),
+                                   name=name, season=like.season, series_rounds=None)
+    return made
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])
