@@ -119,3 +119,18 @@ def test_before_the_fix_these_imported_and_answered_500(client: Client, case: st
     client.force_login(make_user(club, "admin"))
     for url in pages_of(evening):
         assert client.get(url).status_code == 200, url
+
+
+def test_a_bad_deleted_deal_stored_before_the_fix_opens_its_edit_page(client: Client) -> None:
+    """A deleted deal that an older import let in: its edit page shows, never a 500."""
+    club = build_club()
+    evening = evening_of(club)
+    deal = Deal.objects.get(table__evening=evening, deleted=True)
+    for record in ({"kind": "ramsch", "ramsch": "zzz"},
+                   {"kind": "ramsch", "ramsch": {"losers": {"x": 1}, "jungfrau": 0}},
+                   {"kind": "ramsch", "ramsch": {"points": [1, 2]}},
+                   {"kind": "penalty", "penalty": 7}):
+        Deal.objects.filter(pk=deal.pk).update(record=record)
+        client.force_login(make_user(club, "admin", username=f"a{len(str(record))}"))
+        url = reverse("scoring:deal-edit", args=[deal.table_id, deal.pk])
+        assert client.get(url).status_code == 200, record
