@@ -113,7 +113,7 @@ def _check(content: bytes, client: Client | None = None) -> None:
         Evening.objects.filter(pk__in=[e.pk for e in report.added]).delete()
 
 
-@settings(max_examples=150, deadline=None,
+@settings(max_examples=80, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=st.data())
 def test_mutated_exports_are_refused_cleanly_or_imported_with_working_pages(
