@@ -278,6 +278,25 @@ def test_paper_totals_show_in_the_season_table_marked_and_twice_adds_nothing(
     assert again == after
 
 
+def test_every_page_of_a_paper_evening_answers(client: Client) -> None:
+    club, season = paper_club()
+    admin_of(club, client)
+    upload(client, club, GERMAN.encode(), "saison.csv", "totals", season)
+    confirm(client, club)
+    evening = Evening.objects.filter(season=season).first()
+    assert evening is not None
+    for name in ("evening", "evening-audit", "evening-ranking", "settlement", "summary-pdf",
+                 "evening-delete", "held"):
+        response = client.get(reverse(f"scoring:{name}", args=[evening.pk]))
+        assert response.status_code == 200, name
+    anna = Player.objects.get(club=club, name="Anna")
+    page = client.get(reverse("scoring:season-player", args=[season.pk, anna.pk]),
+                      {"evening": evening.pk})
+    assert page.status_code == 200 and "from paper" in page.content.decode()
+    audit = client.get(reverse("scoring:evening-audit", args=[evening.pk])).content.decode()
+    assert "saison.csv" in audit
+
+
 def test_paper_totals_join_the_evenings_played_here() -> None:
     club, season = paper_club()
     from scoring.writes.paper import import_totals
