@@ -449,6 +449,7 @@ class HeldOperation(models.Model):
             raise SkatError(None, "A deal must be a JSON object.")
         return self.record
 
+
 class ImportedTotal(models.Model):
     """A player's result at an evening played on paper, brought in from a list (issue 16): the
     evening's classic game points, games won and lost as declarer, and, where the list has
