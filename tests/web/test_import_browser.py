@@ -82,3 +82,23 @@ def test_upload_preview_confirm_an_evening_and_a_paper_season(
     assert "Clara" in table and "1.020" in table
     assert "von Papier" in page.content()
     page.screenshot(path=str(screenshot_dir / "import-paper-season.png"), full_page=True)
+
+
+def test_delete_an_evening_from_its_page(page: Any, live_server: Any,
+                                         screenshot_dir: Path) -> None:
+    club = build_club()
+    evening = evening_of(club)
+    browser_login(page.context, live_server, make_user(club, "admin"))
+    page.goto(live_server.url + reverse("scoring:evening", args=[evening.pk]))
+    page.get_by_role("link", name="Abend löschen").click()
+    page.wait_for_selector("ul.delete-list")
+    assert "2 Tische" in page.locator("ul.delete-list").inner_text()
+    page.screenshot(path=str(screenshot_dir / "evening-delete.png"), full_page=True)
+    page.get_by_label("Warum (für das Vereinsprotokoll)").fill("doppelt angelegt")
+    page.get_by_label("Ja, diesen Abend mit allem Aufgeführten löschen").check()
+    page.get_by_role("button", name="Abend löschen").click()
+    page.wait_for_url(f"**/clubs/{club.slug}/")
+    assert not Evening.objects.filter(pk=evening.pk).exists()
+    page.get_by_role("link", name="Vereinsprotokoll").click()
+    assert "doppelt angelegt" in page.locator("table").inner_text()
+    page.screenshot(path=str(screenshot_dir / "club-log.png"), full_page=True)
