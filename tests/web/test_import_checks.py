@@ -134,3 +134,27 @@ def test_a_bad_deleted_deal_stored_before_the_fix_opens_its_edit_page(client: Cl
         client.force_login(make_user(club, "admin", username=f"a{len(str(record))}"))
         url = reverse("scoring:deal-edit", args=[deal.table_id, deal.pk])
         assert client.get(url).status_code == 200, record
+
+
+def test_the_command_refuses_the_deep_note_and_the_bad_deleted_deal(tmp_path: Any) -> None:
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    def deep_note(doc: dict[str, Any]) -> None:
+        doc["tables"][0]["deals"][2]["note"] = nested(950)
+
+    def bad_deleted(doc: dict[str, Any]) -> None:
+        doc["tables"][0]["deleted_deals"][0]["record"] = {"kind": "ramsch", "ramsch": "zzz"}
+
+    club = build_club()
+    for change in (deep_note, bad_deleted):
+        doc = exported(club)
+        doc["name"] = "Befehl"
+        change(doc)
+        path = tmp_path / "evening.json"
+        path.write_text(json.dumps(doc, indent=2), encoding="utf-8")
+        before = counts()
+        with pytest.raises(CommandError) as info:
+            call_command("import_evening", str(path))
+        assert "Table 1, " in str(info.value) and "Nothing was imported" in str(info.value)
+        assert counts() == before
