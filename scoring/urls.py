@@ -7,6 +7,7 @@ from scoring.views import (
     entry,
     held,
     home,
+    imports,
     members,
     offline_app,
     onboarding,
@@ -25,4 +26,5 @@ urlpatterns = [*home.urlpatterns, *club.urlpatterns, *entry.urlpatterns, *sheet.
                *settlement.urlpatterns, *printed.urlpatterns, *season.urlpatterns,
                *series.urlpatterns, *table_live.urlpatterns, *engine.urlpatterns,
                *sync.urlpatterns, *held.urlpatterns, *offline_app.urlpatterns,
-               *onboarding.urlpatterns, *members.urlpatterns, *account.urlpatterns]
+               *onboarding.urlpatterns, *members.urlpatterns, *account.urlpatterns,
+               *imports.urlpatterns]

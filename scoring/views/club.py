@@ -69,7 +69,8 @@ def table_url(table: Table) -> str:
 @login_required
 def club(request: HttpRequest, slug: str) -> HttpResponse:
     the_club, member = access.club_for(request, slug)
-    evenings = the_club.evenings.prefetch_related("tables").order_by("-date", "-id")
+    evenings = the_club.evenings.prefetch_related("tables", "imported_totals").order_by(
+        "-date", "-id")
     players = by_name(the_club.players.all())
     return render(request, "scoring/club/club.html", {
         "club": the_club, "member": member, "evenings": evenings,

@@ -73,6 +73,9 @@ NOT_PAGES = {
     "table-state": "JSON for the offline table", "table-sync": "POST only: JSON sync",
     "held-accept": "POST only: the form is on the held page",
     "held-discard": "POST only: the form is on the held page",
+    "import-preview": "shows the signed-in admin's own upload: measured at phone width by "
+                      "test_import_browser.py",
+    "import-confirm": "POST only: the form is on the import preview",
 }
 # The pages that were once too wide: saved as screenshots to look at.
 SHOWN = {"sheet", "sheet-six", "evening", "evening-audit", "deal-history", "season-player",
@@ -135,6 +138,9 @@ def page_urls(objects: dict[str, Any]) -> dict[str, str]:
         "scoring:my-results": [objects["club"].slug],
         "scoring:profile-create": [objects["club"].slug],
         "scoring:season-create": [objects["club"].slug],
+        "scoring:import": [objects["club"].slug],
+        "scoring:club-log": [objects["club"].slug],
+        "scoring:evening-delete": [objects["evening"].pk],
         "scoring:profile-edit": [profile.pk],
         "scoring:table-create": [objects["evening"].pk],
         "scoring:codes": [objects["evening"].pk],
