@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from scoring.views import (
+    board,
     club,
     engine,
     entry,
@@ -14,6 +15,7 @@ from scoring.views import (
     sheet,
     sync,
     table_live,
+    tournament,
 )
 
 app_name = "scoring"
@@ -21,4 +23,5 @@ app_name = "scoring"
 urlpatterns = [*home.urlpatterns, *club.urlpatterns, *entry.urlpatterns, *sheet.urlpatterns,
                *settlement.urlpatterns, *printed.urlpatterns, *season.urlpatterns,
                *series.urlpatterns, *table_live.urlpatterns, *engine.urlpatterns,
-               *sync.urlpatterns, *held.urlpatterns, *offline_app.urlpatterns]
+               *sync.urlpatterns, *held.urlpatterns, *offline_app.urlpatterns,
+               *tournament.urlpatterns, *board.urlpatterns]

@@ -15,9 +15,11 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from decimal import ROUND_DOWN, Decimal
+from decimal import ROUND_DOWN, Decimal, InvalidOperation
 
+from django.core.exceptions import ValidationError
 from django.db.models import Count, Sum
+from django.utils.translation import gettext as _
 
 from scoring.models import Entrant, Seat, Table, Tournament
 from scoring.reads.standings import Standing, TableProgress, evening_ranking
@@ -123,6 +125,34 @@ class Money:
         """The organiser's fee income: lost-game and passed-deal fees (team and tandem fees
         and the carried rest are shown apart)."""
         return self.fees
+
+
+def parse_prizes(text: str) -> list[str]:
+    """The prize table as typed, one place per line: "100" or "100.00" a fixed amount, "25%"
+    a share of the pot. Shares may add up to 100 % at most."""
+    prizes: list[str] = []
+    shares = Decimal(0)
+    for number, raw in enumerate(text.replace(";", "\n").splitlines(), start=1):
+        line = raw.strip().replace(",", ".").replace("€", "").strip()
+        if not line:
+            continue
+        share = line.endswith("%")
+        try:
+            value = Decimal(line.rstrip("%").strip())
+        except InvalidOperation:
+            raise ValidationError(_("Prize line %(number)d is neither an amount nor a share "
+                                    "such as 25%%.") % {"number": number}) from None
+        if not value.is_finite() or value < 0 or value != value.quantize(CENT):
+            raise ValidationError(_("Prize line %(number)d: give an amount of at least 0 to "
+                                    "the cent.") % {"number": number})
+        if share:
+            shares += value
+            prizes.append(f"{value}%")
+        else:
+            prizes.append(f"{value.quantize(CENT)}")
+    if shares > 100:
+        raise ValidationError(_("The shares of the pot add up to more than 100%."))
+    return prizes
 
 
 def prize_amounts(pot: Decimal, prizes: Sequence[str]) -> list[Decimal]:

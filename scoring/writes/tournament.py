@@ -8,7 +8,7 @@ public board is cached under it and the tables' versions)."""
 from __future__ import annotations
 
 import secrets
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -45,34 +45,6 @@ def fee_settlement(*, lost_fee: Decimal, lost_fee_high: Decimal | None, lost_fee
     if passed_fee:
         settlement["passed_deal_fee"] = f"{passed_fee:.2f}"
     return settlement
-
-
-def parse_prizes(text: str) -> list[str]:
-    """The prize table as typed, one place per line: "100" or "100.00" a fixed amount, "25%"
-    a share of the pot. Shares may add up to 100 % at most."""
-    prizes: list[str] = []
-    shares = Decimal(0)
-    for number, raw in enumerate(text.replace(";", "\n").splitlines(), start=1):
-        line = raw.strip().replace(",", ".").replace("€", "").strip()
-        if not line:
-            continue
-        share = line.endswith("%")
-        try:
-            value = Decimal(line.rstrip("%").strip())
-        except InvalidOperation:
-            raise ValidationError(_("Prize line %(number)d is neither an amount nor a share "
-                                    "such as 25%%.") % {"number": number}) from None
-        if not value.is_finite() or value < 0 or value != value.quantize(CENT):
-            raise ValidationError(_("Prize line %(number)d: give an amount of at least 0 to "
-                                    "the cent.") % {"number": number})
-        if share:
-            shares += value
-            prizes.append(f"{value}%")
-        else:
-            prizes.append(f"{value.quantize(CENT)}")
-    if shares > 100:
-        raise ValidationError(_("The shares of the pot add up to more than 100%."))
-    return prizes
 
 
 def tournament_create(*, club: Any, name: str, date: Any, profile: Any, series_count: int,
