@@ -24,7 +24,7 @@ from django.utils import timezone, translation
 
 from scoring.collation import name_key
 from scoring.models import Table, Tournament
-from scoring.notation import seeger_fabian, short_names
+from scoring.notation import minus, seeger_fabian, short_names, signed
 from scoring.pdf.documents import Document
 from scoring.reads.sheet import table_sheet, tables_with_everything
 from scoring.reads.tournament import board_version, tournament_ranking
@@ -103,8 +103,11 @@ def _list_rows(table: Table, lang: str) -> tuple[list[ListRow], Any]:
             mark = ""
             if row.declarer == p and row.won is not None:
                 mark = "+" if row.won else "−"
-            cells.append(("" if entry is None else str(row.totals[p]).replace("-", "−"), mark))
-        value = "" if row.value is None else str(row.value)
+            cells.append(("" if entry is None else minus(row.totals[p]), mark))
+        # the declarer's entry, signed (a lost game counts double), else the game value
+        entry = row.entries[row.declarer] if row.declarer is not None else None
+        value = (signed(entry) if entry is not None
+                 else "" if row.value is None else str(row.value))
         rows.append(ListRow(row.number, row.game, value, cells))
     return rows, sheet
 
