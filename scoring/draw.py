@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Sequence
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 T = TypeVar("T", bound=Hashable)
 
@@ -120,7 +120,7 @@ def draw(players: Sequence[T], rng: random.Random,
     return _Search(order, sizes, meetings(history), rng, max_steps).run()
 
 
-class _Search:
+class _Search(Generic[T]):
     """Local search over seatings by swapping two players of different tables."""
 
     def __init__(self, order: list[T], sizes: list[int], met: dict[T, dict[T, int]],

@@ -18,7 +18,7 @@ from scoring.models import Club, Player, RuleProfile, Season, Tournament
 from scoring.presets import PRESETS
 from scoring.reads.tournament import parse_prizes
 
-MONEY = {"max_digits": 8, "decimal_places": 2, "min_value": Decimal("0")}
+MONEY: dict[str, Any] = {"max_digits": 8, "decimal_places": 2, "min_value": Decimal("0")}
 MAX_SEED = 2**53
 
 

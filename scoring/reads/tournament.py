@@ -16,6 +16,7 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, Decimal, InvalidOperation
+from typing import TypeVar
 
 from django.core.exceptions import ValidationError
 from django.db.models import Count, Sum
@@ -90,8 +91,11 @@ def tie_key(tie_rule: str) -> Callable[[Row | Group], tuple[int, ...]]:
     return lambda r: (-r.score, -r.won, r.lost)
 
 
-def _rank(rows: list[Row] | list[Group], key: Callable[[Row | Group], tuple[int, ...]],
-          order: Callable[[Row | Group], object]) -> None:
+Ranked = TypeVar("Ranked", Row, Group)
+
+
+def _rank(rows: list[Ranked], key: Callable[[Row | Group], tuple[int, ...]],
+          order: Callable[[Ranked], str | int]) -> None:
     rows.sort(key=lambda r: (key(r), order(r)))
     previous: tuple[int, ...] | None = None
     place = 0
@@ -270,7 +274,7 @@ def tournament_ranking(tournament: Tournament, after: int | None = None) -> Tour
                 # stake 0: a seat's balance is minus its fees
                 row.fees -= Decimal(res.money[seat.position])
         rows.append(row)
-    _rank(rows, tie_key(tournament.tie_rule), lambda r: r.entrant.number)  # type: ignore[arg-type]
+    _rank(rows, tie_key(tournament.tie_rule), lambda r: r.entrant.number)
     paid = sum(1 for e in entrants.values() if e.paid)
     pot = (tournament.entry_fee * paid).quantize(CENT)
     payouts, carried = split_prizes(pot, tournament.prizes, [r.rank for r in rows])

@@ -169,7 +169,7 @@ def tournament_settings(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         for errors in form.errors.values():
             for message in errors:
-                messages.error(request, message)
+                messages.error(request, str(message))
     return redirect("scoring:tournament", pk=tournament.pk)
 
 
@@ -181,7 +181,7 @@ def series_draw(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         for errors in form.errors.values():
             for message in errors:
-                messages.error(request, message)
+                messages.error(request, str(message))
         return redirect("scoring:tournament", pk=tournament.pk)
     try:
         drawn = services.series_draw(tournament=tournament, seed=form.cleaned_data["seed"])
@@ -267,7 +267,7 @@ def results_csv(request: HttpRequest, pk: int) -> HttpResponse:
     ranking = tournament_ranking(tournament, _after(request))
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = content_disposition_header(
-        True, f"rangliste-{tournament.date:%Y-%m-%d}.csv")
+        True, f"rangliste-{tournament.date:%Y-%m-%d}.csv") or ""
     response.write("\ufeff")
     writer = csv.writer(response, delimiter=";")
     numbers = ranking.series_numbers

@@ -116,9 +116,9 @@ def entrant_register(*, tournament: Tournament, name: str = "", member: Player |
             name = " ".join(name.split())
             if not name:
                 raise ValidationError(_("Give the guest's name."))
-            player = Player.objects.filter(club=club, name=name).first()
-            if player is None:
-                player = Player.objects.create(club=club, name=name[:100], guest=True)
+            found = Player.objects.filter(club=club, name=name).first()
+            player = found if found is not None else Player.objects.create(
+                club=club, name=name[:100], guest=True)
         if tournament.entrants.filter(player=player).exists():
             raise ValidationError(_("%(name)s is registered already.") % {"name": player.name})
         for attribute, value, size in (("team", team.strip(), 4), ("tandem", tandem.strip(), 2)):

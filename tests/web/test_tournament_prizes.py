@@ -22,7 +22,7 @@ def ranks(draw: st.DrawFn) -> list[int]:
     n = draw(st.integers(min_value=0, max_value=30))
     result: list[int] = []
     for index in range(1, n + 1):
-        tie = result and draw(st.booleans())
+        tie = bool(result) and draw(st.booleans())
         result.append(result[-1] if tie else index)
     return result
 
