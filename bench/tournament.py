@@ -3,8 +3,10 @@
 1. The draw of 1,000 players into 250 tables for 3 series (target < 1 s), the later series
    drawn against repeated opponents; baseline in the same run: the same seating by a plain
    shuffle (no search), the least any draw costs.
+2. With --board: the public live board while tablets save: version polls (ETag, cached) and
+   board fetches after a change, p50/p99 per request (bench/_board.py; target p99 < 100 ms).
 
-Run: .venv/bin/python bench/tournament.py [--runs N]
+Run: .venv/bin/python bench/tournament.py [--runs N] [--board]
 """
 
 from __future__ import annotations
@@ -64,8 +66,13 @@ def bench_draw(runs: int) -> bool:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--board", action="store_true", help="also the live board under load")
     args = parser.parse_args()
     ok = bench_draw(args.runs)
+    if args.board:
+        from _board import bench_board  # sets Django up: only for this part
+
+        ok = bench_board() and ok
     return 0 if ok else 1
 
 

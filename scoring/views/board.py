@@ -29,7 +29,7 @@ from scoring.reads.tournament import board_version, tournament_ranking
 
 VERSION_SECONDS = 1  # how long a board's version is taken from the cache
 HTML_SECONDS = 60 * 60  # a rendered board (keyed by its version) stays this long
-TV_ROWS = 14  # rows per page in the TV mode
+TV_ROWS = 10  # rows per page in the TV mode: large type on a 16:9 screen
 
 
 def _tournament(key: str) -> Tournament:
