@@ -8,7 +8,7 @@ from decimal import Decimal
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.utils import translation
+from django.utils import timezone, translation
 
 from scoring.draw import repeated_pairs
 from scoring.models import Entrant, Player, Table
@@ -152,3 +152,69 @@ def test_withdrawal_after_series_is_recorded() -> None:
     assert Entrant.objects.get(pk=entrant.pk).withdrawn_after == 1
     with pytest.raises(ValidationError):
         tw.entrant_withdraw(entrant=entrant)
+
+
+def test_a_tournament_in_a_season_counts_in_the_season_table() -> None:
+    from scoring.models import Season
+    from scoring.reads.standings import season_standings
+
+    club = make_club()
+    today = timezone.localdate()
+    season = Season.objects.create(club=club, name="Saison", start=today, end=today,
+                                   evaluation="seeger_fabian")
+    tournament = make_tournament(club)
+    tournament.evening.season = season
+    tournament.evening.save(update_fields=["season"])
+    tw.series_draw(tournament=tournament, seed=1)
+    fill_series(tournament, 1)
+    standings = season_standings(season)
+    ranking = tournament_ranking(tournament)
+    by_player = {row.player.pk: row.score for row in standings.rows}
+    assert len(by_player) == 13
+    assert all(by_player[r.entrant.player_id] == r.score for r in ranking.rows)
+
+
+def test_the_shared_tie_rule_lets_equal_scores_share_the_place() -> None:
+    from scoring.reads.tournament import Row, _rank, tie_key
+
+    tournament = make_tournament(make_club(), players=4)
+    entrants = list(tournament.entrants.all())
+    rows = [Row(entrants[0], score=100, won=3), Row(entrants[1], score=100, won=2),
+            Row(entrants[2], score=90, won=5), Row(entrants[3], score=100, won=3)]
+    _rank(rows, tie_key("won"), lambda r: r.entrant.number)
+    assert [r.rank for r in rows] == [1, 1, 3, 4]
+    _rank(rows, tie_key("shared"), lambda r: r.entrant.number)
+    assert [r.rank for r in rows] == [1, 1, 1, 4]
+
+
+def test_a_seated_player_cannot_be_checked_out_only_withdrawn() -> None:
+    tournament = make_tournament(make_club(), players=8)
+    tw.series_draw(tournament=tournament, seed=1)
+    entrant = tournament.entrants.get(number=2)
+    with pytest.raises(ValidationError, match="withdraw"):
+        tw.entrant_mark(entrant=entrant, checked_in=False)
+    assert Entrant.objects.get(pk=entrant.pk).checked_in
+
+
+def test_tournament_create_makes_the_season_check() -> None:
+    from scoring.models import RuleProfile, Season
+    from scoring.presets import PRESETS
+
+    club = make_club()
+    other = make_club("zwickau", "Skatclub Zwickau")
+    profile = RuleProfile.objects.get(club=other, name=PRESETS["isko_tournament"]["name"])
+    with pytest.raises(ValidationError):
+        tw.tournament_create(
+            club=club, name="X", date=timezone.localdate(), profile=profile, series_count=2,
+            series_rounds=12, entry_fee=Decimal("0"), settlement={}, categories=[],
+            team_fee=None, tandem_fee=None, reseat="draw", tie_rule="won", prizes=[],
+            public=False)
+    season = Season.objects.create(club=club, name="S", start=timezone.localdate(),
+                                   end=timezone.localdate())
+    mine = RuleProfile.objects.get(club=club, name=PRESETS["isko_tournament"]["name"])
+    t = tw.tournament_create(
+        club=club, name="Y", date=timezone.localdate(), profile=mine, series_count=2,
+        series_rounds=12, entry_fee=Decimal("0"), settlement={}, categories=[],
+        team_fee=None, tandem_fee=None, reseat="draw", tie_rule="won", prizes=[],
+        public=False, season=season)
+    assert t.evening.season == season
