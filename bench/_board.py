@@ -80,9 +80,9 @@ def bench_board(players: int = 1000, viewers: int = 2000, saves: int = 25) -> bo
         save_ms.append((time.perf_counter() - start) * 1000)
         done[table.pk] += 1
         for viewer in rng.sample(range(viewers), per_save):
-            headers = {"HTTP_IF_NONE_MATCH": etags[viewer]} if viewer in etags else {}
+            headers = {"If-None-Match": etags[viewer]} if viewer in etags else None
             start = time.perf_counter()
-            response = client.get(version_url, **headers)
+            response = client.get(version_url, headers=headers)
             polls.append((time.perf_counter() - start) * 1000)
             if response.status_code == 200:
                 etags[viewer] = response["ETag"]

@@ -98,8 +98,8 @@ def test_a_preisskat_of_13_players_end_to_end(new_context: Any, live_server: Any
     page.locator(f"#entrant-{anna.pk}").get_by_role("button", name="nicht da").click()
     expect(page.locator(f"#entrant-{anna.pk}").get_by_role("button", name="da",
                                                             exact=True)).to_be_visible()
-    anna.refresh_from_db()
-    assert anna.checked_in and anna.paid
+    checked = tournament.entrants.get(pk=anna.pk)
+    assert checked.checked_in and checked.paid
     # The other eleven through the services: five members and six guests, all paid.
     members = club.players.filter(guest=False).exclude(pk=anna.player_id).order_by("name")
     for index, member in enumerate(members):
