@@ -22,7 +22,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Count, Sum
 from django.utils.translation import gettext as _
 
-from scoring.models import Entrant, Seat, Table, Tournament
+from scoring.models import Entrant, Seat, Tournament
 from scoring.reads.standings import Standing, TableProgress, evening_ranking
 
 CENT = Decimal("0.01")
@@ -42,11 +42,14 @@ def series_history(tournament: Tournament) -> list[list[list[int]]]:
 
 
 def board_version(tournament: Tournament) -> str:
-    """What the public board's cache and ETag are keyed by: the tournament's own version and
-    its tables' versions (one query; every saved deal bumps its table's version)."""
-    agg = Table.objects.filter(evening_id=tournament.evening_id).aggregate(
-        v=Sum("version"), n=Count("id"))
-    return f"{tournament.pk}.{tournament.version}.{agg['n'] or 0}.{agg['v'] or 0}"
+    """What the public board's cache, its ETag and the printed documents are keyed by: the
+    tournament's own version (registration, seating, settings), its evening's (the club
+    extras: the fees) and its tables' versions (every saved deal). One query, read fresh."""
+    row = Tournament.objects.filter(pk=tournament.pk).annotate(
+        tables=Count("evening__tables"), deals=Sum("evening__tables__version")).values(
+        "version", "evening__version", "tables", "deals").get()
+    return (f"{tournament.pk}.{row['version']}.{row['evening__version']}.{row['tables']}."
+            f"{row['deals'] or 0}")
 
 
 @dataclass

@@ -49,10 +49,7 @@ def _version(tournament: Tournament) -> str:
     cache_key = f"board:v:{tournament.pk}"
     version = cache.get(cache_key)
     if version is None:
-        # the tournament's own version must be read fresh (a withdrawal, a new draw)
-        tournament.version = Tournament.objects.values_list("version", flat=True).get(
-            pk=tournament.pk)
-        version = board_version(tournament)
+        version = board_version(tournament)  # read fresh: a withdrawal, a new draw, a deal
         cache.set(cache_key, version, VERSION_SECONDS)
     return str(version)
 

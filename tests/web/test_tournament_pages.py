@@ -161,6 +161,18 @@ def test_a_saved_deal_moves_the_board_version(client: Client) -> None:
     assert fragment["X-Board-Version"] == after
 
 
+def test_new_fees_move_the_version_the_documents_are_keyed_by(client: Client) -> None:
+    from scoring.reads.tournament import board_version
+    from scoring.writes.services import evening_settlement
+
+    t = played(public=True)
+    before = board_version(t)
+    evening = t.evening
+    evening_settlement(evening=evening, stake=evening.stake, currency=evening.currency,
+                       settlement={"lost_game_fee": "1.00"}, expected_version=evening.version)
+    assert board_version(t) != before
+
+
 def test_switching_the_board_off_hides_it_at_once(client: Client) -> None:
     t = played(public=True)
     assert client.get(board_urls(t)["board"]).status_code == 200
@@ -249,5 +261,7 @@ def test_pages_read_in_constant_queries(client: Client,
         with django_assert_max_num_queries(25):
             client.get(url)
     cache.clear()
-    with django_assert_max_num_queries(3):
+    with django_assert_max_num_queries(2):  # the opted-in tournament, its version
+        client.get(board_urls(t)["board-version"])
+    with django_assert_max_num_queries(0):  # within a second: from the cache
         client.get(board_urls(t)["board-version"])
