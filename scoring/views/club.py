@@ -78,6 +78,7 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
         "guests": [p for p in players if p.guest],
         "profiles": [(p, describe(p)) for p in the_club.rule_profiles.all()],
         "seasons": the_club.seasons.all(),
+        "tournaments": the_club.tournaments.all(),
         "can_score": member.can_score, "is_admin": member.role == Membership.Role.ADMIN,
         "player_form": PlayerForm(club=the_club),
     })
