@@ -188,7 +188,7 @@ TABLE_CODE_FAILURE_WINDOW = envint("TABLE_CODE_FAILURE_WINDOW", "3600")  # secon
 # 503 with Retry-After), so that deal saves keep workers; PDF_RENDER_TIMEOUT frees a render's
 # lock and slot if its worker dies; PDF_INSTANCE names the instance (default: host name).
 PDF_RENDERS_AT_ONCE = envint("PDF_RENDERS_AT_ONCE", "1")
-PDF_WAIT_SECONDS = envint("PDF_WAIT_SECONDS", "10")
+PDF_WAIT_SECONDS = envint("PDF_WAIT_SECONDS", "2")
 PDF_RENDER_TIMEOUT = envint("PDF_RENDER_TIMEOUT", "120")
 PDF_INSTANCE = os.getenv("PDF_INSTANCE", "")
 

@@ -1,6 +1,7 @@
 """The printed evening: a table's score sheet, the evening's settlement and its summary as
 PDFs (scoring.pdf), each rendered once per version of what it shows and then served from the
-cache; a browser that has the current version gets 304 Not Modified.
+cache; a browser that has the current version gets 304 Not Modified. When too many render at
+once (scoring/pdf/documents.py), the answer is 503 with Retry-After.
 
 Access as for the pages they print: the sheet for the table's club and for a device holding
 the table's code; the settlement and the summary for the club's members. Other clubs get 404.
@@ -12,11 +13,13 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import URLPattern, path
 from django.utils.cache import get_conditional_response
 from django.utils.http import content_disposition_header
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from scoring.access import evening_for, table_for
 from scoring.pdf.documents import (
     Document,
+    PdfBusy,
     get_pdf,
     settlement_document,
     sheet_document,
@@ -30,7 +33,15 @@ def pdf_response(request: HttpRequest, document: Document) -> HttpResponse:
     if not_modified is not None:
         not_modified["ETag"] = etag
         return not_modified
-    pdf, cached = get_pdf(document)
+    try:
+        pdf, cached = get_pdf(document)
+    except PdfBusy as busy:
+        # many PDFs render at once: the tablets' deal saves go first
+        response = HttpResponse(
+            _("Many documents are being printed just now. Please try again in a few "
+              "seconds."), content_type="text/plain; charset=utf-8", status=503)
+        response["Retry-After"] = str(busy.retry_after)
+        return response
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = content_disposition_header(False, document.filename)
     response["ETag"] = etag

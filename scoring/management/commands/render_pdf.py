@@ -31,7 +31,7 @@ from scoring.pdf.documents import (
     sheet_document,
     summary_document,
 )
-from scoring.pdf.standings import standings_pdf
+from scoring.pdf.standings import standings_document
 
 STANDINGS = "standings"
 
@@ -91,7 +91,8 @@ class Command(BaseCommand):
         season = Season.objects.select_related("club").filter(pk=options["season"]).first()
         if season is None:
             raise CommandError(f"There is no season with id {options['season']}.")
-        pdf = standings_pdf(season, options["lang"] or season.club.language or "de")
+        document = standings_document(season, options["lang"] or season.club.language or "de")
+        pdf = render(document).pdf if options["no_cache"] else get_pdf(document)[0]
         self._write(options["output"], pdf, f"season {season.name}")
 
     def _write(self, output: str, pdf: bytes, what: str) -> None:
