@@ -217,17 +217,11 @@ def client_address(request: HttpRequest) -> str:
     return request.META.get("REMOTE_ADDR", "") or "unknown"
 
 
-def device_id(request: HttpRequest) -> str:
-    """This device's session id, made now if it has none (the session cookie goes out with
-    the answer), so that its failures are its own and not its neighbours' at one address."""
-    if not request.session.session_key:
+def device_id(request: HttpRequest, *, make: bool = False) -> str | None:
+    """This device's session id, so that its failures are its own and not its neighbours'
+    at one address. A device without a session has no failures yet; ``make`` gives it one
+    (the session cookie goes out with the answer) when its first failure is counted."""
+    if not request.session.session_key and make:
         request.session.save()
-    request.session.modified = True
-    return request.session.session_key or ""
-
-
-def wait_words(seconds: int) -> dict[str, int]:
-    """The template's wait: ``blocked_seconds`` under two minutes, else ``blocked_minutes``."""
-    if seconds < 120:
-        return {"blocked_seconds": max(1, seconds)}
-    return {"blocked_minutes": (seconds + 59) // 60}
+        request.session.modified = True
+    return request.session.session_key or None

@@ -379,13 +379,17 @@ def code_limit(free: int) -> access.Limit:
                         settings.TABLE_CODE_FAILURE_WINDOW)
 
 
-def _code_keys(request: HttpRequest) -> list[tuple[str, access.Limit]]:
+def _code_keys(request: HttpRequest, *, make: bool = False) -> list[tuple[str, access.Limit]]:
     """The counts a wrong code goes to: this device's at this address and, against a device
     that drops its cookie for every guess, the address's with a larger allowance. Another
-    device at the same address (a club behind one proxy) has its own count."""
+    device at the same address (a club behind one proxy) has its own count. A device without
+    a session has no count of its own yet (``make``: give it one, for its first failure)."""
     address = access.client_address(request)
-    keys = [(access.limit_key("code", address, access.device_id(request)),
-             code_limit(settings.TABLE_CODE_FREE_FAILURES))]
+    keys: list[tuple[str, access.Limit]] = []
+    device = access.device_id(request, make=make)
+    if device is not None:
+        keys.append((access.limit_key("code", address, device),
+                     code_limit(settings.TABLE_CODE_FREE_FAILURES)))
     if settings.TABLE_CODE_FREE_FAILURES_PER_ADDRESS:
         keys.append((access.limit_key("code-address", address),
                      code_limit(settings.TABLE_CODE_FREE_FAILURES_PER_ADDRESS)))
@@ -406,8 +410,7 @@ def code_wait_message(seconds: int) -> str:
 
 
 def _use_code(request: HttpRequest, code: str, form: CodeForm | None = None) -> HttpResponse:
-    keys = _code_keys(request)
-    wait = access.waiting(*(key for key, _limit in keys))
+    wait = access.waiting(*(key for key, _limit in _code_keys(request)))
     if wait:
         # even the right code waits, or guessing would go on: it is not looked up
         response = render(request, "scoring/club/code_entry.html", {
@@ -417,12 +420,14 @@ def _use_code(request: HttpRequest, code: str, form: CodeForm | None = None) -> 
         return response
     table = access.table_by_code(code)
     if table is None:
-        for key, limit in keys:
+        for key, limit in _code_keys(request, make=True):
             access.note_failure(key, limit)
         return render(request, "scoring/club/code_entry.html", {
             "form": form or CodeForm(initial={"code": code}), "unknown": True}, status=404)
+    device = access.device_id(request)
+    if device is not None:
+        access.forget_failures(access.limit_key("code", access.client_address(request), device))
     access.grant(request, table)
-    access.forget_failures(keys[0][0])
     return redirect(table_url(table))
 
 

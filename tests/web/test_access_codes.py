@@ -275,3 +275,16 @@ def test_codes_are_for_scorers_and_admins(client: Client) -> None:
     assert client.get(url).status_code == 200
     client.logout()
     assert client.get(url).status_code == 302
+
+
+def test_waiting_answers_make_no_sessions(settings: object, clock: Clock) -> None:
+    """A guesser without cookies is answered 429 without a new session row for each guess."""
+    from django.contrib.sessions.models import Session
+
+    settings.TABLE_CODE_FREE_FAILURES_PER_ADDRESS = 3  # type: ignore[attr-defined]
+    for i in range(3):
+        Client().get(reverse("scoring:code", args=[f"WRONG{i:03d}"]))
+    sessions = Session.objects.count()
+    for i in range(10):
+        assert Client().get(reverse("scoring:code", args=[f"MORE{i:04d}"])).status_code == 429
+    assert Session.objects.count() == sessions

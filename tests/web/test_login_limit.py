@@ -260,3 +260,26 @@ def test_a_cache_whose_incr_reads_then_writes_still_counts_each_failure_once(
     monkeypatch.setattr(cache, "incr", racy_incr)
     assert access.count_failure(key, 60) == 2
     assert access.count_failure(key, 60) == 3
+
+
+def test_the_count_works_on_the_database_cache(clock: Clock) -> None:
+    """Without CACHE_URL the shared cache is Django's database cache: add, incr, touch and
+    delete_many there too."""
+    from django.core.cache import caches
+    from django.core.management import call_command
+    from django.test import override_settings
+
+    database = {"BACKEND": "django.core.cache.backends.db.DatabaseCache",
+                "LOCATION": "skatclub_limits_test_cache"}
+    with override_settings(CACHES={"default": database}):
+        call_command("createcachetable", verbosity=0)
+        caches["default"].clear()
+        limit = access.Limit(free=2, delay=5, max_delay=60, window=600)
+        key = access.limit_key("test", "database")
+        waits = [access.note_failure(key, limit) for _ in range(5)]
+        assert waits == [0, 5, 10, 20, 40]
+        assert access.waiting(key) == 40
+        clock.time += 40
+        assert access.waiting(key) == 0
+        access.forget_failures(key)
+        assert access.count_failure(key, 600) == 1
