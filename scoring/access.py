@@ -136,8 +136,9 @@ def has_grant(request: HttpRequest, table: Table) -> bool:
 class Limit:
     """How wrong attempts under one key are answered: ``free`` of them cost nothing; after
     that every attempt waits ``delay`` seconds, doubled with each further failure, up to
-    ``max_delay``. The count is forgotten ``window`` seconds after the last failure. A slowdown,
-    not a lock-out: whoever waits may try again, the rightful holder too."""
+    ``max_delay`` (and below ``window``). The count is forgotten ``window`` seconds after the
+    last failure. A slowdown, not a lock-out: whoever waits may try again, the rightful
+    holder too."""
 
     free: int
     delay: int
@@ -148,7 +149,9 @@ class Limit:
         """Seconds to wait before the next attempt after this many failures (0: none)."""
         if failures < self.free or self.delay <= 0:
             return 0
-        return int(min(self.max_delay, self.delay * 2 ** min(failures - self.free, 40)))
+        # below the window, or the count would be forgotten by the end of the wait
+        longest = min(self.max_delay, max(1, self.window - 1))
+        return int(min(longest, self.delay * 2 ** min(failures - self.free, 40)))
 
 
 def now() -> float:

@@ -172,8 +172,9 @@ LOGOUT_REDIRECT_URL = "scoring:home"
 # ---- Limits (issue 15; README "Limits"). Wrong passwords and table codes are counted in the
 # shared default cache per (address, account) and per (address, device); the first *_FREE_*
 # cost nothing, then each attempt waits *_DELAY seconds, doubled per further failure, up to
-# *_MAX_DELAY; a count is forgotten *_FAILURE_WINDOW seconds after its last failure. The
-# per-address allowance (0: none) stops one address guessing across accounts or devices.
+# *_MAX_DELAY (at most the window less a second); a count is forgotten *_FAILURE_WINDOW
+# seconds after its last failure. The per-address allowance (0: none) stops one address
+# guessing across accounts or devices.
 LOGIN_FREE_FAILURES = envint("LOGIN_FREE_FAILURES", "5")
 LOGIN_FREE_FAILURES_PER_ADDRESS = envint("LOGIN_FREE_FAILURES_PER_ADDRESS", "30")
 LOGIN_DELAY = envint("LOGIN_DELAY", "1")  # seconds
@@ -182,8 +183,8 @@ LOGIN_FAILURE_WINDOW = envint("LOGIN_FAILURE_WINDOW", "3600")  # seconds
 TABLE_CODE_FREE_FAILURES = envint("TABLE_CODE_FREE_FAILURES", "5")
 TABLE_CODE_FREE_FAILURES_PER_ADDRESS = envint("TABLE_CODE_FREE_FAILURES_PER_ADDRESS", "200")
 TABLE_CODE_DELAY = envint("TABLE_CODE_DELAY", "1")  # seconds
-TABLE_CODE_MAX_DELAY = envint("TABLE_CODE_MAX_DELAY", "600")  # seconds
-TABLE_CODE_FAILURE_WINDOW = envint("TABLE_CODE_FAILURE_WINDOW", "3600")  # seconds
+TABLE_CODE_MAX_DELAY = envint("TABLE_CODE_MAX_DELAY", "3600")  # seconds
+TABLE_CODE_FAILURE_WINDOW = envint("TABLE_CODE_FAILURE_WINDOW", "7200")  # seconds
 # PDFs: how many render at once on one instance (the rest wait up to PDF_WAIT_SECONDS, then
 # 503 with Retry-After), so that deal saves keep workers; PDF_RENDER_TIMEOUT frees a render's
 # lock and slot if its worker dies; PDF_INSTANCE names the instance (default: host name).

@@ -283,3 +283,11 @@ def test_the_count_works_on_the_database_cache(clock: Clock) -> None:
         assert access.waiting(key) == 0
         access.forget_failures(key)
         assert access.count_failure(key, 600) == 1
+
+
+def test_a_wait_stays_below_the_window() -> None:
+    """Or the count would be forgotten by the time the wait is over, and guessing would be
+    free again."""
+    limit = access.Limit(free=1, delay=1, max_delay=10_000, window=100)
+    assert [limit.wait(n) for n in (0, 1, 2, 7, 8, 50)] == [0, 1, 2, 64, 99, 99]
+    assert access.Limit(free=1, delay=0, max_delay=60, window=100).wait(9) == 0
