@@ -186,10 +186,11 @@ TABLE_CODE_DELAY = envint("TABLE_CODE_DELAY", "1")  # seconds
 TABLE_CODE_MAX_DELAY = envint("TABLE_CODE_MAX_DELAY", "3600")  # seconds
 TABLE_CODE_FAILURE_WINDOW = envint("TABLE_CODE_FAILURE_WINDOW", "7200")  # seconds
 # PDFs: how many render at once on one instance (the rest wait up to PDF_WAIT_SECONDS, then
-# 503 with Retry-After), so that deal saves keep workers; PDF_RENDER_TIMEOUT frees a render's
-# lock and slot if its worker dies; PDF_INSTANCE names the instance (default: host name).
+# 503 with Retry-After), so that deal saves keep workers; 0 s waits not at all, as a waiting
+# request holds a sync worker. PDF_RENDER_TIMEOUT frees a render's lock and slot if its worker
+# dies; PDF_INSTANCE names the instance (default: host name).
 PDF_RENDERS_AT_ONCE = envint("PDF_RENDERS_AT_ONCE", "1")
-PDF_WAIT_SECONDS = envint("PDF_WAIT_SECONDS", "2")
+PDF_WAIT_SECONDS = envint("PDF_WAIT_SECONDS", "0")
 PDF_RENDER_TIMEOUT = envint("PDF_RENDER_TIMEOUT", "120")
 PDF_INSTANCE = os.getenv("PDF_INSTANCE", "")
 

@@ -109,7 +109,8 @@ def fake_document(text: str = "twenty-at-once") -> documents.Document:
                               lambda: f"<title>{text}</title>")
 
 
-def test_twenty_requests_at_once_render_once(renders: Renders) -> None:
+def test_twenty_requests_at_once_render_once(renders: Renders, settings: Any) -> None:
+    settings.PDF_WAIT_SECONDS = 5  # they wait for the one render (gunicorn with --threads)
     renders.pause = 0.2  # long enough for the other 19 to arrive while it renders
     document = fake_document()
     start = threading.Barrier(20)
@@ -132,6 +133,34 @@ def test_twenty_requests_at_once_render_once(renders: Renders) -> None:
     assert renders.count == 1
     assert len(results) == 20 and len({pdf for pdf, _cached in results}) == 1
     assert sorted(cached for _pdf, cached in results) == [False] + [True] * 19
+
+
+def test_without_a_wait_the_others_are_told_to_come_back(renders: Renders,
+                                                         settings: Any) -> None:
+    """Sync workers (make serve): nobody waits, one renders, the others get PdfBusy (503)."""
+    settings.PDF_WAIT_SECONDS = 0
+    renders.pause = 0.2
+    document = fake_document("no-wait")
+    start = threading.Barrier(20)
+    answers: list[str] = []
+
+    def ask() -> None:
+        start.wait()
+        try:
+            documents.get_pdf(document)
+            answers.append("pdf")
+        except documents.PdfBusy:
+            answers.append("busy")
+
+    threads = [threading.Thread(target=ask) for _ in range(20)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert renders.count == 1
+    assert "pdf" in answers and len(answers) == 20
+    assert documents.get_pdf(document)[1] is True  # and then it is there for everyone
+    assert renders.count == 1
 
 
 def test_beyond_the_bound_a_pdf_request_gets_503_with_retry_after(
