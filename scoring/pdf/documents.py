@@ -94,15 +94,16 @@ def _pause(waited: int) -> None:
     time.sleep(min(0.25, 0.02 * (waited + 1)))
 
 
-def get_pdf(document: Document) -> tuple[bytes, bool]:
+def get_pdf(document: Document, wait: float | None = None) -> tuple[bytes, bool]:
     """The document's PDF and whether it came from the cache (rendered by this request:
-    False). Raises PdfBusy when it could not be had within ``PDF_WAIT_SECONDS``."""
+    False). Raises PdfBusy when it could not be had within ``wait`` seconds (default
+    ``PDF_WAIT_SECONDS``; a script that may wait passes more)."""
     cache = pdf_cache()
     pdf = _cached(cache, document.key)
     if pdf is not None:
         return pdf, True
     lock = f"{document.key}:rendering"
-    deadline = time.monotonic() + settings.PDF_WAIT_SECONDS
+    deadline = time.monotonic() + (settings.PDF_WAIT_SECONDS if wait is None else wait)
     looks = 0
     while True:
         token = uuid.uuid4().hex

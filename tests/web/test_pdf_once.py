@@ -9,6 +9,7 @@ import hashlib
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -239,4 +240,31 @@ def test_a_render_that_does_not_finish_in_the_wait_answers_busy(
     assert renders.count == 0
     cache.delete(f"{document.key}:rendering")  # that worker died: the lock is gone
     assert documents.get_pdf(document)[1] is False
+    assert renders.count == 1
+
+
+def test_the_command_waits_for_a_slot_where_a_page_would_not(
+        renders: Renders, settings: Any, tmp_path: Path) -> None:
+    """render_pdf from a script is no viewer to turn away: it waits for the slot."""
+    from django.core.management import call_command
+
+    settings.PDF_RENDERS_AT_ONCE = 1
+    settings.PDF_WAIT_SECONDS = 0
+    _club, season = hand_made()
+    release = threading.Event()
+    taken = threading.Event()
+
+    def hold() -> None:
+        with documents.render_slot(time.monotonic()):
+            taken.set()
+            release.wait(5)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    taken.wait(5)
+    threading.Timer(0.1, release.set).start()
+    out = tmp_path / "season.pdf"
+    call_command("render_pdf", "standings", "--season", str(season.pk), "-o", str(out))
+    holder.join()
+    assert out.read_bytes().startswith(b"%PDF")
     assert renders.count == 1

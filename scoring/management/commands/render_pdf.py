@@ -25,6 +25,7 @@ from scoring.models import Evening, Season, Table
 from scoring.pdf.documents import (
     KINDS,
     LAYOUTS,
+    Document,
     get_pdf,
     render,
     settlement_document,
@@ -80,7 +81,7 @@ class Command(BaseCommand):
                 document = settlement_document(evening)
             else:
                 document = summary_document(evening)
-            pdf = render(document).pdf if options["no_cache"] else get_pdf(document)[0]
+            pdf = self._pdf(document, options["no_cache"])
         self._write(options["output"], pdf, document.filename)
 
     def _standings(self, options: dict[str, Any]) -> None:
@@ -92,8 +93,14 @@ class Command(BaseCommand):
         if season is None:
             raise CommandError(f"There is no season with id {options['season']}.")
         document = standings_document(season, options["lang"] or season.club.language or "de")
-        pdf = render(document).pdf if options["no_cache"] else get_pdf(document)[0]
+        pdf = self._pdf(document, options["no_cache"])
         self._write(options["output"], pdf, f"season {season.name}")
+
+    def _pdf(self, document: Document, no_cache: bool) -> bytes:
+        if no_cache:
+            return render(document).pdf
+        # a script may wait for a render slot as long as a render may take
+        return get_pdf(document, wait=settings.PDF_RENDER_TIMEOUT)[0]
 
     def _write(self, output: str, pdf: bytes, what: str) -> None:
         if output == "-":
