@@ -20,7 +20,7 @@ from django.contrib.auth import REDIRECT_FIELD_NAME
 from django.contrib.auth import views as auth_views
 from django.forms import BaseForm
 from django.forms.utils import ErrorDict
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -87,7 +87,8 @@ class Limited:
 
 def waiting_form(form: BaseForm, message: str) -> BaseForm:
     """The form, bound to what was typed but unchecked, carrying only the wait message."""
-    form._errors = ErrorDict()
+    # set, not computed: full_clean() would check the password
+    setattr(form, "_errors", ErrorDict())  # noqa: B010
     form.cleaned_data = {}
     form.add_error(None, message)
     return form
@@ -135,7 +136,7 @@ class AdminLoginView(LimitedLoginMixin, auth_views.LoginView):
     template_name = "admin/login.html"
 
 
-def admin_login(request: HttpRequest) -> HttpResponse:
+def admin_login(request: HttpRequest) -> HttpResponseBase:
     """The Django admin's sign-in with the same limit: AdminSite.login's page and form, and
     the limited view around them."""
     site = admin.site

@@ -16,13 +16,27 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring.models import Season, Table
+from scoring.models import Club, Season, Table
 from scoring.pdf import documents, weasy
 
-from .seasons import game, play
-from .test_season_pages import hand_made, login
+from .factories import make_club, make_user
+from .seasons import game, make_evening, make_season, play, player, seat_and_play
 
 pytestmark = pytest.mark.django_db
+
+
+def hand_made() -> tuple[Club, Season]:
+    """A classic season of two evenings at a 3-table."""
+    club = make_club()
+    a, b, c, d = (player(club, n) for n in ("Anna", "Bert", "Cäcilie", "Dörte"))
+    season = make_season(club, "classic", best_of=1, min_evenings=1)
+    seat_and_play(make_evening(season, 1), [a, b, c], {0: [(1, True)], 1: [(3, True)]})
+    seat_and_play(make_evening(season, 8), [a, b, d], {0: [(5, True)], 2: [(1, False)]})
+    return club, season
+
+
+def login(client: Client, club: Club) -> None:
+    client.force_login(make_user(club, role="viewer"))
 
 
 class Renders:
