@@ -282,3 +282,26 @@ def test_the_command_waits_for_a_slot_where_a_page_would_not(
     holder.join()
     assert out.read_bytes().startswith(b"%PDF")
     assert renders.count == 1
+
+
+def test_lock_and_slots_work_on_the_database_cache(renders: Renders, settings: Any) -> None:
+    """Without CACHE_URL the shared cache is Django's database cache, whose add is atomic
+    (the key is the table's primary key)."""
+    from django.core.cache import caches
+    from django.core.management import call_command
+    from django.test import override_settings
+
+    database = {"BACKEND": "django.core.cache.backends.db.DatabaseCache",
+                "LOCATION": "skatclub_pdf_test_cache"}
+    settings.PDF_RENDERS_AT_ONCE = 1
+    settings.PDF_WAIT_SECONDS = 0
+    with override_settings(CACHES={"default": database, "pdf": database}):
+        call_command("createcachetable", verbosity=0)
+        caches["pdf"].clear()
+        document = fake_document("database")
+        assert documents.get_pdf(document)[1] is False
+        assert documents.get_pdf(document)[1] is True
+        with documents.render_slot(time.monotonic()), pytest.raises(documents.PdfBusy):
+            documents.get_pdf(fake_document("database-2"))
+        assert documents.get_pdf(fake_document("database-2"))[1] is False
+        assert renders.count == 2
