@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.core.cache import cache
+from pytest_django import Settings
 
 from .factories import make_club, make_table
 
@@ -17,7 +18,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
 
 @pytest.fixture(autouse=True)
-def _slow(settings: Any) -> None:
+def _slow(settings: Settings) -> None:
     cache.clear()
     settings.LOGIN_FREE_FAILURES = 3
     settings.LOGIN_DELAY = 30

@@ -6,16 +6,20 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.test import Client
+from pytest_django import Settings
 
 from scoring import access
 
 from .factories import make_club, make_user
+
+if TYPE_CHECKING:
+    from .factories import TestResponse
 
 pytestmark = pytest.mark.django_db
 
@@ -31,7 +35,7 @@ class Clock:
 
 
 @pytest.fixture(autouse=True)
-def clock(settings: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Clock]:
+def clock(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Iterator[Clock]:
     cache.clear()
     settings.LOGIN_FREE_FAILURES = 3
     settings.LOGIN_FREE_FAILURES_PER_ADDRESS = 6
@@ -45,7 +49,7 @@ def clock(settings: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Clock]:
 
 
 def sign_in(client: Client, username: str, password: str, address: str = "10.0.0.1",
-            url: str = "/accounts/login/", **extra: Any) -> Any:
+            url: str = "/accounts/login/", **extra: Any) -> TestResponse:
     return client.post(url, {"username": username, "password": password},
                        REMOTE_ADDR=address, **extra)
 
@@ -113,7 +117,7 @@ def test_the_message_is_german_by_default_and_english_on_request() -> None:
             in english.content.decode())
 
 
-def test_long_waits_are_told_in_minutes(settings: Any) -> None:
+def test_long_waits_are_told_in_minutes(settings: Settings) -> None:
     settings.LOGIN_DELAY = 300
     user = make_user(make_club())
     for _ in range(3):
@@ -131,7 +135,7 @@ def test_one_address_guessing_many_accounts_is_slowed_down() -> None:
     assert sign_in(Client(), "someone-else", "guess", "10.0.0.9").status_code == 200
 
 
-def test_the_per_address_allowance_can_be_switched_off(settings: Any) -> None:
+def test_the_per_address_allowance_can_be_switched_off(settings: Settings) -> None:
     settings.LOGIN_FREE_FAILURES_PER_ADDRESS = 0
     make_club()
     for n in range(12):

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.urls import reverse
+from pytest_django import Settings
 
 from scoring.models import Club, Season, Table
 from scoring.pdf import documents, weasy
@@ -124,7 +125,7 @@ def fake_document(text: str = "twenty-at-once") -> documents.Document:
                               lambda: f"<title>{text}</title>")
 
 
-def test_twenty_requests_at_once_render_once(renders: Renders, settings: Any) -> None:
+def test_twenty_requests_at_once_render_once(renders: Renders, settings: Settings) -> None:
     settings.PDF_WAIT_SECONDS = 5  # they wait for the one render (gunicorn with --threads)
     renders.pause = 0.2  # long enough for the other 19 to arrive while it renders
     document = fake_document()
@@ -151,7 +152,7 @@ def test_twenty_requests_at_once_render_once(renders: Renders, settings: Any) ->
 
 
 def test_without_a_wait_the_others_are_told_to_come_back(renders: Renders,
-                                                         settings: Any) -> None:
+                                                         settings: Settings) -> None:
     """Sync workers (make serve): nobody waits, one renders, the others get PdfBusy (503)."""
     settings.PDF_WAIT_SECONDS = 0
     renders.pause = 0.2
@@ -179,7 +180,7 @@ def test_without_a_wait_the_others_are_told_to_come_back(renders: Renders,
 
 
 def test_beyond_the_bound_a_pdf_request_gets_503_with_retry_after(
-        client: Client, renders: Renders, settings: Any) -> None:
+        client: Client, renders: Renders, settings: Settings) -> None:
     settings.PDF_RENDERS_AT_ONCE = 1
     settings.PDF_WAIT_SECONDS = 0
     club, season = hand_made()
@@ -196,7 +197,7 @@ def test_beyond_the_bound_a_pdf_request_gets_503_with_retry_after(
 
 
 def test_the_bound_holds_for_every_pdf(client: Client, renders: Renders,
-                                       settings: Any) -> None:
+                                       settings: Settings) -> None:
     settings.PDF_RENDERS_AT_ONCE = 2
     settings.PDF_WAIT_SECONDS = 0
     club, season = hand_made()
@@ -219,7 +220,7 @@ def test_the_bound_holds_for_every_pdf(client: Client, renders: Renders,
     assert renders.count == 3
 
 
-def test_a_request_waits_briefly_for_a_slot(renders: Renders, settings: Any) -> None:
+def test_a_request_waits_briefly_for_a_slot(renders: Renders, settings: Settings) -> None:
     settings.PDF_RENDERS_AT_ONCE = 1
     settings.PDF_WAIT_SECONDS = 5
     taken = threading.Event()
@@ -243,7 +244,7 @@ def test_a_request_waits_briefly_for_a_slot(renders: Renders, settings: Any) -> 
 
 
 def test_a_render_that_does_not_finish_in_the_wait_answers_busy(
-        renders: Renders, settings: Any) -> None:
+        renders: Renders, settings: Settings) -> None:
     settings.PDF_WAIT_SECONDS = 0
     document = fake_document("stuck")
     cache = documents.pdf_cache()
@@ -258,7 +259,7 @@ def test_a_render_that_does_not_finish_in_the_wait_answers_busy(
 
 
 def test_the_command_waits_for_a_slot_where_a_page_would_not(
-        renders: Renders, settings: Any, tmp_path: Path) -> None:
+        renders: Renders, settings: Settings, tmp_path: Path) -> None:
     """render_pdf from a script is no viewer to turn away: it waits for the slot."""
     from django.core.management import call_command
 
@@ -284,7 +285,7 @@ def test_the_command_waits_for_a_slot_where_a_page_would_not(
     assert renders.count == 1
 
 
-def test_lock_and_slots_work_on_the_database_cache(renders: Renders, settings: Any) -> None:
+def test_lock_and_slots_work_on_the_database_cache(renders: Renders, settings: Settings) -> None:
     """Without CACHE_URL the shared cache is Django's database cache, whose add is atomic
     (the key is the table's primary key)."""
     from django.core.cache import caches
