@@ -10,10 +10,10 @@ the table's code; the settlement and the summary for the club's members. Other c
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.urls import URLPattern, path
 from django.utils.cache import get_conditional_response
 from django.utils.http import content_disposition_header
-from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from scoring.access import evening_for, table_for
@@ -36,10 +36,9 @@ def pdf_response(request: HttpRequest, document: Document) -> HttpResponse:
     try:
         pdf, cached = get_pdf(document)
     except PdfBusy as busy:
-        # many PDFs render at once: the tablets' deal saves go first
-        response = HttpResponse(
-            _("Many documents are being printed just now. Please try again in a few "
-              "seconds."), content_type="text/plain; charset=utf-8", status=503)
+        # many PDFs render at once: the tablets' deal saves go first; the page asks again
+        response = render(request, "scoring/pdf_busy.html",
+                          {"retry_after": busy.retry_after}, status=503)
         response["Retry-After"] = str(busy.retry_after)
         return response
     response = HttpResponse(pdf, content_type="application/pdf")

@@ -64,3 +64,28 @@ def test_the_code_entry_says_how_long_to_wait(page: Any, live_server: Any,
     assert "Bitte versuchen Sie es in 30 Sekunden noch einmal" in alert.inner_text()
     assert page.locator("input[name=code]").is_visible()
     page.screenshot(path=str(screenshot_dir / "limits-code-entry-de.png"), full_page=True)
+
+
+def test_a_busy_pdf_says_so_and_asks_again(page: Any, live_server: Any, screenshot_dir: Path,
+                                          settings: Settings) -> None:
+    import time
+
+    from django.urls import reverse
+
+    from scoring.pdf import documents
+
+    from .factories import browser_login, make_user
+    from .seasons import make_evening, make_season, player, seat_and_play
+
+    settings.PDF_RENDERS_AT_ONCE = 1
+    settings.PDF_WAIT_SECONDS = 0
+    club = make_club()
+    season = make_season(club, "classic")
+    seat_and_play(make_evening(season, 1), [player(club, n) for n in ("Anna", "Bert", "Carl")],
+                  {0: [(1, True)]})
+    browser_login(page.context, live_server, make_user(club, "viewer"))
+    with documents.render_slot(time.monotonic()):  # another PDF renders
+        response = page.goto(live_server.url + reverse("scoring:season-pdf", args=[season.pk]))
+        assert response is not None and response.status == 503
+        assert "Gerade werden viele Dokumente gedruckt" in page.locator("main").inner_text()
+        page.screenshot(path=str(screenshot_dir / "limits-pdf-busy-de.png"), full_page=True)

@@ -189,7 +189,10 @@ def test_beyond_the_bound_a_pdf_request_gets_503_with_retry_after(
         busy = season_pdf(client, season)
     assert busy.status_code == 503
     assert int(busy["Retry-After"]) >= 1
-    assert "Many documents are being printed just now" in busy.content.decode()
+    html = busy.content.decode()
+    assert "Many documents are being printed just now" in html
+    # the page asks again by itself after the wait
+    assert f'<meta http-equiv="refresh" content="{busy["Retry-After"]}">' in html
     assert renders.count == 0
     # the slot is free again: rendered now
     assert season_pdf(client, season).status_code == 200
