@@ -40,7 +40,7 @@ import tempfile
 import time
 import urllib.request
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from _support import ROOT, WORKDIR, percentile, report  # noqa: E402 (sets Django up)
 
@@ -48,6 +48,9 @@ from scoring.engine import evaluate, evaluate_table  # noqa: E402
 from scoring.writes.demo import generate_deals  # noqa: E402
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from tests.web.engine_records import records  # noqa: E402
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page, Playwright
 
 HOST = "127.0.0.1"  # the only address this script talks to
 DOWNLOAD_TARGET_MB = 15.0
@@ -115,8 +118,8 @@ def log_lines(path: Path) -> list[tuple[str, int, int, str]]:
     return lines
 
 
-def visit(playwright: Any, profile: Path, url: str, access_log: Path, label: str,
-          deals: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+def visit(playwright: Playwright, profile: Path, url: str, access_log: Path, label: str,
+          deals: list[tuple[str, dict[str, Any]]] | None = None) -> dict[str, Any]:
     """One visit with the browser profile in ``profile``; returns what was fetched and when
     the engine was ready, and times ``deals`` if given."""
     before = len(log_lines(access_log))
@@ -155,7 +158,7 @@ TIME_ONE = """async ([kind, text]) => {
 }"""
 
 
-def time_in_page(page: Any, jobs: list[tuple[str, dict[str, Any]]]) -> list[float]:
+def time_in_page(page: Page, jobs: list[tuple[str, dict[str, Any]]]) -> list[float]:
     return [page.evaluate(TIME_ONE, [kind, json.dumps(record)]) for kind, record in jobs]
 
 
@@ -220,7 +223,7 @@ QUEUE_50 = """async ([records, version]) => {
 }"""
 
 
-def offline_screen(playwright: Any, base: str) -> dict[str, Any]:
+def offline_screen(playwright: Playwright, base: str) -> dict[str, Any]:
     """The table screen offline: preview latency after a tap, and 50 queued deals sent."""
     import django.core.management
     from django.contrib.auth import get_user_model

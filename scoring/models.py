@@ -38,11 +38,20 @@ class Scoring(models.TextChoices):
 
 
 class Club(models.Model):
+    class DepartedNames(models.TextChoices):
+        """What becomes of a member's name on past lists when they delete their account."""
+
+        KEEP = "keep", _("stays on the lists")
+        PSEUDONYM = "pseudonym", _("is replaced by a pseudonym")
+
     name = models.CharField(_("name"), max_length=100)
     slug = models.SlugField(_("short name"), unique=True)
     language = models.CharField(
         _("language"), max_length=8, choices=settings.LANGUAGES, default="de")
     created = models.DateTimeField(_("created"), auto_now_add=True)
+    departed_names = models.CharField(
+        _("name of a member who deletes their account"), max_length=10,
+        choices=DepartedNames.choices, default=DepartedNames.KEEP)
 
     class Meta:
         verbose_name = _("club")
@@ -86,6 +95,10 @@ class Player(models.Model):
                              verbose_name=_("club"))
     name = models.CharField(_("name"), max_length=100)
     guest = models.BooleanField(_("guest"), default=False)
+    # The member account this player on the lists belongs to: its "my results" page.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="players", verbose_name=_("member account"))
 
     class Meta:
         verbose_name = _("player")
@@ -93,6 +106,8 @@ class Player(models.Model):
         ordering = ["name"]
         constraints = [
             models.UniqueConstraint(fields=["club", "name"], name="player_name_unique_in_club"),
+            models.UniqueConstraint(fields=["club", "user"], name="one_player_per_account",
+                                    condition=models.Q(user__isnull=False)),
         ]
 
     def __str__(self) -> str:
@@ -441,3 +456,298 @@ class HeldOperation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} – {self.get_op_display()} ({self.get_state_display()})"
+
+    def deal_record(self) -> dict[str, Any]:
+        """The record of a held new deal or correction. The sync view holds only records
+        that are JSON objects; anything else is refused as the engine refuses it."""
+        if not isinstance(self.record, dict):
+            raise SkatError(None, "A deal must be a JSON object.")
+        return self.record
+
+def new_invitation_token() -> str:
+    """A one-time link's secret: 32 random characters, safe in a URL."""
+    return secrets.token_urlsafe(24)
+
+
+INVITATION_DAYS = 7
+
+
+def invitation_expiry() -> datetime:
+    return timezone.now() + timedelta(days=INVITATION_DAYS)
+
+
+class Invitation(models.Model):
+    """A club admin's invitation to join the club with a role chosen in advance: a one-time
+    link (sent by e-mail or shown as a link and QR code) that expires after 7 days. The
+    invited person picks their own user name and password."""
+
+    class State(models.TextChoices):
+        OPEN = "open", _("open")
+        USED = "used", _("used")
+        REVOKED = "revoked", _("revoked")
+        EXPIRED = "expired", _("expired")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations",
+                             verbose_name=_("club"))
+    role = models.CharField(_("role"), max_length=10, choices=Membership.Role.choices,
+                            default=Membership.Role.SCORER)
+    email = models.EmailField(_("e-mail address"), blank=True)
+    token = models.CharField(_("link"), max_length=64, unique=True,
+                             default=new_invitation_token)
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+    expires = models.DateTimeField(_("expires"), default=invitation_expiry)
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+", verbose_name=_("invited by"))
+    sent_at = models.DateTimeField(_("sent"), null=True, blank=True)
+    send_failed_at = models.DateTimeField(_("sending failed"), null=True, blank=True)
+    used_at = models.DateTimeField(_("used"), null=True, blank=True)
+    used_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+", verbose_name=_("used by"))
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+        ordering = ["-created", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.club} – {self.get_role_display()} ({self.email or self.pk})"
+
+    def state(self, now: datetime | None = None) -> str:
+        if self.used_at is not None:
+            return self.State.USED
+        if self.revoked_at is not None:
+            return self.State.REVOKED
+        if (now or timezone.now()) >= self.expires:
+            return self.State.EXPIRED
+        return self.State.OPEN
+
+
+class ImportedTotal(models.Model):
+    """A player's result at an evening played on paper, brought in from a list (issue 16): the
+    evening's classic game points, games won and lost as declarer, and, where the list has
+    them, Seeger-Fabian points and money. An evening with such totals has no tables; the
+    season table adds them up with the evenings played here, marked as from paper."""
+
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE,
+                                related_name="imported_totals", verbose_name=_("evening"))
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="imported_totals",
+                               verbose_name=_("player"))
+    points = models.IntegerField(_("game points"))
+    won = models.PositiveSmallIntegerField(_("games won"))
+    lost = models.PositiveSmallIntegerField(_("games lost"))
+    seeger_fabian = models.IntegerField(_("Seeger-Fabian points"), null=True, blank=True)
+    money = models.DecimalField(_("money"), max_digits=10, decimal_places=2, null=True,
+                                blank=True)
+    source = models.CharField(_("file"), max_length=255, blank=True)
+    line = models.PositiveIntegerField(_("line"), default=0)
+
+    class Meta:
+        verbose_name = _("imported total")
+        verbose_name_plural = _("imported totals")
+        ordering = ["evening", "player__name"]
+        constraints = [
+            models.UniqueConstraint(fields=["evening", "player"],
+                                    name="imported_total_once_per_evening"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.evening}: {self.points}"
+
+
+class PendingImport(models.Model):
+    """An uploaded file between its preview and the admin's confirmation: kept here (with
+    its SHA-256) so that the confirmation needs no second upload and imports exactly the
+    file that was previewed. Removed when confirmed; older than an hour, it has expired."""
+
+    class Kind(models.TextChoices):
+        EVENING = "evening", _("evening file")
+        CLUB = "club", _("club file")
+        TOTALS = "totals", _("season totals (CSV)")
+        SHEET = "sheet", _("score sheet (CSV)")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="pending_imports",
+                             verbose_name=_("club"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             verbose_name=_("user account"))
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    name = models.CharField(_("file"), max_length=255, blank=True)
+    digest = models.CharField(_("SHA-256"), max_length=64)
+    content = models.BinaryField(_("content"))
+    options = models.JSONField(_("options"), default=dict, blank=True)
+    created = models.DateTimeField(_("uploaded"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("pending import")
+        verbose_name_plural = _("pending imports")
+
+    def __str__(self) -> str:
+        return f"{self.club} {self.kind} {self.name}"
+
+
+class ClubLogEntry(models.Model):
+    """What happened to a club that no evening's audit log can keep: an evening deleted
+    (its audit log goes with it). The entry keeps the evening as exported, so that it can
+    be read, and imported again, after it is gone."""
+
+    class Action(models.TextChoices):
+        DELETE_EVENING = "delete", _("evening deleted")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="log",
+                             verbose_name=_("club"))
+    action = models.CharField(_("action"), max_length=10, choices=Action.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        verbose_name=_("user account"))
+    actor = models.CharField(_("by"), max_length=150)
+    at = models.DateTimeField(_("when"), auto_now_add=True)
+    summary = models.TextField(_("what"), blank=True)
+    reason = models.TextField(_("reason"), blank=True)
+    before = models.JSONField(_("before"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("club log entry")
+        verbose_name_plural = _("club log")
+        ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.actor}: {self.get_action_display()}"
+
+
+# ---------------------------------------------------------------- tournaments (issue 17)
+
+def new_board_key() -> str:
+    """The public board's address part: unguessable, so that a board is found only through
+    its organiser (and shown only while the tournament opts in)."""
+    return secrets.token_urlsafe(12)
+
+
+class Tournament(models.Model):
+    """A tournament day (Preisskat, league match day) of a club.
+
+    The play itself is an evening (``evening``): it freezes the rule profile's rules (ISkO
+    tournament by default: no Kontra, Bock or Ramsch), its ``series_rounds`` give the series
+    length (12 rounds: 48 games at a 4-table, 36 at a 3-table), each series' tables are real
+    tables with table codes, recorded on the table screen and scored by the engine. The
+    lost-game fee tiers and the passed-deal fee are the evening's club extras (stake 0: no
+    money passes between players; the fees go to the organiser)."""
+
+    class Reseat(models.TextChoices):
+        DRAW = "draw", _("drawn again, meeting as few earlier opponents as possible")
+        STANDINGS = "standings", _("seated by the standings (best four at table 1)")
+
+    class TieRule(models.TextChoices):
+        WON = "won", _("more games won, then fewer games lost")
+        SHARED = "shared", _("equal scores share the place")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="tournaments",
+                             verbose_name=_("club"))
+    evening = models.OneToOneField(Evening, on_delete=models.CASCADE,
+                                   related_name="tournament", verbose_name=_("evening"))
+    name = models.CharField(_("name"), max_length=100)
+    date = models.DateField(_("date"))
+    series_count = models.PositiveSmallIntegerField(
+        _("number of series"), default=2, validators=[MinValueValidator(1),
+                                                      MaxValueValidator(10)])
+    entry_fee = models.DecimalField(_("entry fee"), max_digits=8, decimal_places=2,
+                                    default=Decimal("0"))
+    categories = models.JSONField(_("categories"), default=list, blank=True)
+    team_fee = models.DecimalField(
+        _("team fee"), max_digits=8, decimal_places=2, null=True, blank=True,
+        help_text=_("Per team of 4; leave empty for no team ranking."))
+    tandem_fee = models.DecimalField(
+        _("tandem fee"), max_digits=8, decimal_places=2, null=True, blank=True,
+        help_text=_("Per tandem of 2; leave empty for no tandem ranking."))
+    reseat = models.CharField(_("later series"), max_length=10, choices=Reseat.choices,
+                              default=Reseat.DRAW)
+    tie_rule = models.CharField(_("equal scores"), max_length=10, choices=TieRule.choices,
+                                default=TieRule.WON)
+    # The prize table: one entry per place, "100.00" a fixed amount or "25%" a share of the
+    # pot (the entry fees); ties split the prizes of the places they share, the rest of the
+    # pot is carried (reads/tournament.py).
+    prizes = models.JSONField(_("prizes"), default=list, blank=True)
+    public = models.BooleanField(
+        _("public live board"), default=False,
+        help_text=_("Anyone with the board's address may see the rankings, without signing "
+                    "in."))
+    board_key = models.CharField(_("board key"), max_length=24, unique=True,
+                                 default=new_board_key)
+    # Bumped by every change of registration, check-in or seating: the board's cache key is
+    # made of it and the tables' versions.
+    version = models.PositiveIntegerField(_("version"), default=0)
+
+    class Meta:
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        ordering = ["-date", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.date:%Y-%m-%d}"
+
+
+class Entrant(models.Model):
+    """A player registered for a tournament: a member of the club or a guest (a guest player
+    of the organising club, so that the tables can seat him). ``number`` is the start number
+    (the draw's 1..N)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE,
+                                   related_name="entrants", verbose_name=_("tournament"))
+    number = models.PositiveIntegerField(_("start number"))
+    player = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="entries",
+                               verbose_name=_("player"))
+    home_club = models.CharField(_("home club"), max_length=100, blank=True)
+    category = models.CharField(_("category"), max_length=40, blank=True)
+    team = models.CharField(_("team"), max_length=60, blank=True)
+    tandem = models.CharField(_("tandem"), max_length=60, blank=True)
+    paid = models.BooleanField(_("paid"), default=False)
+    checked_in = models.BooleanField(_("checked in"), default=False)
+    at_door = models.BooleanField(_("registered at the door"), default=False)
+    withdrawn_after = models.PositiveSmallIntegerField(
+        _("withdrawn after series"), null=True, blank=True)
+    registered = models.DateTimeField(_("registered"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("entrant")
+        verbose_name_plural = _("entrants")
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"],
+                                    name="entrant_number_unique"),
+            models.UniqueConstraint(fields=["tournament", "player"],
+                                    name="entrant_once_per_tournament"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.number} {self.player.name}"
+
+    def plays_in(self, series: int) -> bool:
+        return self.checked_in and (self.withdrawn_after is None
+                                    or self.withdrawn_after >= series)
+
+
+class TournamentSeries(models.Model):
+    """One series' draw: how it was seated and the recorded seed (the same seed, players and
+    earlier series give the same draw). The seats are the evening's tables of this series."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE,
+                                   related_name="draws", verbose_name=_("tournament"))
+    number = models.PositiveSmallIntegerField(_("series"))
+    method = models.CharField(_("seated"), max_length=10, choices=[
+        ("lot", _("by lot")), *Tournament.Reseat.choices])
+    seed = models.BigIntegerField(_("seed"))
+    repeated_pairs = models.PositiveIntegerField(_("repeated opponents"), default=0)
+    drawn = models.DateTimeField(_("drawn"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("series draw")
+        verbose_name_plural = _("series draws")
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"],
+                                    name="series_drawn_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} – {_('Series')} {self.number}"

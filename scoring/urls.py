@@ -1,12 +1,17 @@
 from __future__ import annotations
 
 from scoring.views import (
+    account,
+    board,
     club,
     engine,
     entry,
     held,
     home,
+    imports,
+    members,
     offline_app,
+    onboarding,
     printed,
     season,
     series,
@@ -14,6 +19,7 @@ from scoring.views import (
     sheet,
     sync,
     table_live,
+    tournament,
 )
 
 app_name = "scoring"
@@ -21,4 +27,6 @@ app_name = "scoring"
 urlpatterns = [*home.urlpatterns, *club.urlpatterns, *entry.urlpatterns, *sheet.urlpatterns,
                *settlement.urlpatterns, *printed.urlpatterns, *season.urlpatterns,
                *series.urlpatterns, *table_live.urlpatterns, *engine.urlpatterns,
-               *sync.urlpatterns, *held.urlpatterns, *offline_app.urlpatterns]
+               *sync.urlpatterns, *held.urlpatterns, *offline_app.urlpatterns,
+               *onboarding.urlpatterns, *members.urlpatterns, *account.urlpatterns,
+               *imports.urlpatterns, *tournament.urlpatterns, *board.urlpatterns]

@@ -24,6 +24,7 @@ from django.conf import settings
 from django.core.cache import caches
 from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
+from playwright.sync_api import Playwright
 
 from skatclub.settings import REDIS_CACHE
 
@@ -198,7 +199,7 @@ def _no_loop_left(django_db_setup: None) -> Iterator[None]:
 
 
 @pytest.fixture(scope="session")
-def playwright(_no_loop_left: None, playwright: Any) -> Iterator[Any]:
+def playwright(_no_loop_left: None, playwright: Playwright) -> Iterator[Playwright]:
     """pytest-playwright's own, started after the test database exists (so that it stops
     before the database is destroyed), with its loop put back before it stops."""
     yield playwright

@@ -7,6 +7,7 @@ Nothing is ever "fixed" silently: a value is either recorded as given or refused
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -218,7 +219,7 @@ class DealForm(forms.Form):
                                         min_value=1, max_value=10_000)
     penalty_reason = forms.CharField(label=_("Why"), required=False, max_length=200)
 
-    def __init__(self, *args: Any, rules: Rules, active: list[int] | tuple[int, ...],
+    def __init__(self, *args: Any, rules: Rules, active: Sequence[int],
                  **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.rules = rules
@@ -226,12 +227,16 @@ class DealForm(forms.Form):
         seats = _seat_choices(rules.players)
         for name in ("declarer", "kontra_by", "penalty_seat", "ramsch_durchmarsch",
                      "ramsch_loser"):
-            self.fields[name].choices = [("", "–"), *seats]  # type: ignore[attr-defined]
+            field = self.fields[name]
+            assert isinstance(field, forms.ChoiceField)
+            field.choices = [("", "–"), *seats]
         all_games = (ISKO_GAMES[rules.options.grand_base] if rules.system == "isko"
                      else HISTORIC_GAMES[rules.system])
         # Every game key of the system is accepted here, so that a game switched off by an
         # option is refused by the engine with its reason rather than a bare "invalid".
-        self.fields["game"].choices = [("", "–"), *((k, k) for k in all_games)]  # type: ignore[attr-defined]
+        game = self.fields["game"]
+        assert isinstance(game, forms.ChoiceField)
+        game.choices = [("", "–"), *((k, k) for k in all_games)]
         if not rules.bock_manual:  # Bock is the round tracker's alone: not a field at all
             del self.fields["bock"], self.fields["bock_round"]
         self.ramsch_fields: list[tuple[int, str, str]] = []
@@ -244,7 +249,8 @@ class DealForm(forms.Form):
         self.engine_errors: list[tuple[str, str]] = []
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         bid, more = data.get("bid"), data.get("bid_more")
         if bid is not None and more is not None and bid != more:
             self.add_error("bid_more", _("Choose one bid: %(a)d or %(b)d.") % {"a": bid,
@@ -375,6 +381,12 @@ class ReasonForm(forms.Form):
     reason = forms.CharField(label=_("Reason"), max_length=500)
 
 
+def _object(value: Any) -> dict[str, Any]:
+    """A part of a stored record that should be an object; anything else (a record stored
+    before the import checked deleted deals, issue 16) reads as empty, never a 500."""
+    return value if isinstance(value, dict) else {}
+
+
 def record_to_initial(record: dict[str, Any]) -> dict[str, Any]:
     """The form's initial values for a stored record (the edit form)."""
     kind = record.get("kind", "game")
@@ -384,22 +396,22 @@ def record_to_initial(record: dict[str, Any]) -> dict[str, Any]:
     if record.get("bock_round"):
         initial["bock_round"] = True
     if kind == "penalty":
-        penalty = record.get("penalty") or {}
+        penalty = _object(record.get("penalty"))
         initial.update(penalty_seat=penalty.get("seat"), penalty_points=penalty.get("points"),
                        penalty_reason=penalty.get("reason") or "")
         return initial
     if kind == "ramsch":
-        ramsch = record.get("ramsch") or {}
+        ramsch = _object(record.get("ramsch"))
         if "losers" in ramsch or "durchmarsch" in ramsch:
-            losers = ramsch.get("losers") or {}
-            initial.update(ramsch_loser=[int(s) for s in losers],
+            losers = _object(ramsch.get("losers"))
+            initial.update(ramsch_loser=[int(s) for s in losers if str(s).isdigit()],
                            ramsch_loser_points=next(iter(losers.values()), None),
                            ramsch_jungfrau=ramsch.get("jungfrau") or 0,
                            ramsch_durchmarsch=ramsch.get("durchmarsch"),
                            pushes=ramsch.get("pushes"), skat_points=ramsch.get("skat_points"))
             return initial
         for key, prefix in (("points", "ramsch_points_"), ("tricks", "ramsch_tricks_")):
-            for seat, value in (ramsch.get(key) or {}).items():
+            for seat, value in _object(ramsch.get(key)).items():
                 initial[f"{prefix}{seat}"] = value
         initial.update(pushes=ramsch.get("pushes"), skat_points=ramsch.get("skat_points"))
         return initial

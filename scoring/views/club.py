@@ -6,7 +6,6 @@ an account (anchors-mission.md §5.2: no Wi-Fi set-up, nobody signs up at the ta
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from django.conf import settings
@@ -21,6 +20,7 @@ from django.urls import NoReverseMatch, URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_safe
 
 from scoring import access
@@ -37,6 +37,7 @@ from scoring.forms.club import (
     normalize_code,
     table_formset,
 )
+from scoring.forms.members import DepartedNamesForm, InviteForm, LinkForm
 from scoring.models import Club, Evening, Membership, Player, RuleProfile, Table
 from scoring.qr import qr_svg
 from scoring.reads.rule_words import describe
@@ -68,7 +69,8 @@ def table_url(table: Table) -> str:
 @login_required
 def club(request: HttpRequest, slug: str) -> HttpResponse:
     the_club, member = access.club_for(request, slug)
-    evenings = the_club.evenings.prefetch_related("tables").order_by("-date", "-id")
+    evenings = the_club.evenings.prefetch_related("tables", "imported_totals").order_by(
+        "-date", "-id")
     players = by_name(the_club.players.all())
     return render(request, "scoring/club/club.html", {
         "club": the_club, "member": member, "evenings": evenings,
@@ -76,6 +78,7 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
         "guests": [p for p in players if p.guest],
         "profiles": [(p, describe(p)) for p in the_club.rule_profiles.all()],
         "seasons": the_club.seasons.all(),
+        "tournaments": the_club.tournaments.all(),
         "can_score": member.can_score, "is_admin": member.role == Membership.Role.ADMIN,
         "player_form": PlayerForm(club=the_club),
     })
@@ -103,8 +106,8 @@ def player_create(request: HttpRequest, slug: str) -> HttpResponse:
             messages.success(request, _("%(name)s was added.") % {"name": player.name})
     else:
         for errors in form.errors.values():
-            for error in errors:
-                messages.error(request, error)
+            for error in errors:  # an ErrorList gives its messages as text
+                messages.error(request, str(error))
     return HttpResponseRedirect(back)
 
 
@@ -306,10 +309,24 @@ def members(request: HttpRequest, slug: str) -> HttpResponse:
                 messages.success(request, _("%(user)s can now sign in.")
                                  % {"user": user.get_username()})
                 return redirect("scoring:members", slug=the_club.slug)
-    memberships = the_club.memberships.select_related("user").order_by("user__username")
+    memberships = list(the_club.memberships.select_related("user").order_by("user__username"))
+    all_players = by_name(the_club.players.all())
+    players = {p.user_id: p for p in all_players if p.user_id is not None}
+    now = timezone.now()
+    invitations = [
+        {"invitation": i, "url": (url := request.build_absolute_uri(
+            reverse("scoring:invitation", args=[i.token]))),
+         "qr": qr_svg(url, title=_("QR code of the invitation"))}
+        for i in the_club.invitations.filter(used_at=None, revoked_at=None, expires__gt=now)
+        .select_related("invited_by")]
     return render(request, "scoring/club/members.html", {
-        "club": the_club, "me": me, "memberships": memberships, "add_form": add_form,
-        "roles": Membership.Role.choices,
+        "club": the_club, "me": me, "add_form": add_form, "roles": Membership.Role.choices,
+        "memberships": [(m, LinkForm(club=the_club, players=all_players,
+                                     auto_id=f"m{m.pk}-%s", initial={
+            "player": players[m.user_id].pk if m.user_id in players else None}))
+            for m in memberships],
+        "invite_form": InviteForm(), "invitations": invitations,
+        "departed_form": DepartedNamesForm(initial={"departed_names": the_club.departed_names}),
     })
 
 
@@ -374,45 +391,60 @@ def codes(request: HttpRequest, pk: int) -> HttpResponse:
     })
 
 
-def _blocked_for(request: HttpRequest) -> int:
-    """Seconds this device must wait before it may try a code again (0: it may now).
-
-    Wrong codes are counted per session and, against clearing cookies, per address."""
-    window = settings.TABLE_CODE_FAILURE_WINDOW
-    return max(access.wait_after(request.session.get("table_code_failures", []),
-                                 settings.TABLE_CODE_MAX_FAILURES, window),
-               access.blocked_for(_address_key(request),
-                                  settings.TABLE_CODE_MAX_FAILURES_PER_ADDRESS, window))
+def code_limit(free: int) -> access.Limit:
+    return access.Limit(free, settings.TABLE_CODE_DELAY, settings.TABLE_CODE_MAX_DELAY,
+                        settings.TABLE_CODE_FAILURE_WINDOW)
 
 
-def _address_key(request: HttpRequest) -> str:
-    return f"table-code-failures:{access.client_address(request)}"
+def _code_keys(request: HttpRequest, *, make: bool = False) -> list[tuple[str, access.Limit]]:
+    """The counts a wrong code goes to: this device's at this address and, against a device
+    that drops its cookie for every guess, the address's with a larger allowance. Another
+    device at the same address (a club behind one proxy) has its own count. A device without
+    a session has no count of its own yet (``make``: give it one, for its first failure)."""
+    address = access.client_address(request)
+    keys: list[tuple[str, access.Limit]] = []
+    device = access.device_id(request, make=make)
+    if device is not None:
+        keys.append((access.limit_key("code", address, device),
+                     code_limit(settings.TABLE_CODE_FREE_FAILURES)))
+    if settings.TABLE_CODE_FREE_FAILURES_PER_ADDRESS:
+        keys.append((access.limit_key("code-address", address),
+                     code_limit(settings.TABLE_CODE_FREE_FAILURES_PER_ADDRESS)))
+    return keys
 
 
-def _note_failure(request: HttpRequest) -> None:
-    window = settings.TABLE_CODE_FAILURE_WINDOW
-    now = time.time()
-    request.session["table_code_failures"] = [
-        *access.recent(request.session.get("table_code_failures", []), now, window), now]
-    if settings.TABLE_CODE_MAX_FAILURES_PER_ADDRESS:
-        access.note_failure(_address_key(request), window)
+def code_wait_message(seconds: int) -> str:
+    if seconds < 120:
+        return ngettext(
+            "Too many wrong codes from this device. Please try again in %(seconds)s second.",
+            "Too many wrong codes from this device. Please try again in %(seconds)s seconds.",
+            seconds) % {"seconds": max(1, seconds)}
+    minutes = (seconds + 59) // 60
+    return ngettext(
+        "Too many wrong codes from this device. Please try again in %(minutes)s minute.",
+        "Too many wrong codes from this device. Please try again in %(minutes)s minutes.",
+        minutes) % {"minutes": minutes}
 
 
 def _use_code(request: HttpRequest, code: str, form: CodeForm | None = None) -> HttpResponse:
-    wait = _blocked_for(request)
+    wait = access.waiting(*(key for key, _limit in _code_keys(request)))
     if wait:
+        # even the right code waits, or guessing would go on: it is not looked up
         response = render(request, "scoring/club/code_entry.html", {
-            "form": form or CodeForm(), "blocked_minutes": max(1, (wait + 59) // 60)})
-        response.status_code = 429
+            "form": form or CodeForm(initial={"code": code}),
+            "wait_message": code_wait_message(wait)}, status=429)
         response["Retry-After"] = str(wait)
         return response
     table = access.table_by_code(code)
     if table is None:
-        _note_failure(request)
+        for key, limit in _code_keys(request, make=True):
+            access.note_failure(key, limit)
         return render(request, "scoring/club/code_entry.html", {
             "form": form or CodeForm(initial={"code": code}), "unknown": True}, status=404)
+    device = access.device_id(request)
+    if device is not None:
+        access.forget_failures(access.limit_key("code", access.client_address(request), device))
     access.grant(request, table)
-    request.session.pop("table_code_failures", None)
     return redirect(table_url(table))
 
 

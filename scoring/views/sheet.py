@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from scoring.access import deal_for, evening_for, table_for
-from scoring.models import AuditEntry, HeldOperation, Membership, Seat, Table
+from scoring.models import AuditEntry, HeldOperation, ImportedTotal, Membership, Seat, Table
 from scoring.notation import record_summary
 from scoring.reads.change_words import changed_fields
 from scoring.reads.sheet import (
@@ -65,7 +65,9 @@ def sheet_csv(request: HttpRequest, pk: int) -> HttpResponse:
     name = f"{table.evening.date:%Y-%m-%d}-{_('table')}-{table.number}"
     if table.series > 1:
         name += f"-{_('series')}-{table.series}"
-    response["Content-Disposition"] = content_disposition_header(True, f"{name}.csv")
+    disposition = content_disposition_header(True, f"{name}.csv")
+    if disposition is not None:  # None only for an inline file without a name
+        response["Content-Disposition"] = disposition
     response["Cache-Control"] = "private, no-cache"
     return response
 
@@ -96,6 +98,8 @@ def evening(request: HttpRequest, pk: int) -> HttpResponse:
     if context["is_admin"]:  # what tablets sent after closing or with a stale code
         context["held_waiting"] = HeldOperation.objects.filter(
             table__evening=context["evening"], state=HeldOperation.State.WAITING).count()
+    context["paper_totals"] = list(ImportedTotal.objects.filter(
+        evening=context["evening"]).select_related("player").order_by("-points", "player__name"))
     return render(request, "scoring/sheet/evening.html", context)
 
 
@@ -124,7 +128,8 @@ def _audit_rows(entries: list[AuditEntry], seats_by_table: dict[int, list[str]],
     rows = []
     for entry in entries:
         evening = entry.evening
-        players = seats_by_table.get(entry.table_id, [])
+        players = (seats_by_table.get(entry.table_id, []) if entry.table_id is not None
+                   else [])
         if entry.deal_id is None and (entry.after is not None
                                       or entry.action == AuditEntry.Action.DROP):
             # What a tablet sent that was refused, held or dropped: not always a deal record

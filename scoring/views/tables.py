@@ -35,7 +35,8 @@ def _number(value: Any, extra: str = "") -> tuple[str, str]:
 # How each column's cell reads: record -> (escaped text, classes).
 CELLS: dict[str, Callable[[Standing], tuple[str, str]]] = {
     "rank": lambda r: (f"{r.rank}." if r.rank is not None else "–", "num place"),
-    "evenings": lambda r: (str(r.evenings), "num"),
+    # an asterisk: some of the evenings are totals imported from paper (see the table note)
+    "evenings": lambda r: (f"{r.evenings}*" if r.paper else str(r.evenings), "num"),
     "score": lambda r: _number(r.score, "score"),
     "total": lambda r: _number(r.total),
     "dropped": lambda r: (str(r.dropped), "num"),
@@ -48,7 +49,8 @@ CELLS: dict[str, Callable[[Standing], tuple[str, str]]] = {
 }
 
 
-class RankingTable(tables.Table):
+# django-tables2 ships no type information, so its Table is Any to mypy.
+class RankingTable(tables.Table):  # type: ignore[misc]
     rank = tables.Column(verbose_name=_("Place"), order_by=("position",), attrs=NUM)
     name = tables.Column(verbose_name=_("Player"), order_by=("name_sort",), accessor="name")
     evenings = tables.Column(verbose_name=_("Evenings"), attrs=NUM)

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from scoring.engine import SkatError, evaluate_table
 from scoring.models import (
     AuditEntry,
+    ClubLogEntry,
     Deal,
     Evening,
     HeldOperation,
@@ -123,8 +124,9 @@ def _live_records(table: Table, replace: dict[int, dict[str, Any] | None] | None
     for pk, record, deleted in table.deals.order_by("position").values_list(
             "pk", "record", "deleted"):
         if pk in replace:
-            if replace[pk] is not None:
-                records.append(replace[pk])
+            new = replace[pk]
+            if new is not None:
+                records.append(new)
         elif not deleted:
             records.append(record)
     return records
@@ -263,6 +265,39 @@ def evening_reopen(*, evening: Any, actor: Actor, reason: str = "") -> Any:
         evening_audit(evening, AuditEntry.Action.REOPEN, actor, reason)
     evening.closed = False
     return evening
+
+
+def evening_delete(*, evening: Any, actor: Actor, reason: str = "") -> ClubLogEntry:
+    """Delete an evening with its tables, deals and audit log (club admins: the view checks).
+    A closed evening is read-only for everybody: it is reopened first. The club's log keeps
+    who deleted what, and the evening as exported (with its totals from paper), so that it
+    can still be read, or imported again."""
+    from scoring.writes.interchange import evening_export
+
+    with transaction.atomic():
+        evening = Evening.objects.select_for_update().filter(pk=evening.pk).first()
+        if evening is None:
+            raise ValidationError(_("This evening has been deleted already."))
+        if evening.closed:
+            raise ValidationError(_("This evening is closed: reopen it first, then delete "
+                                    "it."))
+        tables = evening.tables.count()
+        deals = Deal.objects.filter(table__evening=evening, deleted=False).count()
+        document = evening_export(evening)
+        document["paper_totals"] = [
+            {"player": total.player.name, "points": total.points, "won": total.won,
+             "lost": total.lost, "seeger_fabian": total.seeger_fabian,
+             "money": None if total.money is None else str(total.money)}
+            for total in evening.imported_totals.select_related("player")]
+        entry = ClubLogEntry.objects.create(
+            club=evening.club, action=ClubLogEntry.Action.DELETE_EVENING,
+            user=actor.user_or_none, actor=actor.label[:150], reason=reason.strip(),
+            summary=_("%(name)s on %(date)s, with %(tables)d tables and %(deals)d deals") % {
+                "name": evening.name, "date": date_format(evening.date, "SHORT_DATE_FORMAT"),
+                "tables": tables, "deals": deals},
+            before=document)
+        evening.delete()
+    return entry
 
 
 _FROM_SEASON: Any = object()  # series_rounds not given: the season's, or an open list
@@ -555,13 +590,14 @@ def held_accept(*, held: HeldOperation, actor: Actor, note: str = "") -> Deal:
         common: dict[str, Any] = {"expected_version": table.version, "actor": actor,
                                   "request_id": held.request_id, "closed_ok": closed}
         if held.op == HeldOperation.Op.SAVE:
-            deal = deal_record(table=table, record=held.record, **common)
+            deal = deal_record(table=table, record=held.deal_record(), **common)
         else:
             assert target is not None
             target.table = table
             reason = held.reason or note or _("accepted by the club admin")
             if held.op == HeldOperation.Op.EDIT:
-                deal = deal_edit(deal=target, record=held.record, reason=reason, **common)
+                deal = deal_edit(deal=target, record=held.deal_record(), reason=reason,
+                                 **common)
             elif held.op == HeldOperation.Op.DELETE:
                 deal = deal_delete(deal=target, reason=reason, **common)
             else:

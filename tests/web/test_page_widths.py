@@ -21,18 +21,22 @@ from typing import Any
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page, ViewportSize
+from pytest_django.live_server_helper import LiveServer
 
 from scoring.models import Deal, RuleProfile, Season
 from scoring.writes.services import Actor, deal_delete, deal_edit, deal_record
+from scoring.writes.tournament import series_draw
 
 from . import seasons
 from .factories import browser_login, make_club, make_user
 from .seasons import seat_and_play
 from .test_pdf_issue12 import story_table
+from .tournaments import fill_series, make_tournament
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
-SIZES = {"tablet-landscape": {"width": 1024, "height": 768},
+SIZES: dict[str, ViewportSize] = {"tablet-landscape": {"width": 1024, "height": 768},
          "tablet-upright": {"width": 800, "height": 1280},
          "phone": {"width": 390, "height": 844}}
 
@@ -43,10 +47,19 @@ SIX = ["Karl-Heinz Schwarzenberger", "Wolfgang", "Marie-Luise", "Friedrich Wilhe
 NOT_PAGES = {
     "set_language": "POST only: the language switch",
     "logout": "POST only",
-    "password_reset": "not offered: accounts are made by club admins, there is no mail",
-    "password_reset_done": "not offered (see password_reset)",
-    "password_reset_confirm": "not offered (see password_reset)",
-    "password_reset_complete": "not offered (see password_reset)",
+    "password_reset_confirm": "needs a link from a mail: test_onboarding_browser.py measures it",
+    "setup": "only while there is no club (404 after): test_onboarding_browser.py measures it",
+    "register": "closed by default (404): test_onboarding_browser.py measures it",
+    "register-confirm": "needs a link from a mail (test_onboarding.py)",
+    "invitation": "needs an invitation link: test_onboarding_browser.py measures it",
+    "invitation-create": "POST only: the form is on the members page",
+    "invitation-send": "POST only: the form is on the members page",
+    "invitation-revoke": "POST only: the form is on the members page",
+    "member-remove": "POST only: the form is on the members page",
+    "member-password-reset": "POST only: the form is on the members page",
+    "member-player": "POST only: the form is on the members page",
+    "departed-names": "POST only: the form is on the members page",
+    "account-data": "JSON download", "account-delete": "POST only: the form is on the account page",
     "player-create": "POST only: the form is on the members page",
     "deal-save": "POST only", "deal-preview": "htmx fragment of the table screen",
     "deal-delete": "POST only", "deal-restore": "POST only",
@@ -63,9 +76,22 @@ NOT_PAGES = {
     "held-accept": "POST only: the form is on the held page",
     "held-discard": "POST only: the form is on the held page",
     "healthz": "JSON for load balancers and monitoring",
+    "import-preview": "shows the signed-in admin's own upload: measured at phone width by "
+                      "test_import_browser.py",
+    "import-confirm": "POST only: the form is on the import preview",
+    "tournament-entrant": "POST only: the buttons are on the tournament desk",
+    "tournament-settings": "POST only: the form is on the tournament desk",
+    "tournament-draw": "POST only: the form is on the tournament desk",
+    "tournament-seats-pdf": "PDF", "tournament-cards-pdf": "PDF",
+    "tournament-list-pdf": "PDF", "tournament-results-pdf": "PDF",
+    "tournament-results-csv": "CSV download",
+    "board-fragment": "fragment of the live board (measured as 'board')",
+    "board-tv-fragment": "fragment of the TV board (measured as 'board-tv')",
+    "board-version": "JSON for the live board's polling",
 }
 # The pages that were once too wide: saved as screenshots to look at.
-SHOWN = {"sheet", "sheet-six", "evening", "evening-audit", "deal-history", "season-player"}
+SHOWN = {"sheet", "sheet-six", "evening", "evening-audit", "deal-history", "season-player",
+         "members", "account", "my-results", "password_reset"}
 # The table screen: another part of the work owns templates/scoring/entry/.
 TABLE_SCREEN = {"table", "deal-edit"}
 
@@ -102,24 +128,35 @@ def played_club() -> dict[str, Any]:
     table.refresh_from_db()
     deal_delete(deal=extra, reason="doppelt eingetragen", expected_version=table.version,
                 actor=me)
-    player = table.seats.order_by("position").first().player
+    first_seat = table.seats.order_by("position").first()
+    assert first_seat is not None, "the table has seats"
+    player = first_seat.player
     # and a 6-table at the same evening: the widest sheet there is
     six = seat_and_play(evening, [seasons.player(club, name) for name in SIX],
                         {0: [(1, True)], 2: [(2, False)], 4: [(3, True)], 5: [(1, False)]})
+    # and a tournament of 13 with its first series drawn and played, its board public
+    tournament = make_tournament(club, public=True)
+    series_draw(tournament=tournament, seed=1)
+    fill_series(tournament, 1)
     return {"club": club, "table": table, "evening": evening, "season": season,
-            "deal": edited, "player": player, "six": six}
+            "deal": edited, "player": player, "six": six, "tournament": tournament}
 
 
 def page_urls(objects: dict[str, Any]) -> dict[str, str]:
     """Every page, filled in with the played club's objects: {route name: url}."""
     profile = RuleProfile.objects.filter(club=objects["club"]).first()
+    assert profile is not None, "the club has its preset profiles"
     by_route = {
         "scoring:club": [objects["club"].slug],
         "scoring:evening-create": [objects["club"].slug],
         "scoring:player-create": [objects["club"].slug],
         "scoring:members": [objects["club"].slug],
+        "scoring:my-results": [objects["club"].slug],
         "scoring:profile-create": [objects["club"].slug],
         "scoring:season-create": [objects["club"].slug],
+        "scoring:import": [objects["club"].slug],
+        "scoring:club-log": [objects["club"].slug],
+        "scoring:evening-delete": [objects["evening"].pk],
         "scoring:profile-edit": [profile.pk],
         "scoring:table-create": [objects["evening"].pk],
         "scoring:codes": [objects["evening"].pk],
@@ -136,6 +173,11 @@ def page_urls(objects: dict[str, Any]) -> dict[str, str]:
         "scoring:season": [objects["season"].pk],
         "scoring:season-edit": [objects["season"].pk],
         "scoring:season-player": [objects["season"].pk, objects["player"].pk],
+        "scoring:tournament-create": [objects["club"].slug],
+        "scoring:tournament": [objects["tournament"].pk],
+        "scoring:tournament-results": [objects["tournament"].pk],
+        "scoring:board": [objects["tournament"].board_key],
+        "scoring:board-tv": [objects["tournament"].board_key],
     }
     urls = {}
     unknown = []
@@ -156,7 +198,7 @@ def page_urls(objects: dict[str, Any]) -> dict[str, str]:
     return urls
 
 
-def measure(page: Any, live_server: Any, urls: dict[str, str], size: str,
+def measure(page: Page, live_server: LiveServer, urls: dict[str, str], size: str,
             screenshot_dir: Path) -> dict[str, str]:
     """{page: problem} for every page wider than the screen or not answering 200."""
     problems = {}
@@ -181,7 +223,7 @@ def measure(page: Any, live_server: Any, urls: dict[str, str], size: str,
 
 
 @pytest.mark.parametrize("size", list(SIZES))
-def test_no_page_scrolls_sideways(page: Any, live_server: Any, screenshot_dir: Path,
+def test_no_page_scrolls_sideways(page: Page, live_server: LiveServer, screenshot_dir: Path,
                                   size: str) -> None:
     objects = played_club()
     urls = {k: v for k, v in page_urls(objects).items() if k not in TABLE_SCREEN}
@@ -198,7 +240,7 @@ def test_no_page_scrolls_sideways(page: Any, live_server: Any, screenshot_dir: P
 
 
 @pytest.mark.parametrize("size", list(SIZES))
-def test_the_table_screen_does_not_scroll_sideways(page: Any, live_server: Any,
+def test_the_table_screen_does_not_scroll_sideways(page: Page, live_server: LiveServer,
                                                    screenshot_dir: Path, size: str) -> None:
     objects = played_club()
     urls = {k: v for k, v in page_urls(objects).items() if k in TABLE_SCREEN}
@@ -209,7 +251,8 @@ def test_the_table_screen_does_not_scroll_sideways(page: Any, live_server: Any,
     assert not problems, "\n".join(f"{k}: {v}" for k, v in problems.items())
 
 
-def test_a_sheet_that_fits_keeps_its_header_row_sticking(page: Any, live_server: Any) -> None:
+def test_a_sheet_that_fits_keeps_its_header_row_sticking(page: Page,
+                                                          live_server: LiveServer) -> None:
     """Short names at 1024 px: the sheet fits, so it gets no scroll box (its header row
     sticks to the top of the screen); the long names' sheet of the same evening does not fit
     and gets one. Turning the tablet re-checks."""
@@ -223,7 +266,7 @@ def test_a_sheet_that_fits_keeps_its_header_row_sticking(page: Any, live_server:
     assert page.evaluate("getComputedStyle(document.querySelector('.sheet thead th'))"
                          ".position") == "sticky"
     page.goto(live_server.url + reverse("scoring:sheet", args=[objects["table"].pk]))
-    assert "too-wide" in box.get_attribute("class").split()
+    assert "too-wide" in (box.get_attribute("class") or "").split()
     # The sheet refreshes itself (htmx swaps in a new one): the new sheet is checked too.
     page.evaluate("document.querySelector('.score-sheet').setAttribute('data-old', '')")
     page.evaluate("() => { const live = document.getElementById('sheet-live');"

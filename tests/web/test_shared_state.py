@@ -20,7 +20,7 @@ from .servers import ROOT, Browser, Server, environment, gunicorn, manage, witho
 
 pytestmark = pytest.mark.slow
 PASSWORD = "pw-for-tests-only"
-LIMIT = 4  # LOGIN_MAX_FAILURES for these servers
+LIMIT = 4  # LOGIN_FREE_FAILURES for these servers (then a wait of LOGIN_DELAY)
 
 SETUP = """
 import json
@@ -59,7 +59,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     (folder / "db").mkdir()
     database = folder / "db" / "site.sqlite3"
     settings = {"DATABASE_URL": f"sqlite:///{database}", "DEBUG": "1",
-                "LOGIN_MAX_FAILURES": str(LIMIT), "LOGIN_MAX_FAILURES_PER_ADDRESS": "1000"}
+                "LOGIN_FREE_FAILURES": str(LIMIT), "LOGIN_FREE_FAILURES_PER_ADDRESS": "1000",
+                "LOGIN_DELAY": "600"}
     prefix = f"skatclub-test-servers-{uuid.uuid4().hex[:12]}"
     # make test's Redis run: the servers share that Redis, under a prefix of their own.
     if os.environ.get("CACHE_URL", "").startswith("redis"):
@@ -122,7 +123,8 @@ def test_wrong_passwords_spread_over_both_servers_are_counted_as_one(site: Site)
     for n in range(LIMIT):
         server = (site.a, site.b)[n % 2]
         assert sign_in(attacker, server, "anna", "wrong") == 200, n
-    # Each server saw only half of them; the count is one, so the next is refused on both.
+    # Each server saw only half of them; the count is one, so the next has to wait (429)
+    # on both.
     assert sign_in(attacker, site.a, "anna", "wrong") == 429
     assert sign_in(attacker, site.b, "anna", "wrong") == 429
     # Another account is not touched by anna's count.

@@ -29,14 +29,18 @@ from django.urls.exceptions import NoReverseMatch
 
 from scoring.models import Deal, Season
 from scoring.writes.services import Actor, deal_record
+from scoring.writes.tournament import series_draw
 
 from .factories import make_club, make_table, make_user
+from .tournaments import make_tournament
 
 pytestmark = pytest.mark.django_db
 
 # A table code is anyone's to enter, a viewer's too, and then its holder may record at that
-# table (test_access_codes.py): the viewer walk leaves these out.
-VIEWER_MAY_POST = {"scoring:code-entry", "scoring:code"}
+# table (test_access_codes.py): the viewer walk leaves these out. So does one's own account
+# (an e-mail address, deleting it: test_personal_data.py), which is no club's data.
+VIEWER_MAY_POST = {"scoring:code-entry", "scoring:code", "scoring:account",
+                   "scoring:account-delete"}
 
 
 def all_patterns() -> Iterator[tuple[str, URLPattern]]:
@@ -73,13 +77,19 @@ def objects() -> dict[str, Any]:
     evening.season = season
     evening.save(update_fields=["season"])
     player = club.players.first()
+    assert player is not None, "a new club has players"
+    tournament = make_tournament(club, players=4, public=True)
+    series_draw(tournament=tournament, seed=1)
+    entrant = tournament.entrants.first()
+    assert entrant is not None
     return {"club": club, "table": table, "deal": deal, "evening": evening, "season": season,
             "player": player,
-            "pks": sorted({evening.pk, table.pk, season.pk}),
+            "pks": sorted({evening.pk, table.pk, season.pk, tournament.pk}),
             "values": {"slug": club.slug, "code": table.access_code, "deal": deal.pk,
                        "player": player.pk, "app_label": "scoring", "object_id": str(deal.pk),
                        "content_type_id": 1, "url": "x/", "uidb64": "MQ",
-                       "token": "set-password", "id": 1}}
+                       "token": "set-password", "id": 1, "entrant": entrant.pk,
+                       "series": 1, "number": 1, "key": tournament.board_key}}
 
 
 def urls_for(name: str, pattern: URLPattern, objects: dict[str, Any]) -> list[str]:
@@ -140,7 +150,7 @@ def plausible_form(objects: dict[str, Any], version: int) -> dict[str, Any]:
 
 def snapshot() -> dict[str, list[Any]]:
     models = [*apps.get_app_config("scoring").get_models(), get_user_model()]
-    return {m.__name__: list(m.objects.order_by("pk").values()) for m in models}
+    return {m.__name__: list(m._default_manager.order_by("pk").values()) for m in models}
 
 
 def viewer_posts(client: Client, objects: dict[str, Any]) -> list[str]:
