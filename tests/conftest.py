@@ -167,6 +167,26 @@ def _caches_of_this_run() -> Iterator[None]:
         delete_run_keys()
 
 
+@pytest.fixture
+def threads_share_the_cache() -> Iterator[None]:
+    """For a test whose threads use the cache at once. SQLite's in-memory test database
+    (shared cache mode) refuses a table to every other connection while one writes it
+    ("database table is locked", no waiting), unlike a SQLite file, so on the SQLite run such
+    a test gets the caches in memory, which its threads share; on Redis (or PostgreSQL) it
+    keeps the real shared cache."""
+    from django.db import connection
+
+    if on_redis() or connection.vendor != "sqlite":
+        yield
+        return
+    memory = {alias: {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                      "LOCATION": f"threads-{alias}"} for alias in settings.CACHES}
+    with override_settings(CACHES=memory):
+        for alias in memory:
+            caches[alias].clear()
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _empty_caches(request: pytest.FixtureRequest, _django_db_marker: None) -> None:
     if on_redis():
