@@ -41,8 +41,8 @@ from django.db.models import Prefetch
 from django.utils import translation
 from django.utils.formats import number_format
 from django.utils.functional import Promise
-from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _l
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import SkatError, evaluate, evaluate_table
 from scoring.engine.errors import Localized, language
@@ -133,7 +133,7 @@ def _at(place: Where | None, what: Where) -> Where:
     top of the file just ``what``."""
     if place is None or place == "":
         return what
-    return Words(_l("%(where)s: %(what)s"), where=place, what=what)
+    return Words(_("%(where)s: %(what)s"), where=place, what=what)
 
 
 class ImportProblem(Exception):
@@ -165,7 +165,7 @@ def _problem(place: Where | None, what: Words | Localized) -> ImportProblem:
     """A problem at a place of the file: "Table 1, deal 2: note must be …"."""
     if place is None or place == "":
         return ImportProblem(what)
-    return ImportProblem(Words(_l("%(where)s: %(what)s"), where=place, what=what))
+    return ImportProblem(Words(_("%(where)s: %(what)s"), where=place, what=what))
 
 
 # ---------------------------------------------------------------- export
@@ -245,25 +245,27 @@ def club_export(club: Club) -> dict[str, Any]:
 # ---------------------------------------------------------------- reading a file
 
 def _no_constant(name: str) -> Any:
-    raise ImportProblem(Words(_l("Invalid JSON: %(value)s is not a number JSON allows."),
+    raise ImportProblem(Words(_("Invalid JSON: %(value)s is not a number JSON allows."),
                               value=name))
 
 
-# What Python's JSON reader says is wrong, in the reader's words (json/decoder.py); a message
-# not listed is shown as the reader gives it.
+# What Python's JSON reader says is wrong (json/decoder.py), marked for translation: English
+# as Python says it, German from the catalogue; a message not listed is shown as it is.
 JSON_ERRORS: dict[str, str | Promise] = {
-    "Expecting value": _l("a value is expected"),
+    "Expecting value": _("Expecting value"),
     "Expecting property name enclosed in double quotes":
-        _l("a field name in double quotes is expected"),
-    "Expecting ':' delimiter": _l("a colon (:) is expected"),
-    "Expecting ',' delimiter": _l("a comma (,) is expected"),
-    "Unterminated string starting at": _l("a text is not closed (\" missing)"),
-    "Invalid control character at": _l("a control character stands in a text"),
-    "Invalid \\escape": _l("a backslash (\\) starts no valid escape"),
-    "Invalid \\uXXXX escape": _l("a \\u escape needs four hexadecimal digits"),
-    "Extra data": _l("more follows after the end of the document"),
-    "Illegal trailing comma before end of object": _l("a comma stands before the closing }"),
-    "Illegal trailing comma before end of array": _l("a comma stands before the closing ]"),
+        _("Expecting property name enclosed in double quotes"),
+    "Expecting ':' delimiter": _("Expecting ':' delimiter"),
+    "Expecting ',' delimiter": _("Expecting ',' delimiter"),
+    "Unterminated string starting at": _("Unterminated string starting at"),
+    "Invalid control character at": _("Invalid control character at"),
+    "Invalid \\escape": _("Invalid \\escape"),
+    "Invalid \\uXXXX escape": _("Invalid \\uXXXX escape"),
+    "Extra data": _("Extra data"),
+    "Illegal trailing comma before end of object":
+        _("Illegal trailing comma before end of object"),
+    "Illegal trailing comma before end of array":
+        _("Illegal trailing comma before end of array"),
 }
 
 
@@ -279,23 +281,23 @@ MAX_RECORD_TEXT = 200
 
 def loads(raw: bytes) -> Any:
     if len(raw) > MAX_FILE_BYTES:
-        raise ImportProblem(Words(_l("The file is too large: %(size)s bytes; at most "
+        raise ImportProblem(Words(_("The file is too large: %(size)s bytes; at most "
                                      "%(limit)s bytes can be imported at once."),
                                   size=_Number(len(raw)), limit=_Number(MAX_FILE_BYTES)))
     try:
         document = json.loads(raw, parse_constant=_no_constant)
     except UnicodeDecodeError:
-        raise ImportProblem(Words(_l("The file is not UTF-8 text."))) from None
+        raise ImportProblem(Words(_("The file is not UTF-8 text."))) from None
     except json.JSONDecodeError as err:
         raise ImportProblem(Words(
-            _l("Invalid JSON at line %(line)d, column %(column)d: %(error)s."),
+            _("Invalid JSON at line %(line)d, column %(column)d: %(error)s."),
             line=err.lineno, column=err.colno,
             error=Words(JSON_ERRORS[err.msg]) if err.msg in JSON_ERRORS else err.msg,
         )) from None
     except RecursionError:
         raise ImportProblem(_too_deep(raw)) from None
     except ValueError:  # a number of more digits than Python converts
-        raise ImportProblem(Words(_l("Invalid JSON: a number has more than %(digits)d "
+        raise ImportProblem(Words(_("Invalid JSON: a number has more than %(digits)d "
                                      "digits."), digits=sys.get_int_max_str_digits())) from None
     check_nesting(document)
     return document
@@ -328,7 +330,7 @@ def _too_deep(raw: bytes) -> Words:
         elif char in "{[":
             if len(stack) >= MAX_DEPTH:
                 path = tuple(step[1] for step in stack)
-                return Words(_l("%(where)s: nested too deep at line %(line)d, column "
+                return Words(_("%(where)s: nested too deep at line %(line)d, column "
                                 "%(column)d (objects and lists at most %(depth)d levels "
                                 "deep)."), where=_place(path), line=line, column=column,
                              depth=MAX_DEPTH)
@@ -341,24 +343,24 @@ def _too_deep(raw: bytes) -> Words:
             else:
                 stack[-1][1] += 1
         index += 1
-    return Words(_l("The file is nested too deep: objects and lists at most %(depth)d levels "
+    return Words(_("The file is nested too deep: objects and lists at most %(depth)d levels "
                     "deep."), depth=MAX_DEPTH)
 
 
 PLACE_NAMES: dict[str, str | Promise] = {
-    "evenings": _l("Evening %(number)s"), "tables": _l("Table %(number)s"),
-    "players": _l("Player %(number)s"), "rule_profiles": _l("Rule profile %(number)s"),
-    "seasons": _l("Season %(number)s"),
+    "evenings": _("Evening %(number)s"), "tables": _("Table %(number)s"),
+    "players": _("Player %(number)s"), "rule_profiles": _("Rule profile %(number)s"),
+    "seasons": _("Season %(number)s"),
 }
 
 
 def _deal(table: Where | None, number: int, *, deleted: bool = False) -> Words:
     """A deal of a table as the messages name it: "Table 1, deal 3", "Table 1, deleted deal 1"."""
     if table is None:
-        return Words(_l("deleted deal %(number)s") if deleted else _l("deal %(number)s"),
+        return Words(_("deleted deal %(number)s") if deleted else _("deal %(number)s"),
                      number=number)
-    return Words(_l("%(table)s, deleted deal %(number)s") if deleted
-                 else _l("%(table)s, deal %(number)s"), table=table, number=number)
+    return Words(_("%(table)s, deleted deal %(number)s") if deleted
+                 else _("%(table)s, deal %(number)s"), table=table, number=number)
 
 
 def _place(path: tuple[Any, ...]) -> Where:
@@ -379,7 +381,7 @@ def _place(path: tuple[Any, ...]) -> Where:
         else:
             break
     if not parts:
-        return Words(_l("The file"))
+        return Words(_("The file"))
     place = parts[0]
     for part in parts[1:]:
         place = _at(place, part)
@@ -394,7 +396,7 @@ def check_nesting(document: Any, limit: int = MAX_DEPTH) -> None:
         item, path = stack.pop()
         if isinstance(item, dict | list):
             if len(path) >= limit:
-                raise ImportProblem(Words(_l("%(where)s: nested too deep (objects and lists "
+                raise ImportProblem(Words(_("%(where)s: nested too deep (objects and lists "
                                              "at most %(depth)d levels deep)."),
                                           where=_place(path), depth=limit))
             pairs = item.items() if isinstance(item, dict) else enumerate(item)
@@ -420,20 +422,20 @@ def _check_record(record: Any, spot: Where) -> dict[str, Any]:
     ``note`` (text for people, at most MAX_NOTE characters, or null), and the size of every
     other text in it (a penalty's reason, a card)."""
     if not isinstance(record, dict):
-        raise _problem(spot, Words(_l("A deal must be a JSON object.")))
+        raise _problem(spot, Words(_("A deal must be a JSON object.")))
     if _depth(record) > MAX_DEAL_DEPTH:
-        raise _problem(spot, Words(_l("nested too deep (a deal record nests at most "
+        raise _problem(spot, Words(_("nested too deep (a deal record nests at most "
                                       "%(depth)d levels)."), depth=MAX_DEAL_DEPTH))
     note = record.get("note")
     if note is not None and (not isinstance(note, str) or len(note) > MAX_NOTE):
-        raise ImportProblem(Words(_l("%(what)s must be a text of at most %(count)d "
+        raise ImportProblem(Words(_("%(what)s must be a text of at most %(count)d "
                                      "characters."), what=_at(spot, "note"), count=MAX_NOTE))
     stack: list[Any] = [record]
     while stack:
         item = stack.pop()
         if isinstance(item, str):
             if len(item) > MAX_RECORD_TEXT and item is not note:
-                raise _problem(spot, Words(_l("A text in the record is longer than "
+                raise _problem(spot, Words(_("A text in the record is longer than "
                                               "%(count)d characters."), count=MAX_RECORD_TEXT))
         elif isinstance(item, dict):
             stack.extend(item.keys())
@@ -450,10 +452,10 @@ def _clean_json(value: Any, where: Where) -> None:
         item = stack.pop()
         if isinstance(item, str):
             if "\x00" in item:
-                raise _problem(where, Words(_l("Text must not contain NUL characters.")))
+                raise _problem(where, Words(_("Text must not contain NUL characters.")))
         elif isinstance(item, float):
             if not math.isfinite(item):
-                raise _problem(where, Words(_l("Numbers must be finite.")))
+                raise _problem(where, Words(_("Numbers must be finite.")))
         elif isinstance(item, dict):
             for key, sub in item.items():
                 stack.append(key)
@@ -464,18 +466,18 @@ def _clean_json(value: Any, where: Where) -> None:
 
 def _object(value: Any, where: Where, allowed: frozenset[str]) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise ImportProblem(Words(_l("%(what)s must be a JSON object."), what=where))
+        raise ImportProblem(Words(_("%(what)s must be a JSON object."), what=where))
     unknown = sorted(str(k) for k in value if k not in allowed)
     if unknown:
-        raise _problem(where, Words(_l("unknown field %(field)s."), field=repr(unknown[0])))
+        raise _problem(where, Words(_("unknown field %(field)s."), field=repr(unknown[0])))
     return value
 
 
 def _text(value: Any, where: Where, *, max_length: int = 100, blank: bool = False) -> str:
     if not isinstance(value, str) or (not blank and not value.strip()):
-        raise ImportProblem(Words(_l("%(what)s must be a non-empty text."), what=where))
+        raise ImportProblem(Words(_("%(what)s must be a non-empty text."), what=where))
     if len(value) > max_length or "\x00" in value:
-        raise ImportProblem(Words(_l("%(what)s must be at most %(count)d characters."),
+        raise ImportProblem(Words(_("%(what)s must be at most %(count)d characters."),
                                   what=where, count=max_length))
     return value
 
@@ -484,14 +486,14 @@ def _int(value: Any, where: Where, low: int, high: int, *, null: bool = False) -
     if value is None and null:
         return None
     if type(value) is not int or not low <= value <= high:
-        raise ImportProblem(Words(_l("%(what)s must be a whole number from %(low)d to "
+        raise ImportProblem(Words(_("%(what)s must be a whole number from %(low)d to "
                                      "%(high)d."), what=where, low=low, high=high))
     return value
 
 
 def _bool(value: Any, where: Where) -> bool:
     if type(value) is not bool:
-        raise ImportProblem(Words(_l("%(what)s must be true or false."), what=where))
+        raise ImportProblem(Words(_("%(what)s must be true or false."), what=where))
     return value
 
 
@@ -501,7 +503,7 @@ def _date(value: Any, where: Where) -> datetime.date:
             raise ValueError
         return datetime.date.fromisoformat(value)
     except ValueError:
-        raise ImportProblem(Words(_l("%(what)s must be a date written YYYY-MM-DD."),
+        raise ImportProblem(Words(_("%(what)s must be a date written YYYY-MM-DD."),
                                   what=where)) from None
 
 
@@ -510,7 +512,7 @@ def _slug(value: Any, where: Where) -> str:
     try:
         validate_slug(text)
     except ValidationError:
-        raise ImportProblem(Words(_l("%(what)s must be a short name of letters, digits, - and "
+        raise ImportProblem(Words(_("%(what)s must be a short name of letters, digits, - and "
                                      "_."), what=where)) from None
     return text
 
@@ -520,22 +522,22 @@ def _rules(source: dict[str, Any], where: Where) -> dict[str, Any]:
     values = {key: source.get(key) for key in RULE_KEYS}
     for key in ("rules", "scoring", "currency"):
         if not isinstance(values[key], str):
-            raise ImportProblem(Words(_l("%(what)s must be a text."), what=_at(where, key)))
+            raise ImportProblem(Words(_("%(what)s must be a text."), what=_at(where, key)))
     if not isinstance(values["options"], dict):
-        raise ImportProblem(Words(_l("%(what)s must be a JSON object."),
+        raise ImportProblem(Words(_("%(what)s must be a JSON object."),
                                   what=_at(where, "options")))
     if values["settlement"] is not None and not isinstance(values["settlement"], dict):
-        raise ImportProblem(Words(_l("%(what)s must be a JSON object or null."),
+        raise ImportProblem(Words(_("%(what)s must be a JSON object or null."),
                                   what=_at(where, "settlement")))
     if not isinstance(values["stake"], str):
-        raise ImportProblem(Words(_l("%(what)s must be a decimal written as text, e.g. "
+        raise ImportProblem(Words(_("%(what)s must be a decimal written as text, e.g. "
                                      "\"0.05\"."), what=_at(where, "stake")))
     try:
         stake = Decimal(values["stake"])
         if not stake.is_finite():
             raise ArithmeticError
     except ArithmeticError:
-        raise ImportProblem(Words(_l("%(what)s must be a decimal such as \"0.05\"."),
+        raise ImportProblem(Words(_("%(what)s must be a decimal such as \"0.05\"."),
                                   what=_at(where, "stake"))) from None
     values["stake"] = stake
     values["settlement"] = values["settlement"] or {}
@@ -564,7 +566,7 @@ class _PlannedEvening:
 
 def _check_table(raw: Any, index: int, rules: dict[str, Any], series_rounds: int | None,
                  ) -> _PlannedTable:
-    where = Words(_l("Table %(number)s"), number=index)
+    where = Words(_("Table %(number)s"), number=index)
     doc = _object(raw, where, TABLE_KEYS)
     _clean_json(doc, where)
     for key in RULE_KEYS:
@@ -584,7 +586,7 @@ def _check_table(raw: Any, index: int, rules: dict[str, Any], series_rounds: int
             if same:
                 continue
         if theirs != ours:
-            raise ImportProblem(Words(_l("%(what)s differs from the evening's; an evening has "
+            raise ImportProblem(Words(_("%(what)s differs from the evening's; an evening has "
                                          "one set of rules for all its tables."),
                                       what=_at(where, key)))
     number = _int(doc.get("number", index), _at(where, "number"), 1, 999)
@@ -594,7 +596,7 @@ def _check_table(raw: Any, index: int, rules: dict[str, Any], series_rounds: int
                        for key in RULE_KEYS})
     engine_doc["settlement"] = rules["settlement"] or None
     if not isinstance(doc.get("deals"), list):
-        raise ImportProblem(Words(_l("%(what)s must be a list of deal records."),
+        raise ImportProblem(Words(_("%(what)s must be a list of deal records."),
                                   what=_at(where, "deals")))
     for k, record in enumerate(doc["deals"], 1):
         _check_record(record, _deal(where, k))
@@ -603,17 +605,17 @@ def _check_table(raw: Any, index: int, rules: dict[str, Any], series_rounds: int
     except SkatError as err:
         place: Where = where if err.deal is None else _deal(where, err.deal)
         if err.field and err.deal is None:
-            place = Words(_l("%(where)s (%(field)s)"), where=where, field=err.field)
+            place = Words(_("%(where)s (%(field)s)"), where=where, field=err.field)
         raise _problem(place, err) from None
     players = list(result["players"]) if isinstance(result["players"], list) else []
     if not players:  # the engine also takes a number of players; a table to store needs names
-        raise ImportProblem(Words(_l("%(what)s must be a list of names."),
+        raise ImportProblem(Words(_("%(what)s must be a list of names."),
                                   what=_at(where, "players")))
     if series_rounds is not None:
         length = series_rounds * len(players)
         counted = sum(1 for row in result["deals"] if row["counts"])
         if counted > length:
-            raise _problem(where, Words(_l("a series has %(length)d games here; this table "
+            raise _problem(where, Words(_("a series has %(length)d games here; this table "
                                            "has %(count)d."), length=length, count=counted))
     deals = []
     for record in engine_doc["deals"]:
@@ -623,7 +625,7 @@ def _check_table(raw: Any, index: int, rules: dict[str, Any], series_rounds: int
         deals.append(stored)
     deleted_raw = doc.get("deleted_deals", [])
     if not isinstance(deleted_raw, list):
-        raise ImportProblem(Words(_l("%(what)s must be a list."),
+        raise ImportProblem(Words(_("%(what)s must be a list."),
                                   what=_at(where, "deleted_deals")))
     total = len(deals) + len(deleted_raw)
     deleted: list[tuple[int, dict[str, Any]]] = []
@@ -634,12 +636,12 @@ def _check_table(raw: Any, index: int, rules: dict[str, Any], series_rounds: int
         position = _int(item.get("position"), _at(spot, "position"), 1, total)
         assert position is not None
         if position in seen:
-            raise _problem(spot, Words(_l("position %(position)d is given twice."),
+            raise _problem(spot, Words(_("position %(position)d is given twice."),
                                        position=position))
         seen.add(position)
         record = item.get("record")
         if not isinstance(record, dict):
-            raise ImportProblem(Words(_l("%(what)s must be a JSON object."),
+            raise ImportProblem(Words(_("%(what)s must be a JSON object."),
                                       what=_at(spot, "record")))
         _check_record(record, spot)
         deleted.append((position, record))
@@ -677,7 +679,7 @@ def _check_deleted(engine_doc: dict[str, Any], live: list[dict[str, Any]],
     try:
         evaluate(lone)
     except SkatError as err:
-        spot_field = (Words(_l("%(where)s (%(field)s)"), where=spot, field=err.field)
+        spot_field = (Words(_("%(where)s (%(field)s)"), where=spot, field=err.field)
                       if err.field else spot)
         raise _problem(spot_field, err) from None
 
@@ -687,12 +689,12 @@ def check_evening(raw: Any, where: Where | None = None,
     """Everything about an evening document that needs no database, checked in full."""
     if where is None:
         check_nesting(raw)
-    doc = _object(raw, where or Words(_l("The evening")), EVENING_KEYS)
+    doc = _object(raw, where or Words(_("The evening")), EVENING_KEYS)
     _clean_json({k: v for k, v in doc.items() if k != "tables"},
-                where or Words(_l("The evening")))
+                where or Words(_("The evening")))
     _slug(doc.get("club"), _at(where, "club"))
     if club_slug is not None and doc["club"] != club_slug:
-        raise _problem(where, Words(_l("The evening belongs to club %(theirs)s, not "
+        raise _problem(where, Words(_("The evening belongs to club %(theirs)s, not "
                                        "%(ours)s."), theirs=repr(doc["club"]),
                                     ours=repr(club_slug)))
     _date(doc.get("date"), _at(where, "date"))
@@ -705,14 +707,14 @@ def check_evening(raw: Any, where: Where | None = None,
                          null=True)
     tables = doc.get("tables")
     if not isinstance(tables, list):
-        raise ImportProblem(Words(_l("%(what)s must be a list of tables."),
+        raise ImportProblem(Words(_("%(what)s must be a list of tables."),
                                   what=_at(where, "tables")))
     if "rules" in doc:
         rule_source = doc
     elif tables and isinstance(tables[0], dict):
         rule_source = tables[0]
     else:
-        raise _problem(where, Words(_l("An evening without tables must give its rules.")))
+        raise _problem(where, Words(_("An evening without tables must give its rules.")))
     options = rule_source.get("options")
     rules = _rules({**rule_source, "options": {} if options is None else options,
                     "stake": rule_source.get("stake", "0"),
@@ -727,8 +729,8 @@ def check_evening(raw: Any, where: Where | None = None,
         except ImportProblem as err:
             raise _problem(where, err) from None
         if (plan.series, plan.number) in places:
-            raise _problem(_at(where, Words(_l("Table %(number)s"), number=index)), Words(
-                _l("series %(series)d has two tables numbered %(number)d."),
+            raise _problem(_at(where, Words(_("Table %(number)s"), number=index)), Words(
+                _("series %(series)d has two tables numbered %(number)d."),
                 series=plan.series, number=plan.number))
         places.add((plan.series, plan.number))
         planned.append(plan)
@@ -744,7 +746,7 @@ def _write_evening(plan: _PlannedEvening, club: Club, players: dict[str, Player]
     if doc.get("season") is not None:
         season = Season.objects.filter(club=club, name=doc["season"]).first()
         if season is None:
-            raise _problem(where, Words(_l("Club %(club)s has no season %(season)s (import "
+            raise _problem(where, Words(_("Club %(club)s has no season %(season)s (import "
                                            "the whole club, or create the season first)."),
                                         club=repr(club.slug), season=repr(doc["season"])))
     evening = Evening(club=club, date=_date(doc["date"], "date"), name=doc["name"],
@@ -767,7 +769,7 @@ def _write_evening(plan: _PlannedEvening, club: Club, players: dict[str, Player]
             made = table_create(evening=evening, players=seated, first_dealer=table.first_dealer,
                                 number=table.number, series=table.series)
         except ValidationError as err:
-            raise _problem(_at(where, Words(_l("Table %(number)s"), number=index)),
+            raise _problem(_at(where, Words(_("Table %(number)s"), number=index)),
                            _Refusal(err)) from None
         live = iter(table.deals)
         deleted = dict(table.deleted)
@@ -789,7 +791,7 @@ def _club(slug: str, name: str | None = None, language: str | None = None) -> Cl
         try:
             club.full_clean()
         except ValidationError as err:
-            raise _problem(Words(_l("Club %(club)s"), club=repr(slug)), _Refusal(err)) from None
+            raise _problem(Words(_("Club %(club)s"), club=repr(slug)), _Refusal(err)) from None
         club.save()
     return club
 
@@ -804,7 +806,7 @@ def _run(write: Any) -> Any:
     except ValidationError as err:
         raise ImportProblem(_Refusal(err)) from None
     except DatabaseError as err:
-        raise ImportProblem(Words(_l("The database refused the import: %(error)s"),
+        raise ImportProblem(Words(_("The database refused the import: %(error)s"),
                                   error=str(err))) from None
 
 
@@ -836,7 +838,7 @@ def _add_evening(plan: _PlannedEvening, club: Club, players: dict[str, Player],
                  report: ImportReport, actor: Actor, source: str) -> Evening:
     """Write the planned evening, unless the club has it already (see IMPORT_ACTOR above);
     either way the evening's audit log gets an entry."""
-    what = source or _("standard input")
+    what = source or gettext("standard input")
     same = list(Evening.objects.filter(club=club, date=_date(plan.doc["date"], "date"),
                                        name=plan.doc["name"]).select_related("club",
                                                                              "season"))
@@ -851,7 +853,7 @@ def _add_evening(plan: _PlannedEvening, club: Club, players: dict[str, Player],
             players.clear()
             players.update(known)
             report.skipped.append(twin)
-            evening_audit(twin, AuditEntry.Action.IMPORT, actor, _(
+            evening_audit(twin, AuditEntry.Action.IMPORT, actor, gettext(
                 "%(file)s: this evening is already there (same date, name and content); "
                 "nothing added.") % {"file": what}, after={"file": source, "added": False})
             return twin
@@ -859,7 +861,7 @@ def _add_evening(plan: _PlannedEvening, club: Club, players: dict[str, Player],
     tables = evening.tables.count()
     deals = Deal.objects.filter(table__evening=evening).count()
     report.added.append(evening)
-    evening_audit(evening, AuditEntry.Action.IMPORT, actor, _(
+    evening_audit(evening, AuditEntry.Action.IMPORT, actor, gettext(
         "%(file)s: added with %(tables)d tables and %(deals)d deals.") % {
             "file": what, "tables": tables, "deals": deals},
         after={"file": source, "added": True, "tables": tables, "deals": deals})
@@ -899,15 +901,15 @@ def import_club_report(raw: Any, *, actor: Actor = IMPORT_ACTOR, source: str = "
                        ) -> ImportReport:
     """import_club, saying which evenings were added and which were already there."""
     check_nesting(raw)
-    doc = _object(raw, Words(_l("The club")), CLUB_KEYS)
+    doc = _object(raw, Words(_("The club")), CLUB_KEYS)
     slug = _slug(doc.get("club"), "club")
     name = _text(doc.get("name", slug), "name")
     club_language = doc.get("language", "de")
     if club_language not in ("de", "en"):
-        raise ImportProblem(Words(_l("%(what)s must be \"de\" or \"en\"."), what="language"))
+        raise ImportProblem(Words(_("%(what)s must be \"de\" or \"en\"."), what="language"))
     people = doc.get("players", [])
     if not isinstance(people, list):
-        raise ImportProblem(Words(_l("%(what)s must be a list."), what="players"))
+        raise ImportProblem(Words(_("%(what)s must be a list."), what="players"))
     wanted_players = []
     for k, person in enumerate(people, 1):
         who = Words(PLACE_NAMES["players"], number=k)
@@ -916,7 +918,7 @@ def import_club_report(raw: Any, *, actor: Actor = IMPORT_ACTOR, source: str = "
                                _bool(person.get("guest", False), _at(who, "guest"))))
     profiles = doc.get("rule_profiles", [])
     if not isinstance(profiles, list):
-        raise ImportProblem(Words(_l("%(what)s must be a list."), what="rule_profiles"))
+        raise ImportProblem(Words(_("%(what)s must be a list."), what="rule_profiles"))
     wanted_profiles = []
     for k, profile in enumerate(profiles, 1):
         where = Words(PLACE_NAMES["rule_profiles"], number=k)
@@ -925,7 +927,7 @@ def import_club_report(raw: Any, *, actor: Actor = IMPORT_ACTOR, source: str = "
                                 _rules(profile, where)))
     seasons = doc.get("seasons", [])
     if not isinstance(seasons, list):
-        raise ImportProblem(Words(_l("%(what)s must be a list."), what="seasons"))
+        raise ImportProblem(Words(_("%(what)s must be a list."), what="seasons"))
     wanted_seasons = []
     for k, season in enumerate(seasons, 1):
         where = Words(PLACE_NAMES["seasons"], number=k)
@@ -943,14 +945,14 @@ def import_club_report(raw: Any, *, actor: Actor = IMPORT_ACTOR, source: str = "
                                   1, 50, null=True),
         }
         if fields["evaluation"] not in Season.Evaluation.values:
-            raise ImportProblem(Words(_l("%(what)s must be classic or seeger_fabian."),
+            raise ImportProblem(Words(_("%(what)s must be classic or seeger_fabian."),
                                       what=_at(where, "evaluation")))
         if fields["end"] < fields["start"]:
-            raise _problem(where, Words(_l("The season cannot end before it starts.")))
+            raise _problem(where, Words(_("The season cannot end before it starts.")))
         wanted_seasons.append(fields)
     evenings = doc.get("evenings", [])
     if not isinstance(evenings, list):
-        raise ImportProblem(Words(_l("%(what)s must be a list."), what="evenings"))
+        raise ImportProblem(Words(_("%(what)s must be a list."), what="evenings"))
     plans = [check_evening(e, Words(PLACE_NAMES["evenings"], number=k), club_slug=slug)
              for k, e in enumerate(evenings, 1)]
 
@@ -966,14 +968,14 @@ def import_club_report(raw: Any, *, actor: Actor = IMPORT_ACTOR, source: str = "
             if existing is None:
                 RuleProfile.objects.create(club=club, name=title, **rules)
             elif existing.rules_dict() != RuleProfile(name=title, **rules).rules_dict():
-                raise ImportProblem(Words(_l("Rule profile %(name)s exists in the club with "
+                raise ImportProblem(Words(_("Rule profile %(name)s exists in the club with "
                                              "other rules."), name=repr(title)))
         for fields in wanted_seasons:
             existing_season = Season.objects.filter(club=club, name=fields["name"]).first()
             if existing_season is None:
                 Season.objects.create(club=club, **fields)
             elif any(getattr(existing_season, key) != value for key, value in fields.items()):
-                raise ImportProblem(Words(_l("Season %(name)s exists in the club with other "
+                raise ImportProblem(Words(_("Season %(name)s exists in the club with other "
                                              "settings."), name=repr(fields["name"])))
         for k, plan in enumerate(plans, 1):
             _add_evening(plan, club, players, Words(PLACE_NAMES["evenings"], number=k),
@@ -1011,9 +1013,9 @@ def sheet_csv(sheet: ScoreSheet) -> str:
     active language, as on the sheet."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n", quoting=csv.QUOTE_NONNUMERIC)
-    head = [_("No."), _("Dealer"), _("Declarer"), _("Game"), _("Details"), _("Bid"),
-            _("Result"), "Kontra/Re", "Bock"]
-    total = _("Total")
+    head = [gettext("No."), gettext("Dealer"), gettext("Declarer"), gettext("Game"),
+            gettext("Details"), gettext("Bid"), gettext("Result"), "Kontra/Re", "Bock"]
+    total = gettext("Total")
     for name in sheet.players:
         head += [name, f"{name} ({total})"]
     writer.writerow([_cell(c) for c in head])
