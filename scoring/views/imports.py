@@ -19,7 +19,7 @@ from django.views.decorators.http import require_safe
 from scoring import access
 from scoring.forms.imports import ConfirmForm, DeleteEveningForm, UploadForm
 from scoring.models import Club, ClubLogEntry, Deal, ImportedTotal, PendingImport
-from scoring.writes import services, uploads
+from scoring.writes import removal, uploads
 from scoring.writes.interchange import ImportProblem
 from scoring.writes.services import Actor
 
@@ -130,7 +130,7 @@ def evening_delete(request: HttpRequest, pk: int) -> HttpResponse:
         form = DeleteEveningForm(request.POST)
         if form.is_valid():
             try:
-                services.evening_delete(evening=evening, actor=_actor(request),
+                removal.evening_delete(evening=evening, actor=_actor(request),
                                         reason=form.cleaned_data["reason"])
             except ValidationError as err:
                 for message in err.messages:
