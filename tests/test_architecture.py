@@ -161,3 +161,54 @@ def test_the_import_reader_sees_lazy_and_package_imports() -> None:
     found = {imported for _line, imported in imports_of(MODULES["scoring.writes.services"])}
     assert "scoring.writes.seating" in found  # from scoring.writes import seating
     assert "scoring.engine.settlement" in found  # imported inside a function
+
+
+def circles(edges: list[tuple[str, str]]) -> list[list[str]]:
+    """The loops among modules (strongly connected parts of more than one module)."""
+    graph: dict[str, set[str]] = {}
+    for a, b in edges:
+        graph.setdefault(a, set()).add(b)
+        graph.setdefault(b, set())
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in sorted(graph[node]):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            part = []
+            while True:
+                top = stack.pop()
+                part.append(top)
+                if top == node:
+                    break
+            if len(part) > 1:
+                found.append(sorted(part))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_no_modules_import_each_other_in_a_circle() -> None:
+    """Arrows inside one part may point either way, but never round in a loop (lazy imports
+    inside functions included): a loop means neither module can be understood, or moved,
+    without the other. A package's __init__ only hands names on and is left out."""
+    edges = [(importer, imported) for importer, _line, imported in arrows()
+             if not MODULES.get(imported, ROOT).name == "__init__.py"
+             and MODULES[importer].name != "__init__.py" and importer != imported]
+    assert not circles(edges), circles(edges)
+
+
+def test_the_circle_finder_sees_a_loop() -> None:
+    assert circles([("a", "b"), ("b", "c"), ("c", "a"), ("c", "d")]) == [["a", "b", "c"]]
+    assert circles([("a", "b"), ("b", "c")]) == []
