@@ -25,8 +25,9 @@ players at three 3-tables, 16 at four 4-tables) and the earlier series are paral
 of it, the plan starts from the plane's other classes, which repeat nobody (up to 4 and 5
 series). Otherwise a seating by lot is improved by a tabu search over swaps of two players
 of different tables in one planned series (``_Plan``), which stops when the cost reaches a
-lower bound (none, or the pigeonhole bound below) or after a bounded number of steps, so a
-draw always ends, keeping the best plan found; only the plan's first series is returned.
+lower bound (none, or the pigeonhole bound below), after ten restarts in a row that found
+nothing better, or after a bounded number of steps, so a draw always ends, keeping the best
+plan found; only the plan's first series is returned.
 Measured: no repeats for 9 over 4 series, 16 over 4 and 5, 20 over 4, 32 over 4, 36 over
 4, 40 over 5, 1,000 over 3 (tests/test_draw.py). Where no seating without repeats exists
 it ends with the fewest: 12 players at three 4-tables can never play a second series
@@ -271,7 +272,9 @@ class _Plan(Generic[T]):
                         self.met[a][b] += 1
                         self.met[b][a] += 1
         self.floor = _floor(n, sizes, past, planned)
-        self.max_steps = max_steps if max_steps is not None else 2000 + 40 * n * planned
+        self.max_steps = max_steps if max_steps is not None else 20000 + 40 * n * planned
+        # the search ends after this many restarts in a row that found no better plan
+        self.give_up = _GIVE_UP
         # at most this many partners are tried per step (all players for small fields)
         self.sample = 120
 
@@ -353,6 +356,7 @@ class _Plan(Generic[T]):
         tabu = [[0] * n for _ in range(planned)]
         patience = 150 + 10 * n
         stalled = 0
+        fruitless = 0  # restarts since the best plan last improved
         bad: list[tuple[int, int]] = []
         step = 0
         while self.cost > self.floor and step < self.max_steps:
@@ -406,19 +410,22 @@ class _Plan(Generic[T]):
             ti = where[i]
             self._swap(s, i, j)
             self.cost += low
-            tabu[s][i] = tabu[s][j] = step + 3 + rng.randrange(8)
+            tabu[s][i] = tabu[s][j] = step + _TENURE + rng.randrange(8)
             for k in self.tables[s][self.where[s][i]] + self.tables[s][ti]:
                 if self._still(s, k):
                     bad.append((s, k))
             if self.cost < best:
-                best, best_plan, stalled = self.cost, self._snapshot(), 0
+                best, best_plan, stalled, fruitless = self.cost, self._snapshot(), 0, 0
             else:
                 stalled += 1
             if stalled > patience:
+                fruitless += 1
+                if fruitless > self.give_up:
+                    break
                 # start again from the best plan, shaken by a few random swaps
                 self._restore(best_plan)
                 self.cost = best
-                for _ in range(2 + rng.randrange(4)):
+                for _ in range(_SHAKE + rng.randrange(4)):
                     s = rng.randrange(planned)
                     i, j = rng.sample(everyone, 2)
                     if self.where[s][i] != self.where[s][j]:
@@ -431,6 +438,13 @@ class _Plan(Generic[T]):
 
 
 _SQUARE = [k * k for k in range(256)]
+# the search's settings, tried on 14 players over 4 series and 18 and 19 over 5: it gives
+# up after this many restarts in a row without a better plan, shakes the best plan by this
+# many random swaps (and up to 3 more) to restart, and leaves a swapped player alone for
+# this many steps (and up to 7 more)
+_GIVE_UP = 10
+_SHAKE = 2
+_TENURE = 1
 
 
 def _fewest_pairs(size: int, groups: int) -> int:
