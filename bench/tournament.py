@@ -1,12 +1,14 @@
 """Tournament days (issue 17): the seat draw's speed, and the public live board under load.
 
 1. The draw of 1,000 players into 250 tables for 3 series (target < 1 s), the later series
-   drawn against repeated opponents; baseline in the same run: the same seating by a plain
-   shuffle (no search), the least any draw costs.
+   drawn against repeated opponents; baselines in the same run: the same seating by a plain
+   shuffle (no search), the least any draw costs, and the search before it planned the later
+   series too (tests/draw_before.py: one series at a time).
+   With --fields: the repeated pairs of smaller fields (16 over 4 …), now and before.
 2. With --board: the public live board while tablets save: version polls (ETag, cached) and
    board fetches after a change, p50/p99 per request (bench/_board.py; target p99 < 100 ms).
 
-Run: .venv/bin/python bench/tournament.py [--runs N] [--board]
+Run: .venv/bin/python bench/tournament.py [--runs N] [--fields] [--board]
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from scoring.draw import repeated_pairs, table_sizes, tournament  # noqa: E402
+from tests import draw_before  # noqa: E402
 
 PLAYERS, SERIES = 1000, 3
 DRAW_TARGET_S = 1.0
@@ -45,6 +48,7 @@ def shuffled(players: int, series: int, seed: int) -> list[list[list[int]]]:
 def bench_draw(runs: int) -> bool:
     print(f"Seat draw: {PLAYERS} players, {len(table_sizes(PLAYERS))} tables, {SERIES} series")
     times, base, repeats, base_repeats = [], [], 0, 0
+    old, old_repeats = [], 0
     for seed in range(runs):
         start = time.perf_counter()
         drawn = tournament(PLAYERS, SERIES, seed)
@@ -54,21 +58,50 @@ def bench_draw(runs: int) -> bool:
         base.append(time.perf_counter() - start)
         repeats += sum(repeated_pairs(drawn[k], drawn[:k]) for k in range(1, SERIES))
         base_repeats += sum(repeated_pairs(plain[k], plain[:k]) for k in range(1, SERIES))
+        start = time.perf_counter()
+        before = draw_before.tournament(PLAYERS, SERIES, seed)
+        old.append(time.perf_counter() - start)
+        old_repeats += sum(repeated_pairs(before[k], before[:k]) for k in range(1, SERIES))
     print(f"  draw against repeats   median {statistics.median(times) * 1000:7.1f} ms   "
           f"max {max(times) * 1000:7.1f} ms   repeated pairs {repeats} over {runs} draws")
     print(f"  baseline: plain shuffle median {statistics.median(base) * 1000:7.1f} ms   "
           f"max {max(base) * 1000:7.1f} ms   repeated pairs {base_repeats} over {runs} draws")
+    print(f"  before: series by series median {statistics.median(old) * 1000:6.1f} ms   "
+          f"max {max(old) * 1000:7.1f} ms   repeated pairs {old_repeats} over {runs} draws")
     ok = max(times) < DRAW_TARGET_S
     print(f"  target < {DRAW_TARGET_S:.0f} s: {'met' if ok else 'MISSED'}")
     return ok
 
 
+FIELDS = [(9, 4), (12, 3), (13, 2), (14, 4), (15, 4), (16, 4), (16, 5), (20, 3), (20, 4),
+          (28, 3), (32, 4), (36, 4), (40, 5)]
+
+
+def bench_fields(runs: int) -> None:
+    """Repeated pairs in all (least – most over the seeds) of smaller fields, now and
+    before; 12 over 3 cannot go below 9 (3 in series 2, 6 in series 3)."""
+    print(f"Repeated pairs over {runs} seeds (least–most), now | before")
+    for players, series in FIELDS:
+        now, then = [], []
+        for seed in range(runs):
+            drawn = tournament(players, series, seed)
+            before = draw_before.tournament(players, series, seed)
+            now.append(sum(repeated_pairs(drawn[k], drawn[:k]) for k in range(1, series)))
+            then.append(sum(repeated_pairs(before[k], before[:k]) for k in range(1, series)))
+        print(f"  {players:3d} players, {series} series: {min(now):2d}–{max(now):<2d} | "
+              f"{min(then):2d}–{max(then):<2d}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--fields", action="store_true",
+                        help="also the repeats of smaller fields, now and before")
     parser.add_argument("--board", action="store_true", help="also the live board under load")
     args = parser.parse_args()
     ok = bench_draw(args.runs)
+    if args.fields:
+        bench_fields(args.runs)
     if args.board:
         from _board import bench_board  # sets Django up: only for this part
 

@@ -218,7 +218,9 @@ def series_draw(*, tournament: Tournament, seed: int | None = None) -> Tournamen
             order += [n for n in numbers if n not in order]  # latecomers after the others
             groups = draw.by_standings(order)
         else:
-            groups = draw.draw(numbers, draw.series_random(seed, number), history)
+            # planning the series still to come too keeps them free of repeats where possible
+            groups = draw.draw(numbers, draw.series_random(seed, number), history,
+                               ahead=locked.series_count - number)
         for table_number, group in enumerate(groups, start=1):
             services.table_create(evening=evening, players=[by_number[n].player for n in group],
                                   number=table_number, series=number)
