@@ -4,6 +4,7 @@ from scoring.views import (
     club,
     engine,
     entry,
+    federation,
     held,
     home,
     offline_app,
@@ -21,4 +22,5 @@ app_name = "scoring"
 urlpatterns = [*home.urlpatterns, *club.urlpatterns, *entry.urlpatterns, *sheet.urlpatterns,
                *settlement.urlpatterns, *printed.urlpatterns, *season.urlpatterns,
                *series.urlpatterns, *table_live.urlpatterns, *engine.urlpatterns,
-               *sync.urlpatterns, *held.urlpatterns, *offline_app.urlpatterns]
+               *sync.urlpatterns, *held.urlpatterns, *offline_app.urlpatterns,
+               *federation.urlpatterns]
