@@ -225,6 +225,10 @@ class Evening(RulesMixin):
         verbose_name = _("evening")
         verbose_name_plural = _("evenings")
         ordering = ["-date", "-id"]
+        indexes = [
+            # The federation ranking reads a year's evenings of every club (reads/federation).
+            models.Index(fields=["date"], name="evening_date"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} {self.date:%Y-%m-%d}"
@@ -467,12 +471,6 @@ class TableScore(models.Model):
         verbose_name_plural = _("table scores")
         constraints = [
             models.UniqueConstraint(fields=["table", "player"], name="score_once_per_table"),
-        ]
-        indexes = [
-            # The ranking reads a year's evenings' rows and adds them up per player: the
-            # covering index answers it without touching the rows.
-            models.Index(fields=["evening", "player", "seeger_fabian", "won", "lost"],
-                         name="score_ranking"),
         ]
 
     def __str__(self) -> str:

@@ -15,10 +15,10 @@ import datetime
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.db.models import Count, Sum
+from django.db import connection
 
 from scoring.collation import name_key
-from scoring.models import Evening, Player, Table, TableScore
+from scoring.models import Club, Evening, Player, Table, TableScore
 from scoring.reads.results import table_refs, table_results
 from scoring.reads.standings import tie_key
 
@@ -72,18 +72,35 @@ def rank_rows(rows: list[FederationRow], year: int, min_evenings: int) -> Federa
 
 
 def federation_ranking(year: int, min_evenings: int) -> FederationRanking:
-    """The ranking from the kept table scores: one query."""
+    """The ranking from the kept table scores: one query. The rows are added up per player
+    and evening first, then per player, so that both steps are plain hash aggregates (a
+    count of distinct evenings would make the database sort every row of the year)."""
     first, last = year_range(year)
-    query = (TableScore.objects
-             .filter(evening__date__gte=first, evening__date__lte=last,
-                     evening__season__isnull=False)
-             .values("player_id", "player__name", "player__club__name", "player__club__slug")
-             .annotate(score=Sum("seeger_fabian"), points=Sum("points"), won=Sum("won"),
-                       lost=Sum("lost"), evenings=Count("evening_id", distinct=True))
-             .order_by())
-    rows = [FederationRow(r["player_id"], r["player__name"], r["player__club__name"],
-                          r["player__club__slug"], r["score"], r["points"], r["won"],
-                          r["lost"], r["evenings"]) for r in query]
+    score, evening = TableScore._meta.db_table, Evening._meta.db_table
+    player, club = Player._meta.db_table, Club._meta.db_table
+    sql = f"""
+        SELECT p.id, p.name, c.name, c.slug, a.score, a.points, a.won, a.lost, a.evenings
+        FROM (
+            SELECT e.player_id, SUM(e.score) AS score, SUM(e.points) AS points,
+                   SUM(e.won) AS won, SUM(e.lost) AS lost, COUNT(*) AS evenings
+            FROM (
+                SELECT s.player_id, SUM(s.seeger_fabian) AS score, SUM(s.points) AS points,
+                       SUM(s.won) AS won, SUM(s.lost) AS lost
+                FROM {score} s JOIN {evening} ev ON ev.id = s.evening_id
+                WHERE ev.date >= %s AND ev.date <= %s AND ev.season_id IS NOT NULL
+                GROUP BY s.player_id, s.evening_id
+            ) e
+            GROUP BY e.player_id
+        ) a
+        JOIN {player} p ON p.id = a.player_id
+        JOIN {club} c ON c.id = p.club_id
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [first, last])
+        rows = [FederationRow(pk, name, club_name, slug, int(total), int(points), int(won),
+                              int(lost), int(evenings))
+                for pk, name, club_name, slug, total, points, won, lost, evenings
+                in cursor.fetchall()]
     return rank_rows(rows, year, min_evenings)
 
 

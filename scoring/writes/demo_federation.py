@@ -206,7 +206,8 @@ def build_federation(*, clubs: int, evenings: int = 40, tables: int = 5, rounds:
 def _build_chunk(numbers: list[int], evenings: int, tables: int, rounds: int, year: int,
                  seed: int, templates: dict[tuple[int, int], list[PoolTable]], writer: Writer,
                  built: Built) -> None:
-    rng = random.Random(seed * 100003 + numbers[0])
+    # One generator per club: a club's evenings are the same whichever clubs share its run.
+    rngs = {n: random.Random(seed * 100003 + n) for n in numbers}
     size = 4 * tables + max(2, tables)
     made = Club.objects.bulk_create(
         Club(slug=f"{PREFIX}{n:04d}", language="de",
@@ -223,8 +224,8 @@ def _build_chunk(numbers: list[int], evenings: int, tables: int, rounds: int, ye
                min_evenings=max(1, evenings // 4), series_rounds=rounds)
         for club in made)
     evening_rows = []
-    for club, profile, season in zip(made, profiles, seasons, strict=True):
-        for date in evening_dates(year, evenings, rng.choice([0, 1, 2, 3, 4])):
+    for number, club, profile, season in zip(numbers, made, profiles, seasons, strict=True):
+        for date in evening_dates(year, evenings, rngs[number].choice([0, 1, 2, 3, 4])):
             evening_rows.append(Evening(
                 club=club, date=date, name="Ligaabend", profile_name=profile.name,
                 rules=profile.rules, options=profile.options, scoring=profile.scoring,
@@ -235,7 +236,9 @@ def _build_chunk(numbers: list[int], evenings: int, tables: int, rounds: int, ye
     plan: list[tuple[Evening, int, list[int], PoolTable]] = []
     codes: set[str] = set()
     table_rows = []
+    by_club = {club.pk: rngs[number] for number, club in zip(numbers, made, strict=True)}
     for evening in made_evenings:
+        rng = by_club[evening.club_id]
         counts = seat_counts(rng, tables)
         roster_ids = players[evening.club_id]
         _count, chosen = attendance(rng, 4 * tables, len(roster_ids), tables)

@@ -64,7 +64,8 @@ NOT_PAGES = {
     "held-discard": "POST only: the form is on the held page",
 }
 # The pages that were once too wide: saved as screenshots to look at.
-SHOWN = {"sheet", "sheet-six", "evening", "evening-audit", "deal-history", "season-player"}
+SHOWN = {"sheet", "sheet-six", "evening", "evening-audit", "deal-history", "season-player",
+         "federation-ranking"}
 # The table screen: another part of the work owns templates/scoring/entry/.
 TABLE_SCREEN = {"table", "deal-edit"}
 
@@ -149,6 +150,8 @@ def page_urls(objects: dict[str, Any]) -> dict[str, str]:
         else:
             unknown.append(name)
     assert not unknown, f"new routes: fill them in or name them in NOT_PAGES: {unknown}"
+    urls["federation-ranking"] += (f"?year={objects['evening'].date.year}"
+                                   "&min_evenings=1")  # the played club's year, ranked
     urls["sheet-historical"] = urls["sheet"] + "?layout=historical"
     urls["sheet-six"] = reverse("scoring:sheet", args=[objects["six"].pk])
     urls["sheet-six-historical"] = urls["sheet-six"] + "?layout=historical"
