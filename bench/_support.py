@@ -5,7 +5,9 @@ scripts, not this module (its name starts with an underscore).
 Import it before anything of Django's: ``from _support import WORKDIR, report, timed``.
 A script that runs on PostgreSQL sets ``BENCH_DATABASE=postgres`` in the environment before
 the import: a PostgreSQL DATABASE_URL is then kept, and without one the script runs itself
-again under scripts/pg-test-server (a throwaway server, removed afterwards).
+again under scripts/pg-test-server (a throwaway server, removed afterwards). Likewise
+``BENCH_CACHE=redis``: CACHE_URL is kept if it names a Redis server, else the script runs
+under scripts/redis-test-server.
 """
 
 from __future__ import annotations
@@ -22,11 +24,16 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 POSTGRES = os.environ.get("BENCH_DATABASE") == "postgres"
-if POSTGRES:
-    if not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")):
-        server = str(ROOT / "scripts" / "pg-test-server")
-        os.execv(server, [server, sys.executable, *sys.argv])
-else:
+REDIS = os.environ.get("BENCH_CACHE") == "redis"
+_servers = []
+if POSTGRES and not os.environ.get("DATABASE_URL", "").startswith(("postgres://",
+                                                                   "postgresql://")):
+    _servers.append(str(ROOT / "scripts" / "pg-test-server"))
+if REDIS and not os.environ.get("CACHE_URL", "").startswith("redis://"):
+    _servers.append(str(ROOT / "scripts" / "redis-test-server"))
+if _servers:  # run again with throwaway servers, which are removed when it ends
+    os.execv(_servers[0], [*_servers, sys.executable, *sys.argv])
+if not POSTGRES:
     os.environ["DATABASE_URL"] = ""  # SQLite here: those targets are stated for SQLite
 WORKDIR = tempfile.mkdtemp(prefix=f"skatclub-bench-{Path(sys.argv[0]).stem}-")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "skatclub.settings")

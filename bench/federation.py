@@ -123,7 +123,7 @@ def explain(sql: str, *, index_if_any: bool = False) -> dict[str, Any]:
     return plan
 
 
-def scans(client: Client, urls: dict[str, str], least: int) -> tuple[list[str], int]:
+def scans(client: Client, urls: dict[str, str], least: int) -> tuple[list[str], list[str]]:
     """The sequential scans of growing tables of ``least`` rows or more that no index can
     replace, in the plans of the pages' SELECTs (the planner told to use an index wherever
     one serves), and how many scans the planner itself chose (a small table hashed whole)."""
@@ -131,7 +131,8 @@ def scans(client: Client, urls: dict[str, str], least: int) -> tuple[list[str], 
         cursor.execute("SELECT relname, reltuples FROM pg_class WHERE relname = ANY(%s)",
                        [sorted(GROWING)])
         rows = {name: count for name, count in cursor.fetchall()}
-    found, hashed = [], 0
+    found: list[str] = []
+    hashed: list[str] = []
     for name, url in urls.items():
         for query in captured(client, url):
             sql = query["sql"]
@@ -143,7 +144,7 @@ def scans(client: Client, urls: dict[str, str], least: int) -> tuple[list[str], 
                         and rows.get(node["Relation Name"], 0) >= least]
             chosen = big_scans(explain(sql))
             forced = big_scans(explain(sql, index_if_any=True))
-            hashed += len(chosen)
+            hashed += [f"{name}: {node['Relation Name']}" for node in chosen]
             for node in forced:
                 found.append(f"{name}: Seq Scan on {node['Relation Name']} "
                              f"{node.get('Filter', '(whole table)')} in: {sql[:300]}")
@@ -258,7 +259,8 @@ def main() -> int:
     found, hashed = scans(client, urls, least)
     print(f"\nfederation: sequential scans of growing tables ({least:,} rows or more) that no "
           f"index can replace, in the pages' plans: {len(found)} (target 0); scans the "
-          f"planner chose where an index was there: {hashed}")
+          f"planner chose where an index was there: {len(hashed)}"
+          + (f" ({', '.join(sorted(set(hashed)))})" if hashed else ""))
     for line in found:
         print("  " + line)
     ok &= not found
