@@ -1,8 +1,8 @@
 # Skatclub: every recipe works on a fresh Debian 12 as root with nothing but python3.
 #   make run    install, migrate, serve on http://127.0.0.1:8000/
 #   make serve  the production way: DEBUG=0, gunicorn and WhiteNoise on 127.0.0.1:8000
-#   make test   install, ruff, mypy (engine, strict), Django checks, the whole pytest suite on
-#               SQLite, then again on a throwaway PostgreSQL server
+#   make test   install, ruff, mypy (strict, every package), Django checks, the whole pytest
+#               suite on SQLite, then again on a throwaway PostgreSQL server
 #   make bench  run every bench/*.py
 
 VENV ?= .venv
@@ -101,6 +101,9 @@ system-test-deps:
 	@command -v chromium >/dev/null && command -v pdftotext >/dev/null || { \
 		apt-get update && apt-get install -y chromium poppler-utils; }
 
+# ruff over the whole checkout; mypy --strict with the django-stubs plugin over every package:
+# scoring (the engine and the Django app), skatclub, tests, bench, scripts and manage.py
+# (pyproject.toml [tool.mypy] lists them).
 lint: install
 	$(PY) -m ruff check .
 	$(PY) -m mypy

@@ -16,10 +16,15 @@ import statistics
 import sys
 import time
 import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+# The deal generator lives in scoring.writes (issue 14), which imports the models: Django is set
+# up first. The engine itself runs without it.
+import _support  # noqa: E402, F401
 
 from scoring.engine import evaluate, evaluate_table  # noqa: E402
 from scoring.engine.deal import legal_bids  # noqa: E402
@@ -66,7 +71,7 @@ def baseline(deals: list[dict[str, Any]]) -> None:
         _ = value if won else -2 * max(value, -(-d["bid"] // base) * base)
 
 
-def timed(fn: Any, repeat: int) -> list[float]:
+def timed(fn: Callable[[], object], repeat: int) -> list[float]:
     times = []
     for _ in range(repeat):
         start = time.perf_counter()

@@ -37,7 +37,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from _support import (  # noqa: E402 (sets Django up)
     HOST,
@@ -53,6 +53,9 @@ from scoring.engine import evaluate, evaluate_table  # noqa: E402
 from scoring.writes.demo import generate_deals  # noqa: E402
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from tests.web.engine_records import records  # noqa: E402
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page, Playwright
 
 DOWNLOAD_TARGET_MB = 15.0
 P95_TARGET_MS = 300.0
@@ -82,8 +85,8 @@ def log_lines(path: Path) -> list[tuple[str, int, int, str]]:
     return lines
 
 
-def visit(playwright: Any, profile: Path, url: str, access_log: Path, label: str,
-          deals: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+def visit(playwright: Playwright, profile: Path, url: str, access_log: Path, label: str,
+          deals: list[tuple[str, dict[str, Any]]] | None = None) -> dict[str, Any]:
     """One visit with the browser profile in ``profile``; returns what was fetched and when
     the engine was ready, and times ``deals`` if given."""
     before = len(log_lines(access_log))
@@ -122,7 +125,7 @@ TIME_ONE = """async ([kind, text]) => {
 }"""
 
 
-def time_in_page(page: Any, jobs: list[tuple[str, dict[str, Any]]]) -> list[float]:
+def time_in_page(page: Page, jobs: list[tuple[str, dict[str, Any]]]) -> list[float]:
     return [page.evaluate(TIME_ONE, [kind, json.dumps(record)]) for kind, record in jobs]
 
 
@@ -187,7 +190,7 @@ QUEUE_50 = """async ([records, version]) => {
 }"""
 
 
-def offline_screen(playwright: Any, base: str) -> dict[str, Any]:
+def offline_screen(playwright: Playwright, base: str) -> dict[str, Any]:
     """The table screen offline: preview latency after a tap, and 50 queued deals sent."""
     import django.core.management
     from django.contrib.auth import get_user_model

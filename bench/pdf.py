@@ -12,13 +12,18 @@ Run: make bench  (or .venv/bin/python bench/pdf.py [--repeat N] [--sizes 48,150,
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from scoring.models import Table
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -41,7 +46,7 @@ def setup_django(db_path: str) -> None:
     call_command("migrate", verbosity=0)
 
 
-def make_table(deals: int) -> Any:
+def make_table(deals: int) -> Table:
     from django.utils import timezone
 
     from scoring.models import Club, Deal, Player, RuleProfile, Table
@@ -66,7 +71,7 @@ def make_table(deals: int) -> Any:
     return Table.objects.select_related("evening__club").get(pk=table.pk)
 
 
-def plain_html(table: Any) -> str:
+def plain_html(table: Table) -> str:
     """The baseline: the same ScoreSheet rows as one plain <table> with a repeated <thead>,
     one cell per column, the way a first version of the PDF would print it."""
     from django.utils.html import escape
@@ -105,10 +110,10 @@ def plain_html(table: Any) -> str:
         + "".join(rows) + "</tbody></table></body></html>")
 
 
-def measure(build: Any, repeat: int) -> dict[str, Any]:
+def measure(build: Callable[[], str], repeat: int) -> dict[str, Any]:
     from scoring.pdf import weasy
 
-    runs = []
+    runs: list[dict[str, Any]] = []
     for _ in range(repeat):
         start = time.perf_counter()
         html = build()
@@ -142,9 +147,9 @@ def main() -> None:
         ok = True
         for size in sizes:
             table = make_table(size)
-            sheet = measure(lambda t=table: documents.sheet_html(t.pk, "standard"),
+            sheet = measure(functools.partial(documents.sheet_html, table.pk, "standard"),
                             args.repeat)
-            plain = measure(lambda t=table: plain_html(t), args.repeat)
+            plain = measure(functools.partial(plain_html, table), args.repeat)
             for name, r in (("sheet", sheet), ("plain", plain)):
                 print(f"{size:>6} {name:10} {r['pages']:>5} {r['build']:>6.3f}s "
                       f"{r['layout']:>6.3f}s {r['write']:>6.3f}s {r['total']:>6.3f}s "

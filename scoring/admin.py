@@ -5,9 +5,10 @@ is checked by the engine and written to the audit log)."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, TypeVar
 
 from django.contrib import admin
+from django.db.models import Model
 from django.http import HttpRequest
 from django.utils.html import format_html
 from django.utils.translation import gettext, override
@@ -28,6 +29,8 @@ from scoring.models import (
 )
 from scoring.presets import PRESETS
 
+_M = TypeVar("_M", bound=Model)
+
 
 def pretty_json(value: Any) -> str:
     if value is None:
@@ -36,27 +39,27 @@ def pretty_json(value: Any) -> str:
                        json.dumps(value, indent=2, ensure_ascii=False, sort_keys=True))
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyAdmin(admin.ModelAdmin[_M]):
     """View only: no add, change or delete, not even for superusers."""
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: _M | None = None) -> bool:
         return False
 
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: _M | None = None) -> bool:
         return False
 
 
-class MembershipInline(admin.TabularInline):
+class MembershipInline(admin.TabularInline[Membership, Club]):
     model = Membership
     extra = 0
     autocomplete_fields = ["user"]
 
 
 @admin.register(Club)
-class ClubAdmin(admin.ModelAdmin):
+class ClubAdmin(admin.ModelAdmin[Club]):
     list_display = ["name", "slug", "language", "created"]
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
@@ -74,7 +77,7 @@ class ClubAdmin(admin.ModelAdmin):
 
 
 @admin.register(Membership)
-class MembershipAdmin(admin.ModelAdmin):
+class MembershipAdmin(admin.ModelAdmin[Membership]):
     list_display = ["user", "club", "role"]
     list_filter = ["club", "role"]
     search_fields = ["user__username", "club__name"]
@@ -82,20 +85,20 @@ class MembershipAdmin(admin.ModelAdmin):
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(admin.ModelAdmin[Player]):
     list_display = ["name", "club", "guest"]
     list_filter = ["club", "guest"]
     search_fields = ["name"]
 
 
 @admin.register(RuleProfile)
-class RuleProfileAdmin(admin.ModelAdmin):
+class RuleProfileAdmin(admin.ModelAdmin[RuleProfile]):
     list_display = ["name", "club", "rules", "scoring", "stake", "currency"]
     list_filter = ["club", "rules", "scoring"]
     search_fields = ["name"]
 
 
-class TableInline(admin.TabularInline):
+class TableInline(admin.TabularInline[Table, Evening]):
     model = Table
     extra = 0
     fields = ["series", "number", "first_dealer", "access_code", "version"]
@@ -104,14 +107,14 @@ class TableInline(admin.TabularInline):
 
 
 @admin.register(Season)
-class SeasonAdmin(admin.ModelAdmin):
+class SeasonAdmin(admin.ModelAdmin[Season]):
     list_display = ["name", "club", "start", "end", "evaluation", "best_of", "min_evenings"]
     list_filter = ["club", "evaluation"]
     search_fields = ["name", "club__name"]
 
 
 @admin.register(Evening)
-class EveningAdmin(admin.ModelAdmin):
+class EveningAdmin(admin.ModelAdmin[Evening]):
     list_display = ["date", "name", "club", "season", "profile_name", "closed"]
     list_filter = ["club", "season", "closed", "rules", "scoring"]
     date_hierarchy = "date"
@@ -137,14 +140,14 @@ class EveningAdmin(admin.ModelAdmin):
                           gettext("in the site administration"))
 
 
-class SeatInline(admin.TabularInline):
+class SeatInline(admin.TabularInline[Seat, Table]):
     model = Seat
     extra = 0
     autocomplete_fields = ["player"]
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
+class TableAdmin(admin.ModelAdmin[Table]):
     list_display = ["__str__", "series", "number", "access_code"]
     list_filter = ["evening__club"]
     readonly_fields = ["access_code", "version"]
@@ -160,12 +163,11 @@ class TableAdmin(admin.ModelAdmin):
 
 
 @admin.register(Deal)
-class DealAdmin(ReadOnlyAdmin):
+class DealAdmin(ReadOnlyAdmin[Deal]):
     list_display = ["__str__", "position", "deleted", "updated"]
     list_filter = ["deleted", "table__evening__club"]
-    fields = ["table", "position", "deleted", "record_pretty", "request_id", "created",
-              "updated"]
-    readonly_fields = fields
+    fields = readonly_fields = ("table", "position", "deleted", "record_pretty", "request_id",
+                                "created", "updated")
 
     @admin.display(description=_("record"))
     def record_pretty(self, obj: Deal) -> str:
@@ -173,14 +175,14 @@ class DealAdmin(ReadOnlyAdmin):
 
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(ReadOnlyAdmin):
+class AuditEntryAdmin(ReadOnlyAdmin[AuditEntry]):
     list_display = ["at", "actor", "action", "evening", "table", "deal"]
     list_filter = ["action", "evening__club"]
     search_fields = ["actor", "reason"]
     date_hierarchy = "at"
-    fields = ["at", "actor", "user", "action", "evening", "table", "deal", "reason",
-              "request_id", "version", "before_pretty", "after_pretty"]
-    readonly_fields = fields
+    fields = readonly_fields = ("at", "actor", "user", "action", "evening", "table", "deal",
+                                "reason", "request_id", "version", "before_pretty",
+                                "after_pretty")
 
     @admin.display(description=_("before"))
     def before_pretty(self, obj: AuditEntry) -> str:
@@ -192,15 +194,15 @@ class AuditEntryAdmin(ReadOnlyAdmin):
 
 
 @admin.register(HeldOperation)
-class HeldOperationAdmin(ReadOnlyAdmin):
+class HeldOperationAdmin(ReadOnlyAdmin[HeldOperation]):
     """Decided on the club's page (Evening → Held operations), through the services."""
 
     list_display = ["at", "actor", "op", "table", "why", "state"]
     list_filter = ["state", "why", "table__evening__club"]
-    fields = ["at", "actor", "user", "table", "op", "deal", "deal_request_id", "request_id",
-              "base_version", "reason", "why", "state", "resolved_by", "resolved_at",
-              "resolution", "record_pretty"]
-    readonly_fields = fields
+    fields = readonly_fields = ("at", "actor", "user", "table", "op", "deal",
+                                "deal_request_id", "request_id", "base_version", "reason",
+                                "why", "state", "resolved_by", "resolved_at", "resolution",
+                                "record_pretty")
 
     @admin.display(description=_("record"))
     def record_pretty(self, obj: HeldOperation) -> str:

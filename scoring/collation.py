@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable, Iterable
-from typing import TypeVar
+from typing import Any, Protocol, TypeVar, overload
 
 from django.db.models import Case, IntegerField, Model, QuerySet, Value, When
 
@@ -28,9 +28,21 @@ def name_key(name: str) -> tuple[str, str]:
     return base.casefold(), unicodedata.normalize("NFC", name).casefold()
 
 
-def by_name(items: Iterable[T], name: Callable[[T], str] | None = None) -> list[T]:
+class Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+N = TypeVar("N", bound=Named)
+
+
+@overload
+def by_name(items: Iterable[N], name: None = None) -> list[N]: ...
+@overload
+def by_name(items: Iterable[T], name: Callable[[T], str]) -> list[T]: ...
+def by_name(items: Iterable[Any], name: Callable[[Any], str] | None = None) -> list[Any]:
     """``items`` sorted by their name (``name(item)``, else ``item.name``) in reading order."""
-    get = name or (lambda item: str(item.name))  # type: ignore[attr-defined]
+    get = name or (lambda item: str(item.name))
     return sorted(items, key=lambda item: name_key(get(item)))
 
 

@@ -446,6 +446,12 @@ class HeldOperation(models.Model):
     def __str__(self) -> str:
         return f"{self.table} – {self.get_op_display()} ({self.get_state_display()})"
 
+    def deal_record(self) -> dict[str, Any]:
+        """The record of a held new deal or correction. The sync view holds only records
+        that are JSON objects; anything else is refused as the engine refuses it."""
+        if not isinstance(self.record, dict):
+            raise SkatError(None, "A deal must be a JSON object.")
+        return self.record
 
 class TableScore(models.Model):
     """One player's result at one table: Seeger-Fabian points, classic game points, games won

@@ -111,7 +111,11 @@ def is_vendored(target: Path, integrity: str) -> bool:
     if not stamp.is_file():
         return False
     first, *lines = stamp.read_text(encoding="utf-8").splitlines()
-    sums = dict(reversed(line.split("  ", 1)) for line in lines if "  " in line)
+    sums: dict[str, str] = {}  # file name: sha256, from "<sha256>  <name>" lines
+    for line in lines:
+        if "  " in line:
+            digest, name = line.split("  ", 1)
+            sums[name] = digest
     if first != integrity or set(sums) != set(FILES):
         return False
     for name, digest in sums.items():

@@ -7,10 +7,15 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
+import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 from skatclub.csp import static_file_headers
+
+# Django classes that django-stubs makes generic (ModelAdmin[Club], ModelForm[Evening],
+# BaseFormSet[...]) get the __class_getitem__ that lets them be subscripted as base classes.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 

@@ -22,6 +22,7 @@ import pytest
 from django.conf import settings
 from django.core.cache import caches
 from django.test import override_settings
+from playwright.sync_api import Playwright
 
 # Playwright's sync API marks its event loop as running in the test thread between its calls
 # (playwright/_impl/_greenlets.py, wait_for_future sets it again after every call), and its
@@ -112,7 +113,7 @@ def _no_loop_left(django_db_setup: None) -> Iterator[None]:
 
 
 @pytest.fixture(scope="session")
-def playwright(_no_loop_left: None, playwright: Any) -> Iterator[Any]:
+def playwright(_no_loop_left: None, playwright: Playwright) -> Iterator[Playwright]:
     """pytest-playwright's own, started after the test database exists (so that it stops
     before the database is destroyed), with its loop put back before it stops."""
     yield playwright

@@ -11,18 +11,20 @@ from __future__ import annotations
 
 import asyncio
 import os
-from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 from django.core.exceptions import SynchronousOnlyOperation
+from playwright.sync_api import Page
+from pytest_django.live_server_helper import LiveServer
 
 FLAG = "DJANGO_ALLOW_ASYNC_UNSAFE"
 
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-def test_a_browser_test_may_query_between_playwright_calls(page: Any, live_server: Any) -> None:
+def test_a_browser_test_may_query_between_playwright_calls(page: Page,
+                                                           live_server: LiveServer) -> None:
     page.goto(live_server.url + "/")
     assert asyncio.events._get_running_loop() is not None  # Playwright's, marked running
     assert os.environ.get(FLAG) == "true"

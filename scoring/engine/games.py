@@ -56,10 +56,12 @@ ISKO_GAMES = {24: _isko_games(24), 20: _isko_games(20)}
 ISKO_NULL_VALUES = {(False, False): 23, (True, False): 35, (False, True): 46, (True, True): 59}
 
 
-def _suit_family(prefix: str, en: str, de: str, bases: tuple[int, ...], **kw: object) -> list[Game]:
+def _suit_family(prefix: str, en: str, de: str, bases: tuple[int, ...], *,
+                 announce: bool = False, abandon: bool = True, option: str | None = None,
+                 tourne: bool = False) -> list[Game]:
     return [
         Game(f"{prefix}_{key}", f"{s_en} {en}", f"{s_de}-{de}", base, trump=letter,
-             family=prefix, **kw)  # type: ignore[arg-type]
+             family=prefix, announce=announce, abandon=abandon, option=option, tourne=tourne)
         for (key, (letter, s_en, s_de)), base in zip(SUIT_NAMES.items(), bases, strict=True)
     ]
 

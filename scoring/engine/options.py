@@ -5,7 +5,7 @@ Unknown keys or values are an error naming ``options.<key>``; absent keys take t
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .errors import SkatError
@@ -185,6 +185,38 @@ _SYSTEM_DEFAULTS: dict[str, dict[str, Any]] = {
     "american1898": {"ramsch": "when_all_pass"},
     "hoyle": {"ramsch": "when_all_pass", "frage": False},
 }
+
+
+# A default as an options object writes it (JSON): a set is a list in its canonical order.
+OptionValue = bool | int | str | list[str] | None
+# Options whose default depends on the table: beer_limit is 151 at a 3-table, else 201.
+PLAYER_DEPENDENT = frozenset({"beer_limit"})
+
+
+def option_defaults(system: str) -> dict[str, OptionValue]:
+    """Every option ``system`` accepts (deal-record.md "Options"), with its default as the
+    options object writes it; None for an option of PLAYER_DEPENDENT (left out, the table's
+    size decides) and for bock (null: off; its keys' defaults are bock_defaults())."""
+    if system not in SYSTEMS:
+        raise SkatError("rules", "Unknown rule system: use one of {choices}.",
+                        choices=", ".join(SYSTEMS))
+    parsed = parse_options(system, None, 4)
+    defaults: dict[str, OptionValue] = {}
+    for key in _PARSERS[system]:
+        if key in PLAYER_DEPENDENT:
+            defaults[key] = None
+        elif key == "exceptional":
+            defaults[key] = [g for g in AM98_EXCEPTIONAL if g in parsed.exceptional]
+        else:
+            defaults[key] = getattr(parsed, key)
+    return defaults
+
+
+def bock_defaults() -> dict[str, bool | int | str | list[str]]:
+    """The keys of option bock with their defaults, as the options object writes them."""
+    defaults: dict[str, bool | int | str | list[str]] = asdict(BockOptions())
+    defaults["triggers"] = [t for t in BOCK_TRIGGERS if t in BockOptions().triggers]
+    return defaults
 
 
 def parse_options(system: object, raw: object, players: int) -> Options:

@@ -308,10 +308,11 @@ def _evaluate_table(table: object, lang: str, explain: bool, explain_from: int
                 underline += (p,)
         kind = s.kind
         if kind == "game":
+            assert s.declarer is not None  # a scored game has its declarer
             if s.won:
-                won[s.declarer] += 1  # type: ignore[index]
+                won[s.declarer] += 1
             else:
-                lost[s.declarer] += 1  # type: ignore[index]
+                lost[s.declarer] += 1
         elif kind == "passed":
             for p in row["active"]:
                 passed[p] += 1

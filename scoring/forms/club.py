@@ -3,21 +3,31 @@
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from scoring.collation import ordered_by_name
 from scoring.engine import SkatError
-from scoring.engine.options import parse_options
+from scoring.engine.options import (
+    SYSTEMS,
+    OptionValue,
+    bock_defaults,
+    option_defaults,
+    parse_options,
+)
 from scoring.models import Club, Membership, Player, RuleProfile, RuleSystem, Scoring, Season
 from scoring.money import rate
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 MAX_SEATS = 6
 DEFAULT_SERIES_ROUNDS = 12  # 48 games at a 4-table, 36 at a 3-table
@@ -106,15 +116,25 @@ class EveningForm(forms.Form):
                 self.initial["profile"] = profile.pk
 
     def clean_currency(self) -> str:
-        currency = self.cleaned_data["currency"].strip().upper()
+        currency: str = self.cleaned_data["currency"].strip().upper()
         if currency and not currency.isalpha():
             raise ValidationError(_("A currency is three letters, such as EUR."))
         return currency
 
 
-class SeatChoiceField(forms.ModelChoiceField):
-    def label_from_instance(self, obj: Any) -> str:
+class SeatChoiceField(forms.ModelChoiceField[Player]):
+    def label_from_instance(self, obj: Player) -> str:
         return f"{obj.name} ({_('guest')})" if obj.guest else obj.name
+
+
+def _players_by_name(club: Club) -> QuerySet[Player]:
+    """The club's players in reading order ("Änne" with the A), worked out once per club
+    instance for all table forms of a request (kept in the instance's __dict__, as
+    cached_property keeps its value)."""
+    players: QuerySet[Player] | None = club.__dict__.get("_players_by_name")
+    if players is None:
+        players = club.__dict__["_players_by_name"] = ordered_by_name(club.players.all())
+    return players
 
 
 class TableForm(forms.Form):
@@ -128,12 +148,10 @@ class TableForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.club = club
         self.allow_empty = allow_empty
-        # in reading order ("Änne" with the A), worked out once for all forms of a formset
-        players = getattr(club, "_players_by_name", None)
-        if players is None:
-            players = ordered_by_name(club.players.all())
-            club._players_by_name = players  # type: ignore[attr-defined]
-        self.fields["first_dealer"].choices = [  # type: ignore[attr-defined]
+        players = _players_by_name(club)
+        first_dealer = self.fields["first_dealer"]
+        assert isinstance(first_dealer, forms.ChoiceField)
+        first_dealer.choices = [
             (i, _("Seat %(number)d") % {"number": i + 1}) for i in range(MAX_SEATS)]
         for i in range(MAX_SEATS):
             self.fields[f"seat_{i}"] = SeatChoiceField(
@@ -150,7 +168,8 @@ class TableForm(forms.Form):
         return [(self[f"seat_{i}"], self[f"guest_{i}"]) for i in range(MAX_SEATS)]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         entries: list[Player | str] = []  # a Player, or the name of a guest to create
         seen: set[str] = set()
         for i in range(MAX_SEATS):
@@ -189,7 +208,7 @@ class TableForm(forms.Form):
         return data
 
 
-class BaseTableFormSet(forms.BaseFormSet):
+class BaseTableFormSet(forms.BaseFormSet[TableForm]):
     """The tables of a new evening: blank tables are skipped, nobody sits at two tables.
 
     ``typed``: the values of the first tables, shown again as they were typed (the form
@@ -226,9 +245,11 @@ MAX_TABLES = 30
 
 def table_formset(extra: int = 1) -> type[BaseTableFormSet]:
     """The formset class for ``extra`` blank tables (on POST the management form counts)."""
-    return forms.formset_factory(TableForm, formset=BaseTableFormSet, extra=extra,
-                                 max_num=MAX_TABLES, absolute_max=MAX_TABLES,
-                                 validate_max=True)
+    # formset_factory makes a subclass of the formset class it is given; its stub says only
+    # BaseFormSet[TableForm].
+    return cast(type[BaseTableFormSet], forms.formset_factory(
+        TableForm, formset=BaseTableFormSet, extra=extra, max_num=MAX_TABLES,
+        absolute_max=MAX_TABLES, validate_max=True))
 
 
 # ---------------------------------------------------------------- members
@@ -243,9 +264,9 @@ class MemberAddForm(forms.Form):
                              initial=Membership.Role.SCORER)
 
     def clean_username(self) -> str:
-        username = self.cleaned_data["username"].strip()
+        username: str = self.cleaned_data["username"].strip()
         user_model = get_user_model()
-        user_model.username_validator(username)  # type: ignore[attr-defined]
+        user_model.username_validator(username)
         if user_model.objects.filter(username__iexact=username).exists():
             raise ValidationError(_(
                 "This username is taken. To add an existing account to this club as well, "
@@ -253,7 +274,8 @@ class MemberAddForm(forms.Form):
         return username
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if data.get("password"):
             user = get_user_model()(username=data.get("username", ""))
             try:
@@ -288,45 +310,54 @@ class CodeForm(forms.Form):
 
 # ---------------------------------------------------------------- rule profiles
 
-def _choices(*pairs: tuple[Any, Any]) -> list[tuple[Any, Any]]:
+_K = TypeVar("_K", str, int)
+
+
+def _choices(*pairs: tuple[_K, StrOrPromise]) -> list[tuple[_K, StrOrPromise]]:
     return list(pairs)
 
 
 ISKO = "isko"
 HISTORIC = ("american1898", "hoyle")
-# Each option of deal-record.md "Options": its default per rule system (absent: not an
-# option of that system). The form writes only what differs from the system's default, so a
-# profile's options stay as short as the spec's examples.
-OPTION_DEFAULTS: dict[str, dict[str, Any]] = {
-    "penalty_points": {"isko": 10, "american1898": 10, "hoyle": 10},
-    "overbid_charge": {"isko": "next_multiple", "american1898": "next_multiple",
-                       "hoyle": "next_multiple"},
-    "ramsch": {"isko": "off", "american1898": "when_all_pass", "hoyle": "when_all_pass"},
-    "grand_base": {"isko": 24}, "lost_hand_single": {"isko": False},
-    "kontra": {"isko": False}, "kontra_requires_18": {"isko": False},
-    "spitze": {"isko": False}, "schenken": {"isko": False}, "rum": {"isko": False},
-    "ramsch_scoring": {"isko": "augen"}, "ramsch_skat": {"isko": "last_trick"},
-    "ramsch_ties": {"isko": "full"}, "ramsch_jungfrau": {"isko": True},
-    "ramsch_durchmarsch": {"isko": "plus120"}, "schieberamsch": {"isko": "off"},
-    "ramsch_all_tied": {"isko": "none"}, "ramsch_kontra": {"isko": False},
-    "ramsch_cap": {"isko": None}, "ramsch_round_grand_hand": {"isko": "deals_again"},
-    "frage": {"american1898": True, "hoyle": False},
-    "revolution": {"american1898": True, "hoyle": True},
-    "exceptional": {"american1898": []}, "contra": {"american1898": False},
-    "point_ramsch": {"american1898": False}, "forced_ramsch_every": {"american1898": 0},
-    "beer_limit": {"american1898": None}, "uno_duo": {"hoyle": True},
-    "ramsch_base": {"hoyle": 20},
+# Each option of deal-record.md "Options" (bock is a group of its own, below), in the order a
+# profile's options object lists them, with its default per rule system as the engine has it
+# (absent: not an option of that system; None for beer_limit, which the table's size decides).
+# The form writes only what differs from the system's default, so a profile's options stay
+# as short as the spec's examples.
+OPTION_KEYS = (
+    "penalty_points", "overbid_charge", "ramsch",
+    "grand_base", "lost_hand_single", "kontra", "kontra_requires_18", "spitze", "schenken",
+    "rum", "ramsch_scoring", "ramsch_skat", "ramsch_ties", "ramsch_jungfrau",
+    "ramsch_durchmarsch", "schieberamsch", "ramsch_all_tied", "ramsch_kontra", "ramsch_cap",
+    "ramsch_round_grand_hand",
+    "frage", "revolution", "exceptional", "contra", "point_ramsch", "forced_ramsch_every",
+    "beer_limit", "uno_duo", "ramsch_base",
+)
+_SYSTEM_DEFAULTS = {system: option_defaults(system) for system in SYSTEMS}
+OPTION_DEFAULTS: dict[str, dict[str, OptionValue]] = {
+    key: {system: defaults[key] for system, defaults in _SYSTEM_DEFAULTS.items()
+          if key in defaults}
+    for key in OPTION_KEYS
 }
 # Ramsch's own rules in isko: refused while Ramsch is off.
 ISKO_RAMSCH_OPTIONS = ("ramsch_scoring", "ramsch_skat", "ramsch_ties", "ramsch_jungfrau",
                        "ramsch_durchmarsch", "schieberamsch", "ramsch_all_tied",
                        "ramsch_kontra", "ramsch_cap", "ramsch_round_grand_hand")
-BOCK_DEFAULTS: dict[str, Any] = {
-    "triggers": ["sixty_sixty", "kontra_lost", "re"], "value_at_least": 100,
-    "loss_at_least": 100, "rounds_without_bock": 2, "stacking": "queue",
-    "includes_trigger": False, "one_per_deal": True, "ramsch_round_after": 0,
-    "manual": False,
-}
+BOCK_DEFAULTS = bock_defaults()
+
+
+# The order of these choices is the order a profile's options list them in.
+BOCK_TRIGGER_CHOICES = _choices(
+    ("sixty_sixty", _("60:60")), ("kontra_lost", _("a lost Kontra")),
+    ("re", _("Re")), ("grand_hand", _("a Grand Hand")),
+    ("null_ouvert_hand", _("a Null Ouvert Hand")), ("schneider", _("Schneider")),
+    ("schwarz", _("Schwarz")), ("all_passed", _("a passed-in deal")),
+    ("value_at_least", _("a game value of at least the value below")),
+    ("loss_at_least", _("a loss of at least the value below")),
+    ("rounds_without_bock", _("the rounds below without Bock")))
+EXCEPTIONAL_CHOICES = _choices(
+    ("nullo_purchase", _("Nullo Purchase")), ("nullo_tourne", _("Nullo Tourné")),
+    ("uno", "Uno"), ("duo", "Duo"), ("nullo_tricks", _("Nullo with tricks")))
 
 
 def _field_default(key: str) -> Any:
@@ -398,14 +429,7 @@ class RuleProfileForm(forms.Form):
     bock = forms.BooleanField(label=_("Bock rounds"), required=False)
     bock_triggers = forms.MultipleChoiceField(
         label=_("A Bock round follows"), required=False, widget=forms.CheckboxSelectMultiple,
-        choices=_choices(
-            ("sixty_sixty", _("60:60")), ("kontra_lost", _("a lost Kontra")),
-            ("re", _("Re")), ("grand_hand", _("a Grand Hand")),
-            ("null_ouvert_hand", _("a Null Ouvert Hand")), ("schneider", _("Schneider")),
-            ("schwarz", _("Schwarz")), ("all_passed", _("a passed-in deal")),
-            ("value_at_least", _("a game value of at least the value below")),
-            ("loss_at_least", _("a loss of at least the value below")),
-            ("rounds_without_bock", _("the rounds below without Bock"))))
+        choices=BOCK_TRIGGER_CHOICES)
     bock_value_at_least = forms.IntegerField(label=_("Game value for Bock"),
                                              min_value=1, max_value=10_000)
     bock_loss_at_least = forms.IntegerField(label=_("Loss for Bock"), min_value=1,
@@ -430,9 +454,7 @@ class RuleProfileForm(forms.Form):
     uno_duo = forms.BooleanField(label=_("Uno and Duo (Hoyle)"), required=False)
     exceptional = forms.MultipleChoiceField(
         label=_("Exceptional games (1898)"), required=False,
-        widget=forms.CheckboxSelectMultiple, choices=_choices(
-            ("nullo_purchase", _("Nullo Purchase")), ("nullo_tourne", _("Nullo Tourné")),
-            ("uno", "Uno"), ("duo", "Duo"), ("nullo_tricks", _("Nullo with tricks"))))
+        widget=forms.CheckboxSelectMultiple, choices=EXCEPTIONAL_CHOICES)
     contra = forms.BooleanField(label=_("Contra and Re-contra (1898)"), required=False)
     point_ramsch = forms.BooleanField(label=_("Point Ramsch (1898)"), required=False)
     forced_ramsch_every = forms.IntegerField(
@@ -485,10 +507,10 @@ class RuleProfileForm(forms.Form):
         names = [k for k, defaults in OPTION_DEFAULTS.items() if system not in defaults]
         return names + (list(self.BOCK_FIELDS) if system != ISKO else [])
 
-    def _clean_fields(self) -> None:
-        super()._clean_fields()
+    def _drop_other_systems_fields(self) -> None:
+        """Run first in clean(), right after every field was cleaned on its own."""
         for name in self.other_systems_fields(self.data.get("rules")):
-            self._errors.pop(name, None)
+            self.errors.pop(name, None)
             self.cleaned_data.pop(name, None)
 
     def clean_name(self) -> str:
@@ -503,7 +525,7 @@ class RuleProfileForm(forms.Form):
         return name
 
     def clean_currency(self) -> str:
-        currency = self.cleaned_data["currency"].strip().upper()
+        currency: str = self.cleaned_data["currency"].strip().upper()
         if not currency.isascii() or not currency.isalpha():
             raise ValidationError(_("A currency is three letters, such as EUR."))
         return currency
@@ -518,14 +540,12 @@ class RuleProfileForm(forms.Form):
                 continue
             value = data[key]
             if key == "exceptional":
-                value = [g for g, _label in self.fields[key].choices  # type: ignore[attr-defined]
-                         if g in value]
+                value = [g for g, _label in EXCEPTIONAL_CHOICES if g in value]
             if value != defaults[system]:
                 options[key] = value
         if system == ISKO and data.get("bock"):
             bock: dict[str, Any] = {"triggers": [
-                t for t, _label in self.fields["bock_triggers"].choices  # type: ignore[attr-defined]
-                if t in data.get("bock_triggers", [])]}
+                t for t, _label in BOCK_TRIGGER_CHOICES if t in data.get("bock_triggers", [])]}
             for key, default in BOCK_DEFAULTS.items():
                 value = data.get(f"bock_{key}")
                 if key != "triggers" and value is not None and value != default:
@@ -534,7 +554,9 @@ class RuleProfileForm(forms.Form):
         return options
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        self._drop_other_systems_fields()
+        super().clean()
+        data = self.cleaned_data
         if self.errors or data.get("rules") is None:
             return data
         system = data["rules"]
@@ -559,7 +581,8 @@ class RuleProfileForm(forms.Form):
             if not data.get("bock"):
                 changed = [self.fields[f"bock_{k}"].label for k, v in BOCK_DEFAULTS.items()
                            if data.get(f"bock_{k}") != v and not (
-                               k == "triggers" and set(data.get("bock_triggers", [])) == set(v))]
+                               k == "triggers" and isinstance(v, list)  # in any order
+                               and set(data.get("bock_triggers", [])) == set(v))]
                 if changed:
                     self.add_error("bock", _(
                         "These rules are for Bock rounds, which are off: %(rules)s. Switch "

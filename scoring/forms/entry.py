@@ -7,6 +7,7 @@ Nothing is ever "fixed" silently: a value is either recorded as given or refused
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -218,7 +219,7 @@ class DealForm(forms.Form):
                                         min_value=1, max_value=10_000)
     penalty_reason = forms.CharField(label=_("Why"), required=False, max_length=200)
 
-    def __init__(self, *args: Any, rules: Rules, active: list[int] | tuple[int, ...],
+    def __init__(self, *args: Any, rules: Rules, active: Sequence[int],
                  **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.rules = rules
@@ -226,12 +227,16 @@ class DealForm(forms.Form):
         seats = _seat_choices(rules.players)
         for name in ("declarer", "kontra_by", "penalty_seat", "ramsch_durchmarsch",
                      "ramsch_loser"):
-            self.fields[name].choices = [("", "–"), *seats]  # type: ignore[attr-defined]
+            field = self.fields[name]
+            assert isinstance(field, forms.ChoiceField)
+            field.choices = [("", "–"), *seats]
         all_games = (ISKO_GAMES[rules.options.grand_base] if rules.system == "isko"
                      else HISTORIC_GAMES[rules.system])
         # Every game key of the system is accepted here, so that a game switched off by an
         # option is refused by the engine with its reason rather than a bare "invalid".
-        self.fields["game"].choices = [("", "–"), *((k, k) for k in all_games)]  # type: ignore[attr-defined]
+        game = self.fields["game"]
+        assert isinstance(game, forms.ChoiceField)
+        game.choices = [("", "–"), *((k, k) for k in all_games)]
         if not rules.bock_manual:  # Bock is the round tracker's alone: not a field at all
             del self.fields["bock"], self.fields["bock_round"]
         self.ramsch_fields: list[tuple[int, str, str]] = []
@@ -244,7 +249,8 @@ class DealForm(forms.Form):
         self.engine_errors: list[tuple[str, str]] = []
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         bid, more = data.get("bid"), data.get("bid_more")
         if bid is not None and more is not None and bid != more:
             self.add_error("bid_more", _("Choose one bid: %(a)d or %(b)d.") % {"a": bid,

@@ -5,13 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from scoring.collation import ordered_by_name
 from scoring.models import Club, Player, Season
 
 
-class SeasonForm(forms.ModelForm):
+class SeasonForm(forms.ModelForm[Season]):
     assign = forms.BooleanField(
         label=_("Add the club's evenings in these dates"), required=False, initial=True,
         help_text=_("Evenings that belong to no season yet become part of this one."))
@@ -42,21 +43,22 @@ class SeasonForm(forms.ModelForm):
         return name
 
 
-class PlayerChoiceField(forms.ModelMultipleChoiceField):
+class PlayerChoiceField(forms.ModelMultipleChoiceField[Player]):
     # Django looks the ticked ids up in one pk__in query; on SQLite an id beyond 64 bits
     # makes that query raise OverflowError (a 500; found by tests/web/test_form_fuzz.py),
     # so such an id is refused as an invalid choice before the query.
     MAX_ID = 2**63 - 1
 
-    def _check_values(self, value: Any) -> Any:
-        for pk in value:
-            text = str(pk).strip()
-            if text.isdigit() and int(text) > self.MAX_ID:
-                raise forms.ValidationError(self.error_messages["invalid_choice"],
-                                            code="invalid_choice", params={"value": text})
-        return super()._check_values(value)
+    def clean(self, value: Any) -> QuerySet[Player]:
+        if isinstance(value, (list, tuple)):  # anything else is refused by Django's clean
+            for pk in value:
+                text = str(pk).strip()
+                if text.isdigit() and int(text) > self.MAX_ID:
+                    raise forms.ValidationError(self.error_messages["invalid_choice"],
+                                                code="invalid_choice", params={"value": text})
+        return super().clean(value)
 
-    def label_from_instance(self, obj: Any) -> str:
+    def label_from_instance(self, obj: Player) -> str:
         return f"{obj.name} ({_('guest')})" if obj.guest else obj.name
 
 

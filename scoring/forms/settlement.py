@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -23,13 +23,20 @@ from scoring.engine.settlement import (
 from scoring.models import Evening, Scoring
 from scoring.money import money, places_of, rate
 
-AMOUNT = {"max_digits": 12, "decimal_places": 4, "min_value": Decimal("0"), "localize": True}
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 TIER = re.compile(r"^\s*(\d+)\s*[:=]\s*(\S+)\s*$")
+# One tier of deal-record.md's lost_game_fee_tiers: from the n-th lost game on, this fee.
+Tier = TypedDict("Tier", {"from": int, "fee": str})
 
 
-def _amount_field(label: Any, help_text: Any = "", required: bool = True) -> forms.DecimalField:
+def _amount_field(label: StrOrPromise, help_text: StrOrPromise = "",
+                  required: bool = True) -> forms.DecimalField:
     return forms.DecimalField(label=label, help_text=help_text, required=required,
-                              widget=forms.TextInput(attrs={"inputmode": "decimal"}), **AMOUNT)
+                              widget=forms.TextInput(attrs={"inputmode": "decimal"}),
+                              max_digits=12, decimal_places=4, min_value=Decimal("0"),
+                              localize=True)
 
 
 class SettlementForm(forms.Form):
@@ -68,18 +75,18 @@ class SettlementForm(forms.Form):
             self.fields["stake"].help_text = _("Beer Skat settles no money.")
 
     def clean_currency(self) -> str:
-        currency = self.cleaned_data["currency"].strip().upper()
+        currency: str = self.cleaned_data["currency"].strip().upper()
         try:
             minor_unit(currency)
         except SettlementError:
             raise ValidationError(_("A currency is three letters, such as EUR.")) from None
         return currency
 
-    def clean_lost_game_fee_tiers(self) -> list[dict[str, str]] | None:
-        raw = self.cleaned_data["lost_game_fee_tiers"].strip()
+    def clean_lost_game_fee_tiers(self) -> list[Tier] | None:
+        raw: str = self.cleaned_data["lost_game_fee_tiers"].strip()
         if not raw:
             return None
-        tiers = []
+        tiers: list[Tier] = []
         for part in re.split(r"[;\n]+", raw):
             if not part.strip():
                 continue
@@ -96,7 +103,8 @@ class SettlementForm(forms.Form):
         return tiers
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if self.errors:
             return data
         tiers = data.get("lost_game_fee_tiers")

@@ -26,6 +26,7 @@ import subprocess
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
@@ -280,7 +281,10 @@ def ruling_svg(lines: Sequence[Line], columns: Sequence[Column], font_pt: float)
                 shades.append(f'<rect x="0" y="{run_start}" width="{width}" '
                               f'height="{number - run_start}" fill="{SHADES[run_shade]}"/>')
             run_start, run_shade = number, line.shade
-    thin_h, round_h, strong_h, under = [], [], [], []
+    thin_h: list[str] = []
+    round_h: list[str] = []
+    strong_h: list[str] = []
+    under: list[str] = []
     for number, line in enumerate(lines, start=1):
         target = {"thin": thin_h, "round": round_h, "strong": strong_h}.get(line.rule_below)
         if target is not None:
@@ -291,7 +295,8 @@ def ruling_svg(lines: Sequence[Line], columns: Sequence[Column], font_pt: float)
     # A column's rule runs down every line except where a cell spans across it (the labels
     # of the foot, a player's name over his two columns).
     covered = [_spanned(line) for line in lines]
-    thin_v, thick_v = [f"M{EDGE / 2} 0V{height}M{width - EDGE / 2} 0V{height}"], []
+    thin_v = [f"M{EDGE / 2} 0V{height}M{width - EDGE / 2} 0V{height}"]
+    thick_v: list[str] = []
     x = EDGE
     for number, column in enumerate(columns):
         if number and column.rule:
@@ -381,12 +386,19 @@ def finish(columns: list[Column], head: list[Line], body: list[Line], foot: list
 # three letters, so no "De-" over "clarer". Only a title that cannot be broken widens its
 # column. Two short lines read better than "Alleinsp…" or "Rei…", and cost one line per page.
 
+class _Hyphenator(Protocol):
+    """What title_splits asks of pyphen.Pyphen (pyphen ships no types)."""
+
+    def iterate(self, word: str) -> Iterable[tuple[str, str]]: ...
+
+
 @functools.cache
-def _hyphenator(lang: str) -> object | None:
+def _hyphenator(lang: str) -> _Hyphenator | None:
     try:
         import pyphen  # WeasyPrint's own dependency
 
-        return pyphen.Pyphen(lang="de_DE" if lang == "de" else "en_US")
+        hyphenator: _Hyphenator = pyphen.Pyphen(lang="de_DE" if lang == "de" else "en_US")
+        return hyphenator
     except Exception:  # no dictionary: titles break at spaces, slashes and hyphens only
         return None
 
@@ -408,7 +420,7 @@ def title_splits(title: str) -> list[tuple[str, str]]:
     if not out:
         hyphenator = _hyphenator(_language())
         if hyphenator is not None:
-            out += [(top + "-", bottom) for top, bottom in hyphenator.iterate(title)  # type: ignore[attr-defined]
+            out += [(top + "-", bottom) for top, bottom in hyphenator.iterate(title)
                     if len(top) >= 3 and len(bottom) >= 3]
     return [(top, bottom) for top, bottom in out if top.strip() and bottom.strip()]
 
@@ -695,8 +707,9 @@ def book_grid(sheet: ScoreSheet, net_money: list[str] | None, money_label: str) 
                       3, 18)
     columns = [Column(number_w, ">", "")]
     for seat in range(players):
-        entries = [minus(line[seat].entry) for line in lines if line[seat]]
-        balances = [minus(line[seat].balance) for line in lines if line[seat]]
+        own = [book for line in lines if (book := line[seat]) is not None]
+        entries = [minus(book.entry) for book in own]
+        balances = [minus(book.balance) for book in own]
         entry_w = _width(entries, 4, 7)
         balance_w = _width([*balances, minus(sheet.totals[seat]), *(net_money or [])], 5, 9)
         room = max(title_width(names[seat]), min(len(names[seat]), 14))

@@ -223,8 +223,9 @@ def _polyline(frame: Frame, line: Line, colour: str, dash: str, stroke: float,
             x, y = run[0].split(",")
             frame.parts.append(f'<circle cx="{x}" cy="{y}" r="3" fill="{colour}"/>')
     if line.highlight and line.values and line.values[-1] is not None:
-        x, y = x_of(len(line.values) - 1), y_of(line.values[-1])
-        frame.parts.append(f'<circle cx="{_num(x)}" cy="{_num(y)}" r="4" fill="{colour}"/>')
+        last_x, last_y = x_of(len(line.values) - 1), y_of(line.values[-1])
+        frame.parts.append(
+            f'<circle cx="{_num(last_x)}" cy="{_num(last_y)}" r="4" fill="{colour}"/>')
 
 
 def _legend(frame: Frame, lines: list[Line], styles: list[tuple[str, str, float]]) -> None:

@@ -95,7 +95,7 @@ def _scoring(document: dict[str, Any], seats: int) -> str:
     """Seeger-Fabian is scored alongside the classic points wherever the rules allow it
     (ISkO at a 3- or 4-table), so a season can rank by either whatever the evening chose;
     the classic totals and the settlement are the same either way."""
-    scoring = document.get("scoring", "classic")
+    scoring: str = document.get("scoring", "classic")
     if scoring == "classic" and document.get("rules") == "isko" and 3 <= seats <= 4:
         return "seeger_fabian"
     return scoring

@@ -20,7 +20,7 @@ from scoring.engine import SkatError, evaluate_table
 from scoring.engine.deal import QUICK_RESULTS
 from scoring.engine.games import HISTORIC_GAMES, ISKO_GAMES, Game
 from scoring.engine.settlement import SettlementOptions, minor_unit, parse_settlement_options
-from scoring.models import AuditEntry, Deal, Evening, Seat, Table
+from scoring.models import AuditEntry, Deal, Evening, HeldOperation, Seat, Table
 from scoring.money import rate
 
 SUIT_SYMBOLS = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
@@ -170,7 +170,8 @@ class BockStatus:
 
     @property
     def factor(self) -> int:
-        return 2 ** self.level
+        factor: int = 2 ** self.level  # int ** int is typed Any: a negative power is a float
+        return factor
 
 
 def bock_status(sheet: ScoreSheet) -> BockStatus:
@@ -305,7 +306,7 @@ def result_label(record: dict[str, Any]) -> str:
     if quick in QUICK_RESULTS:
         return _(QUICK_LABELS[quick])
     points = record.get("declarer_points")
-    tricks = record.get("declarer_tricks")
+    tricks: int | None = record.get("declarer_tricks")
     if points is not None:
         return str(points)
     if tricks is not None:
@@ -332,7 +333,7 @@ def result_short(record: dict[str, Any]) -> str:
     points = record.get("declarer_points")
     if points is not None:
         return str(points)
-    tricks = record.get("declarer_tricks")
+    tricks: int | None = record.get("declarer_tricks")
     if tricks is not None:
         return pgettext("tricks, short", "%d tr.") % tricks
     return ""
@@ -496,6 +497,15 @@ def deal_preview(table: Table, record: dict[str, Any], lang: str,
         return Preview(None, err)
     return Preview(_preview_row(table, result["deals"][index - 1], record,
                                 replace.pk if replace else 0, lang), None)
+
+
+def _held_preview(table: Table, held: HeldOperation, lang: str,
+                  replace: Deal | None = None) -> Preview:
+    try:
+        record = held.deal_record()
+    except SkatError as err:
+        return Preview(None, err)
+    return deal_preview(table, record, lang, replace=replace)
 
 
 def deal_toggle_preview(table: Table, deal: Deal, lang: str) -> Preview:
@@ -790,8 +800,6 @@ def _named(row: SheetRow | None, players: list[str]) -> list[tuple[str, int]]:
 def held_for_evening(evening: Evening, lang: str) -> tuple[list[HeldView], list[Any]]:
     """The evening's waiting held operations (with their deals scored as now) and the
     decided ones; a constant number of queries however many there are."""
-    from scoring.models import HeldOperation
-
     held = list(HeldOperation.objects.filter(table__evening=evening).select_related(
         "deal", "table").order_by("at", "id"))
     waiting = [h for h in held if h.state == HeldOperation.State.WAITING]
@@ -805,11 +813,12 @@ def held_for_evening(evening: Evening, lang: str) -> tuple[list[HeldView], list[
         table = tables[h.table_id]
         sheet = sheets[h.table_id]
         rows = {row.deal_id: row for row in sheet.rows}
-        target = h.deal or by_request.get(h.deal_request_id)
+        target = h.deal or (by_request.get(h.deal_request_id)
+                            if h.deal_request_id is not None else None)
         target = next((d for d in table.deals.all() if target and d.pk == target.pk), None)
         view = HeldView(h, table, sheet.players, None, None)
         if h.op == "save":
-            preview = deal_preview(table, h.record, lang)
+            preview = _held_preview(table, h, lang)
             view.row = preview.row
             view.error = preview.error.message_in(lang) if preview.error else ""
         elif target is None:
@@ -819,7 +828,7 @@ def held_for_evening(evening: Evening, lang: str) -> tuple[list[HeldView], list[
             if target.deleted:
                 view.error = _("Restore the deal before correcting it.")
             else:
-                preview = deal_preview(table, h.record, lang, replace=target)
+                preview = _held_preview(table, h, lang, replace=target)
                 view.row = preview.row
                 view.error = preview.error.message_in(lang) if preview.error else ""
         elif h.op == "delete":

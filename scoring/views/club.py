@@ -103,8 +103,8 @@ def player_create(request: HttpRequest, slug: str) -> HttpResponse:
             messages.success(request, _("%(name)s was added.") % {"name": player.name})
     else:
         for errors in form.errors.values():
-            for error in errors:
-                messages.error(request, error)
+            for error in errors:  # an ErrorList gives its messages as text
+                messages.error(request, str(error))
     return HttpResponseRedirect(back)
 
 

@@ -10,7 +10,7 @@ import uuid
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path, reverse
 from django.utils.translation import get_language, gettext_lazy, pgettext
@@ -500,6 +500,7 @@ def _refusals(form: DealForm, rules: Rules, ramsch_round: bool,
     the engine's, as (field, message); "say how many tricks", "tap the loser"). Save waits
     for both kinds."""
     data = form.data
+    assert isinstance(data, QueryDict)  # the form is bound to request.POST
 
     def given(name: str) -> bool:
         return any(not _blank(v.strip()) for v in data.getlist(name))
@@ -540,7 +541,7 @@ def _declared_value(table: Table, rules: Rules, record: dict[str, Any], lang: st
     declared = {k: record[k] for k in keep if k in record}
     declared.update(result="won", bid=rules.bids[0])
     preview = deal_preview(table, declared, lang, replace=replace)
-    if preview.error is not None or preview.row is None:
+    if preview.error is not None or preview.row is None or preview.row.value is None:
         return None
     return int(preview.row.value)
 

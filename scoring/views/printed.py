@@ -32,7 +32,9 @@ def pdf_response(request: HttpRequest, document: Document) -> HttpResponse:
         return not_modified
     pdf, cached = get_pdf(document)
     response = HttpResponse(pdf, content_type="application/pdf")
-    response["Content-Disposition"] = content_disposition_header(False, document.filename)
+    disposition = content_disposition_header(False, document.filename)
+    if disposition is not None:  # None only for an empty file name
+        response["Content-Disposition"] = disposition
     response["ETag"] = etag
     # The browser keeps it but asks each time: a changed deal changes the ETag.
     response["Cache-Control"] = "private, no-cache"

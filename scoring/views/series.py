@@ -38,6 +38,7 @@ def ranking(request: HttpRequest, pk: int) -> HttpResponse:
     season = evening.season
 
     def player_url(row: Standing) -> str:
+        assert season is not None  # a link only where the evening has a season
         return reverse("scoring:season-player", args=[season.pk, row.player.pk])
 
     table = evening_table(result, player_url if season is not None else None)

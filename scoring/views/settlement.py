@@ -13,7 +13,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path
 from django.utils.translation import get_language
@@ -39,6 +39,7 @@ def _save(request: HttpRequest, evening: Evening, form: SettlementForm) -> bool:
     except services.StaleEvening as stale:
         # Show what is saved now; the typed values stay in the form to be sent again.
         evening.refresh_from_db()
+        assert isinstance(form.data, QueryDict)  # the form is bound to request.POST
         form.data = form.data.copy()
         form.data["version"] = str(stale.evening.version)
         form.add_error(None, _("Someone else changed the settlement meanwhile; the page shows "

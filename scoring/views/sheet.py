@@ -65,7 +65,9 @@ def sheet_csv(request: HttpRequest, pk: int) -> HttpResponse:
     name = f"{table.evening.date:%Y-%m-%d}-{_('table')}-{table.number}"
     if table.series > 1:
         name += f"-{_('series')}-{table.series}"
-    response["Content-Disposition"] = content_disposition_header(True, f"{name}.csv")
+    disposition = content_disposition_header(True, f"{name}.csv")
+    if disposition is not None:  # None only for an inline file without a name
+        response["Content-Disposition"] = disposition
     response["Cache-Control"] = "private, no-cache"
     return response
 
@@ -124,7 +126,8 @@ def _audit_rows(entries: list[AuditEntry], seats_by_table: dict[int, list[str]],
     rows = []
     for entry in entries:
         evening = entry.evening
-        players = seats_by_table.get(entry.table_id, [])
+        players = (seats_by_table.get(entry.table_id, []) if entry.table_id is not None
+                   else [])
         if entry.deal_id is None and (entry.after is not None
                                       or entry.action == AuditEntry.Action.DROP):
             # What a tablet sent that was refused, held or dropped: not always a deal record

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import math
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -430,7 +431,7 @@ def sync(request: HttpRequest, pk: int) -> HttpResponse:
     # The same operation again (an answer lost on the way): the same answer, nothing twice.
     done = AuditEntry.objects.filter(table=table, request_id=request_id,
                                      deal__isnull=False).order_by("id").first()
-    if done is not None:
+    if done is not None and done.deal_id is not None:
         return _stored(table, done.deal_id, done.version)
     held = HeldOperation.objects.filter(table=table, request_id=request_id).first()
     if held is not None:
@@ -469,7 +470,8 @@ def _write(table: Table, actor: Actor, body: dict[str, Any], deal: Deal | None,
                                    request_id=body["request_id"])
             assert deal is not None
             deal.table = table
-            service = {"edit": deal_edit, "delete": deal_delete, "restore": deal_restore}
+            service: dict[str, Callable[..., Deal]] = {
+                "edit": deal_edit, "delete": deal_delete, "restore": deal_restore}
             extra = {"record": body["record"]} if body["op"] == "edit" else {}
             return service[body["op"]](deal=deal, reason=body["reason"], actor=actor,
                                        expected_version=expected,
@@ -497,7 +499,7 @@ def _apply(request: HttpRequest, table: Table, actor: Actor, body: dict[str, Any
     except StaleTable:
         done = AuditEntry.objects.filter(table=table, request_id=request_id,
                                          deal__isnull=False).order_by("id").first()
-        if done is not None:  # the same operation, sent twice at once
+        if done is not None and done.deal_id is not None:  # the same operation, sent twice
             return _stored(table, done.deal_id, done.version)
         table.refresh_from_db(fields=["version"])
         payload = _conflict(table, since, body, deal, lang)

@@ -28,6 +28,7 @@ already done (``done_already``) and is answered as if it had been the first.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -63,10 +64,12 @@ def table_version(request: HttpRequest, pk: int) -> HttpResponse:
     user = request.user
     rows = Table.objects.filter(pk=pk).values(
         "version", "access_code", "evening__date", "evening__closed")
+    row: Mapping[str, Any] | None
     if user.is_authenticated:
-        rows = rows.annotate(role=Subquery(Membership.objects.filter(
-            club=OuterRef("evening__club"), user=user.pk).values("role")[:1]))
-    row = rows.first()
+        row = rows.annotate(role=Subquery(Membership.objects.filter(
+            club=OuterRef("evening__club"), user=user.pk).values("role")[:1])).first()
+    else:
+        row = rows.first()
     if row is None:
         raise Http404
     if row.get("role") is None:

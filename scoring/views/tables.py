@@ -48,7 +48,8 @@ CELLS: dict[str, Callable[[Standing], tuple[str, str]]] = {
 }
 
 
-class RankingTable(tables.Table):
+# django-tables2 ships no type information, so its Table is Any to mypy.
+class RankingTable(tables.Table):  # type: ignore[misc]
     rank = tables.Column(verbose_name=_("Place"), order_by=("position",), attrs=NUM)
     name = tables.Column(verbose_name=_("Player"), order_by=("name_sort",), accessor="name")
     evenings = tables.Column(verbose_name=_("Evenings"), attrs=NUM)

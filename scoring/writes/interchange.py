@@ -504,7 +504,7 @@ def _add_evening(plan: _PlannedEvening, club: Club, players: dict[str, Player], 
     known = dict(players)
     savepoint = transaction.savepoint() if same else None
     evening = _write_evening(plan, club, players, where)
-    if same:
+    if savepoint is not None:  # the club has an evening of that date and name
         content = _content(evening)
         twin = next((e for e in same if _content(e) == content), None)
         if twin is not None:
@@ -685,7 +685,7 @@ def sheet_csv(sheet: ScoreSheet) -> str:
             " ".join(part for part in (row.result, overbid_words(row)) if part),
             kontra, f"×{2 ** row.bock}" if row.bock else "",
         ]
-        for entry, total in zip(row.entries, row.totals, strict=True):
-            cells += ["" if entry is None else entry, total]
+        for entry, running in zip(row.entries, row.totals, strict=True):
+            cells += ["" if entry is None else entry, running]
         writer.writerow([_cell(c) for c in cells])
     return "\ufeff" + out.getvalue()

@@ -131,8 +131,9 @@ def _live_records(table: Table, replace: dict[int, dict[str, Any] | None] | None
     for pk, record, deleted in table.deals.order_by("position").values_list(
             "pk", "record", "deleted"):
         if pk in replace:
-            if replace[pk] is not None:
-                records.append(replace[pk])
+            new = replace[pk]
+            if new is not None:
+                records.append(new)
         elif not deleted:
             records.append(record)
     return records
@@ -566,13 +567,14 @@ def held_accept(*, held: HeldOperation, actor: Actor, note: str = "") -> Deal:
         common: dict[str, Any] = {"expected_version": table.version, "actor": actor,
                                   "request_id": held.request_id, "closed_ok": closed}
         if held.op == HeldOperation.Op.SAVE:
-            deal = deal_record(table=table, record=held.record, **common)
+            deal = deal_record(table=table, record=held.deal_record(), **common)
         else:
             assert target is not None
             target.table = table
             reason = held.reason or note or _("accepted by the club admin")
             if held.op == HeldOperation.Op.EDIT:
-                deal = deal_edit(deal=target, record=held.record, reason=reason, **common)
+                deal = deal_edit(deal=target, record=held.deal_record(), reason=reason,
+                                 **common)
             elif held.op == HeldOperation.Op.DELETE:
                 deal = deal_delete(deal=target, reason=reason, **common)
             else:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -29,7 +30,7 @@ json_values = st.recursive(
 field_names = st.sampled_from(sorted(RECORD_FIELDS | {"rules", "options", "players"}))
 
 
-def _only_skat_errors(call: Any, value: Any) -> None:
+def _only_skat_errors(call: Callable[[Any], object], value: Any) -> None:
     try:
         result = call(value)
     except SkatError as err:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 import pickle
 import string
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -137,7 +137,7 @@ def check_german(err: SkatError) -> None:
     assert err.as_dict("de") == {"field": err.field, "message": german, "deal": err.deal}
 
 
-def _german_if_refused(call: Any, value: Any) -> None:
+def _german_if_refused(call: Callable[[Any], object], value: Any) -> None:
     try:
         call(value)
     except SkatError as err:
@@ -182,7 +182,7 @@ GAME = {"kind": "game", "declarer": 1, "game": "clubs", "matadors": 1, "bid": 18
         "declarer_points": 70}
 
 
-def refusal(call: Any, value: Any) -> SkatError:
+def refusal(call: Callable[[Any], object], value: Any) -> SkatError:
     with pytest.raises(SkatError) as caught:
         call(value)
     return caught.value

@@ -76,7 +76,7 @@ def test_ramsch_only_costs(deal: dict[str, Any]) -> None:
 
 @settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(3, 6), st.data())
-def test_every_seat_deals_equally_often_over_full_rounds(players: int, data: Any) -> None:
+def test_every_seat_deals_equally_often_over_full_rounds(players: int, data: st.DataObject) -> None:
     first = data.draw(st.integers(0, players - 1))
     records = data.draw(st.lists(table_record(players), max_size=40))
     deals, dealer = [], first

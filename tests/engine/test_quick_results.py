@@ -28,8 +28,8 @@ def game(**kw: Any) -> dict[str, Any]:
 
 
 @given(st.sampled_from(sorted(RANGES)), st.data(), st.booleans(), st.integers(1, 4))
-def test_isko_quick_result_scores_like_points_in_its_range(result: str, data: Any, hand: bool,
-                                                           matadors: int) -> None:
+def test_isko_quick_result_scores_like_points_in_its_range(
+        result: str, data: st.DataObject, hand: bool, matadors: int) -> None:
     points = data.draw(st.sampled_from(RANGES[result][0]))
     base = game(hand=hand, matadors=matadors)
     counted = evaluate({**base, "declarer_points": points})
@@ -38,7 +38,8 @@ def test_isko_quick_result_scores_like_points_in_its_range(result: str, data: An
 
 
 @given(st.sampled_from(sorted(RANGES)), st.data())
-def test_historic_quick_result_scores_like_points_in_its_range(result: str, data: Any) -> None:
+def test_historic_quick_result_scores_like_points_in_its_range(result: str,
+                                                               data: st.DataObject) -> None:
     points = data.draw(st.sampled_from(RANGES[result][1]))
     base = {"rules": "american1898", **game(game="solo_hearts", bid=20)}
     tricks = {"declarer_tricks": 1} if points <= 22 else {}

@@ -10,7 +10,9 @@ from scoring.engine import evaluate_table
 
 
 def rows(deals: list[dict[str, Any]], rules: str = "isko", **table: Any) -> list[dict[str, Any]]:
-    return evaluate_table({"rules": rules, "players": 3, "deals": deals, **table})["deals"]
+    evaluated: list[dict[str, Any]] = evaluate_table(
+        {"rules": rules, "players": 3, "deals": deals, **table})["deals"]
+    return evaluated
 
 
 def test_isko_game_levels_come_from_the_play() -> None:
@@ -42,9 +44,11 @@ def test_null_ticks_its_declarations_and_has_no_matadors() -> None:
 
 
 def test_historic_schneider_and_records_that_are_not_games() -> None:
-    deals = [{"kind": "game", "declarer": 1, "game": "solo_clubs", "matadors": 1, "bid": 36,
-              "declarer_points": 95},
-             {"kind": "passed"}]
+    deals: list[dict[str, Any]] = [
+        {"kind": "game", "declarer": 1, "game": "solo_clubs", "matadors": 1, "bid": 36,
+         "declarer_points": 95},
+        {"kind": "passed"},
+    ]
     solo, passed = rows(deals, rules="american1898")
     assert solo["matadors"] == 1 and solo["levels"] == ("schneider",)
     assert passed["matadors"] is None and passed["levels"] == ()

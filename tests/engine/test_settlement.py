@@ -562,7 +562,7 @@ def test_options_built_directly_are_checked_too() -> None:
         SettlementOptions(loss_cap=D("-1"))
     assert caught.value.field == "settlement.loss_cap"
     with pytest.raises(SettlementError) as caught:
-        SettlementOptions(entry_fee=0.5)  # type: ignore[arg-type]
+        SettlementOptions(entry_fee=0.5)  # type: ignore[arg-type]  # a float on purpose: checked at run time
     assert caught.value.field == "settlement.entry_fee"
 
 
@@ -682,7 +682,7 @@ def test_property_nets_sum_to_zero_and_agree(
     totals: list[int], stake: Decimal, currency: str, round_first: bool
 ) -> None:
     options = SettlementOptions(round_totals_first=round_first)
-    settled = settle(totals, stake=stake, currency=currency, options=options)
+    settled: dict[str, Any] = settle(totals, stake=stake, currency=currency, options=options)
     assert sum(nets_of(settled)) == 0
     assert settled["checks"]["agree"] is True
     assert settled["checks"]["lowest_zero"] == settled["checks"]["exact"]
@@ -697,7 +697,7 @@ def test_property_nets_sum_to_zero_and_agree(
 def test_property_nets_within_rounding_of_the_exact_formula(
     totals: list[int], stake: Decimal, currency: str
 ) -> None:
-    settled = settle(totals, stake=stake, currency=currency)
+    settled: dict[str, Any] = settle(totals, stake=stake, currency=currency)
     unit = Fraction(minor_unit(currency))
     n, whole = len(totals), sum(totals)
     exact = [Fraction(stake) * (n * total - whole) for total in totals]
@@ -714,7 +714,7 @@ def test_property_transfers_settle_the_nets_minimally(
     totals: list[int], stake: Decimal, currency: str, round_first: bool
 ) -> None:
     options = SettlementOptions(round_totals_first=round_first)
-    settled = settle(totals, stake=stake, currency=currency, options=options)
+    settled: dict[str, Any] = settle(totals, stake=stake, currency=currency, options=options)
     assert_transfers_settle(settled)
     nonzero = [net for net in nets_of(settled) if net]
     assert len(settled["transfers"]) <= max(0, len(totals) - 1)
@@ -735,8 +735,10 @@ def test_property_permuting_seats_permutes_the_result(
         round_totals_first=round_first, lost_game_fee=D("0") if currency == "JPY" else D("0.5"),
         entry_fee=D("1"),
     )
-    before = settle(totals, stake=stake, currency=currency, options=options, lost_games=lost)
-    after = settle(
+    before: dict[str, Any] = settle(
+        totals, stake=stake, currency=currency, options=options, lost_games=lost
+    )
+    after: dict[str, Any] = settle(
         [totals[old] for old in order], stake=stake, currency=currency, options=options,
         lost_games=[lost[old] for old in order],
     )
@@ -780,8 +782,10 @@ def test_property_loss_cap(
     totals: list[int], stake: Decimal, round_first: bool, cap_cents: int
 ) -> None:
     cap = D(cap_cents).scaleb(-2)
-    plain = settle(totals, stake=stake, options=SettlementOptions(round_totals_first=round_first))
-    capped = settle(
+    plain: dict[str, Any] = settle(
+        totals, stake=stake, options=SettlementOptions(round_totals_first=round_first)
+    )
+    capped: dict[str, Any] = settle(
         totals, stake=stake,
         options=SettlementOptions(round_totals_first=round_first, loss_cap=cap),
     )
@@ -826,7 +830,7 @@ def test_property_fees_and_pot(
         passed_deal_fee=passed_fee,
         entry_fee=entry_fee,
     )
-    settled = settle(totals, stake=D("0.01"), options=options, lost_games=lost,
+    settled: dict[str, Any] = settle(totals, stake=D("0.01"), options=options, lost_games=lost,
                      passed_deals=passed)
     charged = [money(settled["fees"][str(seat)]) for seat in range(n)]
     assert all(fee >= 0 for fee in charged)

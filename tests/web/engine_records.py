@@ -139,9 +139,9 @@ class Records:
                 table["options"] = {"isko": {"kontra": True, "ramsch": "when_all_pass"},
                                     "american1898": {"contra": True}, "hoyle": {}}[system]
         for _ in range(rng.choice([0, 0, 0, 1, 1, 2])):
-            deals = table.get("deals")
-            if rng.random() < 0.6 and isinstance(deals, list) and deals:
-                deal = rng.choice(deals)
+            garbled = table.get("deals")
+            if rng.random() < 0.6 and isinstance(garbled, list) and garbled:
+                deal = rng.choice(garbled)
                 if isinstance(deal, dict):
                     self.garble(rng, deal)
             else:

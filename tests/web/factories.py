@@ -3,14 +3,26 @@
 from __future__ import annotations
 
 import datetime
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.utils import timezone
+from playwright.sync_api import BrowserContext
+from pytest_django.live_server_helper import LiveServer
 
 from scoring.models import Club, Membership, Player, RuleProfile, Table
 from scoring.presets import PRESETS
 from scoring.writes.services import evening_create, table_create
+
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    from django.test.client import _MonkeyPatchedWSGIResponse
+
+    # What django.test.Client's get and post return: a response with .json(), .context and
+    # .wsgi_request (django-stubs names the class privately).
+    TestResponse: TypeAlias = _MonkeyPatchedWSGIResponse
 
 NAMES = ["Anna", "Bernd", "Clara", "Dieter", "Erika", "Fritz"]
 
@@ -26,7 +38,7 @@ def make_club(slug: str = "altenburg", name: str = "Skatfreunde Altenburg") -> C
     return club
 
 
-def make_user(club: Club, role: str = "scorer", username: str | None = None) -> Any:
+def make_user(club: Club, role: str = "scorer", username: str | None = None) -> User:
     user = get_user_model().objects.create_user(
         username=username or f"{role}-{club.slug}", password="pw-for-tests-only")
     Membership.objects.create(user=user, club=club, role=role)
@@ -40,7 +52,7 @@ def make_table(club: Club, players: int = 4, preset: str = "club_evening",
     return table_create(evening=evening, players=list(club.players.all()[:players]))
 
 
-def browser_login(context: Any, live_server: Any, user: Any) -> None:
+def browser_login(context: BrowserContext, live_server: LiveServer, user: User) -> None:
     """Signs ``user`` in for a Playwright browser context: a session made by Django's test
     client, handed over as the session cookie (no password typed, no sign-in limit hit)."""
     from django.conf import settings

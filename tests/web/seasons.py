@@ -26,8 +26,10 @@ def make_season(club: Club, evaluation: str = "classic", **fields: Any) -> Seaso
 
 def make_evening(season: Season, day: int, series_rounds: int | None = None) -> Evening:
     profile = RuleProfile.objects.get(club=season.club, name=PRESETS["isko_tournament"]["name"])
-    return evening_create(club=season.club, date=START + datetime.timedelta(days=day),
-                          profile=profile, season=season, series_rounds=series_rounds)
+    evening: Evening = evening_create(
+        club=season.club, date=START + datetime.timedelta(days=day), profile=profile,
+        season=season, series_rounds=series_rounds)
+    return evening
 
 
 def player(club: Club, name: str) -> Player:

@@ -71,8 +71,9 @@ def club_b_objects() -> dict[str, Any]:
     club_a = make_club("a", "Club A")
     # A rule profile's id too: on PostgreSQL ids are not reset between tests, so no other id
     # happens to name club B's profile the way it does on a fresh SQLite database.
-    ints = sorted({evening.pk, table.pk, deal.pk, club_b.players.first().pk, season.pk,
-                   club_b.rule_profiles.first().pk})
+    b_player, b_profile = club_b.players.first(), club_b.rule_profiles.first()
+    assert b_player is not None and b_profile is not None, "club B has players and profiles"
+    ints = sorted({evening.pk, table.pk, deal.pk, b_player.pk, season.pk, b_profile.pk})
     # Club A's own players and profiles are not needed; one whose id is among the walked ids
     # (ids run on across tests on PostgreSQL) would be found as club A's, so it goes.
     Player.objects.filter(club=club_a, pk__in=ints).delete()

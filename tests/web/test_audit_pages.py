@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
+from pytest_django import DjangoAssertNumQueries
 
-from scoring.models import Deal
+from scoring.models import Deal, Table
 from scoring.writes.services import Actor, deal_delete, deal_edit, deal_restore
 
 from .factories import make_club, make_table
@@ -17,7 +17,7 @@ from .test_sheet_pages import EN, grant_code, login, play, won
 pytestmark = pytest.mark.django_db
 
 
-def corrected_table(user: Any = None) -> tuple[Any, Deal]:
+def corrected_table(user: User | None = None) -> tuple[Table, Deal]:
     club = make_club()
     table = make_table(club, players=3)
     actor = Actor(user, "anna") if user else Actor(None, "table code, table 1")
@@ -33,8 +33,8 @@ def corrected_table(user: Any = None) -> tuple[Any, Deal]:
     return table, first
 
 
-def test_the_evening_audit_shows_who_what_and_why(client: Client,
-                                                  django_assert_max_num_queries: Any) -> None:
+def test_the_evening_audit_shows_who_what_and_why(
+        client: Client, django_assert_max_num_queries: DjangoAssertNumQueries) -> None:
     table, first = corrected_table()
     login(client, table.evening.club, "viewer")
     url = reverse("scoring:evening-audit", args=[table.evening_id])

@@ -25,7 +25,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def snapshot() -> dict[str, list[Any]]:
     """Every row of the club's models and the user accounts, in primary-key order."""
     models = [*apps.get_app_config("scoring").get_models(), get_user_model()]
-    return {model.__name__: list(model.objects.order_by("pk").values()) for model in models}
+    return {model.__name__: list(model._default_manager.order_by("pk").values())
+            for model in models}
 
 
 def run(command: str, *args: str) -> str:

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
 from django.urls import reverse
+from playwright.sync_api import Page, ViewportSize
+from pytest_django.live_server_helper import LiveServer
 
 from scoring.models import Evening
 
@@ -17,18 +18,18 @@ from .factories import browser_login, make_club, make_user
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
-PHONE = {"width": 390, "height": 844}
-TABLET = {"width": 1024, "height": 768}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+TABLET: ViewportSize = {"width": 1024, "height": 768}
 
 
-def console_errors(page: Any) -> list[str]:
+def console_errors(page: Page) -> list[str]:
     errors: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: errors.append(str(e)))
     return errors
 
 
-def test_one_more_table_keeps_what_was_typed(page: Any, live_server: Any,
+def test_one_more_table_keeps_what_was_typed(page: Page, live_server: LiveServer,
                                             screenshot_dir: Path) -> None:
     club = make_club()
     p = list(club.players.order_by("pk"))
@@ -41,7 +42,7 @@ def test_one_more_table_keeps_what_was_typed(page: Any, live_server: Any,
     page.fill("#id_tables-0-guest_3", "Gustav Gast")
     page.select_option("#id_tables-0-first_dealer", "1")
     loads: list[str] = []
-    page.on("load", lambda: loads.append(page.url))
+    page.on("load", lambda loaded: loads.append(loaded.url))
 
     page.locator("[data-add-table]").tap()
     page.wait_for_selector("#id_tables-1-seat_0")
@@ -69,9 +70,10 @@ def test_one_more_table_keeps_what_was_typed(page: Any, live_server: Any,
     assert not [e for e in errors if "Content Security Policy" in e or "Refused" in e], errors
 
 
-def fits(page: Any) -> None:
+def fits(page: Page) -> None:
     """Nothing on the page is wider than the screen."""
     width = page.evaluate("document.documentElement.scrollWidth")
+    assert page.viewport_size is not None, "the test page has a viewport"
     assert width <= page.viewport_size["width"], width
     wide = page.evaluate("""() => [...document.querySelectorAll('body *')]
         .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1)
@@ -80,9 +82,9 @@ def fits(page: Any) -> None:
 
 
 @pytest.mark.parametrize("size", [TABLET, PHONE], ids=["1024x768", "390x844"])
-def test_club_page_and_profile_form_fit_the_screen(page: Any, live_server: Any,
+def test_club_page_and_profile_form_fit_the_screen(page: Page, live_server: LiveServer,
                                                    screenshot_dir: Path,
-                                                   size: dict[str, int]) -> None:
+                                                   size: ViewportSize) -> None:
     club = make_club()
     profile = club.rule_profiles.get(name="Club evening")
     browser_login(page.context, live_server, make_user(club, "admin"))

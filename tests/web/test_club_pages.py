@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import reverse
@@ -15,10 +16,13 @@ from scoring.models import Club, Evening, Membership, Player, RuleProfile
 
 from .factories import make_club, make_table, make_user
 
+if TYPE_CHECKING:
+    from .factories import TestResponse
+
 pytestmark = pytest.mark.django_db
 
 
-def login(client: Client, club: Club, role: str = "scorer") -> Any:
+def login(client: Client, club: Club, role: str = "scorer") -> User:
     user = make_user(club, role)
     client.force_login(user)
     # The messages below are asserted in English; the site's default language is German.
@@ -32,6 +36,7 @@ def players(club: Club) -> list[Player]:
 
 def evening_data(club: Club, *tables: dict[str, Any], **evening: Any) -> dict[str, Any]:
     profile = RuleProfile.objects.filter(club=club).order_by("pk").first()
+    assert profile is not None, "a new club has its preset profiles"
     data: dict[str, Any] = {
         "date": "2026-03-06", "name": "Clubabend", "profile": profile.pk, "stake": "",
         "currency": "", "tables-TOTAL_FORMS": str(len(tables)), "tables-INITIAL_FORMS": "0",
@@ -48,7 +53,7 @@ def evening_data(club: Club, *tables: dict[str, Any], **evening: Any) -> dict[st
     return data
 
 
-def texts(response: Any) -> str:
+def texts(response: TestResponse) -> str:
     """Everything the page says in errors and messages."""
     parts = [str(m) for m in get_messages(response.wsgi_request)]
     context = response.context
@@ -184,6 +189,7 @@ def test_one_more_table_without_script_keeps_everything_typed(client: Client) ->
     p = players(club)
     url = reverse("scoring:evening-create", args=[club.slug])
     profile = RuleProfile.objects.filter(club=club).order_by("pk").last()
+    assert profile is not None, "a new club has its preset profiles"
     data = evening_data(club, {"seats": [p[0], p[1], "Gustav Gast", p[2]], "first_dealer": 2},
                         name="Herbstabend", stake="0.02", currency="chf",
                         profile=profile.pk, series_rounds="9")
@@ -254,8 +260,9 @@ def test_another_clubs_profile_is_refused(client: Client) -> None:
     club = make_club("a")
     other = make_club("b")
     login(client, club)
-    data = evening_data(club, {"seats": players(club)[:3]},
-                        profile=RuleProfile.objects.filter(club=other).first().pk)
+    foreign = RuleProfile.objects.filter(club=other).first()
+    assert foreign is not None, "the other club has its preset profiles"
+    data = evening_data(club, {"seats": players(club)[:3]}, profile=foreign.pk)
     response = client.post(reverse("scoring:evening-create", args=[club.slug]), data)
     assert response.status_code == 200
     assert response.context["form"].errors["profile"]

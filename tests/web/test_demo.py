@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import io
-from typing import Any
 
 import pytest
 from django.core.management import call_command
 from django.db.models import RestrictedError
+from django.test import Client
 from django.urls import reverse
 
 from scoring.models import AuditEntry, Club, Membership, Table
@@ -49,12 +49,16 @@ def test_a_player_who_sat_at_a_table_cannot_be_deleted_alone() -> None:
     """Deleting a whole club takes its players and seats with it; deleting one player who
     has played would tear holes in old score sheets and is refused."""
     call_command("demo", stdout=io.StringIO())
-    player = Table.objects.first().seats.first().player
+    table = Table.objects.first()
+    assert table is not None, "the demo has tables"
+    seat = table.seats.first()
+    assert seat is not None, "its tables have seats"
+    player = seat.player
     with pytest.raises(RestrictedError):
         player.delete()
 
 
-def test_the_demo_evening_opens_a_season_whose_table_shows_its_players(client: Any) -> None:
+def test_the_demo_evening_opens_a_season_whose_table_shows_its_players(client: Client) -> None:
     call_command("demo", stdout=io.StringIO())
     club = Club.objects.get(slug="demo")
     season = club.seasons.get()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -17,6 +17,9 @@ from scoring.management.commands.score import run
 from scoring.models import Deal, RuleProfile, Table
 
 from .factories import deal_form
+
+if TYPE_CHECKING:
+    from .factories import TestResponse
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +35,7 @@ NULL_AFTER_24 = {
 }
 
 
-def page_text(response: Any) -> str:
+def page_text(response: TestResponse) -> str:
     return html.unescape(response.content.decode())
 
 

@@ -4,14 +4,16 @@ targets are big enough."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.urls import reverse
+from playwright.sync_api import Browser, BrowserContext, Page
+from pytest_django.live_server_helper import LiveServer
 
-from scoring.models import Deal
+from scoring.models import Deal, Table
 
 from .factories import browser_login, make_club, make_table, make_user
 
@@ -20,14 +22,17 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 TAPS = ["declarer-1", "game-clubs", "matadors-1", "bid-24", "result-won"]
 
 
+OpenTable = Callable[[int, int], tuple[Page, Table]]  # a new table on a tablet of this size
+
+
 @pytest.fixture
-def open_table(browser: Any, browser_context_args: dict[str, Any],
-               live_server: Any) -> Iterator[Any]:
+def open_table(browser: Browser, browser_context_args: dict[str, Any],
+               live_server: LiveServer) -> Iterator[OpenTable]:
     """Opens a new table on a touch tablet of the given size: the session's Debian chromium
     and context settings (tests/conftest.py), with this test's viewport."""
-    contexts: list[Any] = []
+    contexts: list[BrowserContext] = []
 
-    def _page(width: int, height: int) -> tuple[Any, Any]:
+    def _page(width: int, height: int) -> tuple[Page, Table]:
         table = make_table(make_club())
         context = browser.new_context(
             **{**browser_context_args, "viewport": {"width": width, "height": height}})
@@ -43,7 +48,7 @@ def open_table(browser: Any, browser_context_args: dict[str, Any],
 
 
 @pytest.mark.parametrize(("width", "height"), [(1024, 768), (800, 1280)])
-def test_five_taps_record_a_standard_game(open_table: Any, screenshot_dir: Path, width: int,
+def test_five_taps_record_a_standard_game(open_table: OpenTable, screenshot_dir: Path, width: int,
                                           height: int) -> None:
     page, table = open_table(width, height)
     for tap in TAPS[:-1]:
@@ -57,14 +62,15 @@ def test_five_taps_record_a_standard_game(open_table: Any, screenshot_dir: Path,
     assert "+24" in page.inner_text(".last-rows")
 
 
-def test_tap_targets_are_at_least_44px(open_table: Any) -> None:
+def test_tap_targets_are_at_least_44px(open_table: OpenTable) -> None:
     page, _table = open_table(800, 1280)
     for tap in [*TAPS, "save"]:
         box = page.locator(f'[data-tap="{tap}"]').bounding_box()
+        assert box is not None, f"{tap} is shown"
         assert box["width"] >= 44 and box["height"] >= 44, (tap, box)
 
 
-def test_the_preview_shows_a_refusal_and_disables_save(open_table: Any) -> None:
+def test_the_preview_shows_a_refusal_and_disables_save(open_table: OpenTable) -> None:
     page, _table = open_table(1024, 768)
     for tap in ("declarer-1", "game-null", "bid-24", "result-won"):
         page.locator(f'[data-tap="{tap}"]').click()
@@ -79,7 +85,7 @@ def test_the_preview_shows_a_refusal_and_disables_save(open_table: Any) -> None:
     assert page.locator('[data-tap="save"]').is_enabled()
 
 
-def test_the_declarer_cannot_be_tapped_as_the_kontra_sayer(open_table: Any) -> None:
+def test_the_declarer_cannot_be_tapped_as_the_kontra_sayer(open_table: OpenTable) -> None:
     page, _table = open_table(1024, 768)
     page.locator('[data-tap="declarer-1"]').tap()
     assert page.locator("#kontra_by-1").is_disabled()
@@ -88,7 +94,7 @@ def test_the_declarer_cannot_be_tapped_as_the_kontra_sayer(open_table: Any) -> N
     assert page.locator("#kontra_by-1").is_enabled() and page.locator("#kontra_by-2").is_disabled()
 
 
-def test_the_screen_says_saving_while_the_deal_is_on_its_way(open_table: Any) -> None:
+def test_the_screen_says_saving_while_the_deal_is_on_its_way(open_table: OpenTable) -> None:
     """Saving (here by the quick result) switches the connection state to "saving", and a
     live preview answering after that does not switch it back. (The test's own submit
     listener, added after the page's, reads the state and keeps the page from leaving so it

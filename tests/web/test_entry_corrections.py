@@ -43,6 +43,12 @@ def test_the_edit_form_is_prefilled(scorer: Client, table: Table, deal: Deal) ->
     assert 'name="reason"' in html and f'name="deal" value="{deal.pk}"' in html
 
 
+def deleted_now(deal: Deal) -> bool:
+    """Whether the deal is deleted in the database now."""
+    deal.refresh_from_db()
+    return deal.deleted
+
+
 def test_an_edit_with_a_reason_is_saved_and_recomputed(scorer: Client, table: Table,
                                                         deal: Deal) -> None:
     response = scorer.post(edit_url(table, deal), edit_data(table))
@@ -50,6 +56,7 @@ def test_an_edit_with_a_reason_is_saved_and_recomputed(scorer: Client, table: Ta
     deal.refresh_from_db()
     assert deal.record["matadors"] == 2
     audit = AuditEntry.objects.get(action="edit")
+    assert audit.before is not None, "an edit's audit entry keeps the record before it"
     assert audit.reason == "Tippfehler" and audit.before["matadors"] == 1
     html = scorer.get(reverse("scoring:table", args=[table.pk])).content.decode()
     assert "+36" in html  # with 2, game 3 × 12
@@ -97,13 +104,11 @@ def test_edit_preview_replaces_the_deal(scorer: Client, table: Table, deal: Deal
 def test_delete_and_restore_need_a_reason(scorer: Client, table: Table, deal: Deal) -> None:
     refused = scorer.post(edit_url(table, deal, "delete"), {"version": "1", "reason": ""})
     assert refused.status_code == 422
-    deal.refresh_from_db()
-    assert not deal.deleted
+    assert not deleted_now(deal)
 
     done = scorer.post(edit_url(table, deal, "delete"), {"version": "1", "reason": "doppelt"})
     assert done.status_code == 302
-    deal.refresh_from_db()
-    assert deal.deleted
+    assert deleted_now(deal)
     html = scorer.get(reverse("scoring:table", args=[table.pk])).content.decode()
     assert edit_url(table, deal) in html  # listed as deleted, with a way back
 
@@ -114,8 +119,7 @@ def test_delete_and_restore_need_a_reason(scorer: Client, table: Table, deal: De
     restored = scorer.post(edit_url(table, deal, "restore"),
                            {"version": "2", "reason": "doch gespielt"})
     assert restored.status_code == 302
-    deal.refresh_from_db()
-    assert not deal.deleted
+    assert not deleted_now(deal)
     assert [a.action for a in AuditEntry.objects.all()] == ["create", "delete", "restore"]
 
 
@@ -126,8 +130,7 @@ def test_a_stale_delete_is_refused(scorer: Client, table: Table, deal: Deal) -> 
     # Shown at version 0, before the deal existed: it is not offered to delete "anyway".
     assert 'id="conflict"' in html and "notice-stale" not in html
     assert 'data-tap="conflict-delete"' not in html and 'data-tap="conflict-theirs"' in html
-    deal.refresh_from_db()
-    assert not deal.deleted
+    assert not deleted_now(deal)
 
 
 def test_undo_after_saving(scorer: Client, table: Table) -> None:

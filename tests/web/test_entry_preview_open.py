@@ -7,7 +7,7 @@ way the deal is not ready: data-valid is false, and Save waits (entry.js)."""
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TypedDict
 
 import pytest
 from django.test import Client
@@ -20,13 +20,21 @@ from .factories import deal_form
 pytestmark = pytest.mark.django_db
 
 
-def preview(client: Client, table: Table, lang: str = "de", **fields: str | None) -> Any:
+class Shown(TypedDict):
+    valid: str
+    open: list[str]
+    errors: list[str]
+
+
+def preview(client: Client, table: Table, lang: str = "de", /, **fields: str | None) -> Shown:
     response = client.post(reverse("scoring:deal-preview", args=[table.pk]),
                            deal_form(table, **fields), headers={"accept-language": lang})
     assert response.status_code == 200
     html = response.content.decode()
+    valid = re.search(r'data-valid="(\w+)"', html)
+    assert valid is not None, "the preview says whether the deal is ready"
     return {
-        "valid": re.search(r'data-valid="(\w+)"', html).group(1),  # type: ignore[union-attr]
+        "valid": valid.group(1),
         "open": re.findall(r"<ul class=\"open\">(.*?)</ul>", html, re.S),
         "errors": re.findall(r"<ul class=\"errors\" role=\"alert\">(.*?)</ul>", html, re.S),
     }

@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring.models import AuditEntry, Deal, Table
+from scoring.models import AuditEntry, Club, Deal, Table
 from scoring.writes.services import Actor, deal_record
 
 from .factories import make_club, make_table, make_user
@@ -26,17 +26,17 @@ def standard_game(table: Table, **extra: Any) -> dict[str, Any]:
 
 
 @pytest.fixture
-def club():  # type: ignore[no-untyped-def]
+def club() -> Club:
     return make_club()
 
 
 @pytest.fixture
-def table(club):  # type: ignore[no-untyped-def]
+def table(club: Club) -> Table:
     return make_table(club)
 
 
 @pytest.fixture
-def scorer(client: Client, club) -> Client:  # type: ignore[no-untyped-def]
+def scorer(client: Client, club: Club) -> Client:
     client.force_login(make_user(club, "scorer"))
     return client
 
@@ -59,7 +59,7 @@ def test_scorer_sees_the_form_with_seats_and_status(scorer: Client, table: Table
     assert 'name="request_id"' in html
 
 
-def test_viewer_reads_but_cannot_write(client: Client, club, table: Table) -> None:  # type: ignore[no-untyped-def]
+def test_viewer_reads_but_cannot_write(client: Client, club: Club, table: Table) -> None:
     client.force_login(make_user(club, "viewer"))
     response = client.get(url("table", table))
     assert response.status_code == 200
@@ -181,8 +181,9 @@ def test_ramsch_and_penalty_records(scorer: Client, table: Table) -> None:
         "version": "1", "request_id": str(uuid.uuid4()), "kind": "penalty",
         "penalty_seat": "2", "penalty_points": "10"})
     assert response.status_code == 302
-    assert Deal.objects.last().record == {"kind": "penalty",
-                                          "penalty": {"seat": 2, "points": 10}}
+    last = Deal.objects.last()
+    assert last is not None, "the penalty was saved"
+    assert last.record == {"kind": "penalty", "penalty": {"seat": 2, "points": 10}}
 
 
 @pytest.mark.parametrize(("preset", "game", "absent"), [

@@ -72,8 +72,9 @@ def test_a_standard_won_suit_game_takes_five_taps(client: Client) -> None:
     post = dict(parser.hidden)
     for tap in TAPS:
         assert tap in controls, tap
-        if controls[tap] is not None:
-            name, value = controls[tap]  # type: ignore[misc]
+        control = controls[tap]
+        if control is not None:
+            name, value = control
             assert name not in post, f"{tap} sets {name} a second time"
             post[name] = value
     assert set(post) - set(parser.hidden) == {"declarer", "game", "matadors", "bid", "result"}

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from django.test import Client
 from django.urls import NoReverseMatch, reverse
+from pytest_django import DjangoAssertNumQueries
 
-from scoring.models import Deal, Evening, Table
+from scoring.models import Club, Deal, Evening, Table
 from scoring.writes.services import table_create
 
 from .factories import make_club, make_table
@@ -17,7 +16,7 @@ from .test_sheet_pages import EN, MINUS, login, plain_games, play, won
 pytestmark = pytest.mark.django_db
 
 
-def evening_with_tables(club: Any, tables: int = 3) -> Evening:
+def evening_with_tables(club: Club, tables: int = 3) -> Evening:
     first = make_table(club, players=4)
     evening = first.evening
     players = list(club.players.all())
@@ -68,7 +67,7 @@ def test_the_codes_link_is_for_club_admins_only(client: Client) -> None:
 
 
 def test_the_live_fragment_has_all_tables_in_constant_queries(
-        client: Client, django_assert_max_num_queries: Any) -> None:
+        client: Client, django_assert_max_num_queries: DjangoAssertNumQueries) -> None:
     club = make_club()
     evening = evening_with_tables(club, 3)
     for table in evening.tables.all():

@@ -53,7 +53,7 @@ def form_fields(html: str) -> dict[str, list[str]]:
 
 def snapshot() -> dict[str, list[Any]]:
     models = [*apps.get_app_config("scoring").get_models(), get_user_model()]
-    return {m.__name__: list(m.objects.order_by("pk").values()) for m in models}
+    return {m.__name__: list(m._default_manager.order_by("pk").values()) for m in models}
 
 
 @pytest.fixture

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
@@ -95,9 +96,10 @@ DECLARED = {"en": {"hand": "Hand", "ouvert": "Ouvert", "schneider_announced": "S
                    "schwarz_announced": "Schwarz announced"},
             "de": {"hand": "Hand", "ouvert": "Ouvert", "schneider_announced": "Schneider angesagt",
                    "schwarz_announced": "Schwarz angesagt"}}
-ALL_ON = {"american1898": {"frage": True, "revolution": True, "exceptional": [
-    "nullo_purchase", "nullo_tourne", "uno", "duo", "nullo_tricks"]},
-          "hoyle": {"frage": True, "revolution": True, "uno_duo": True}, "isko": {}}
+ALL_ON: dict[str, dict[str, Any]] = {
+    "american1898": {"frage": True, "revolution": True, "exceptional": [
+        "nullo_purchase", "nullo_tourne", "uno", "duo", "nullo_tricks"]},
+    "hoyle": {"frage": True, "revolution": True, "uno_duo": True}, "isko": {}}
 WRONG_IN = {"en": ("Kreuz", "Pik", "Herz", "Karo", "Spiel ", "angesagt", "Stich", "Frage",
                    "Tourne ", "Tourne\b"),
             "de": ("Clubs", "Spades", "Hearts", "Diamonds", "announced", "with ", "Call",
@@ -121,7 +123,11 @@ def _record(system: str, key: str, **declared: bool) -> dict[str, Any]:
             record.update(result=None, declarer_points=120, declarer_tricks=10)
     else:
         fixed = game.ouvert_value if declared.get("ouvert") else game.base
-        bid = 18 if game.null else fixed
+        if game.null:
+            bid = 18
+        else:
+            assert fixed is not None, f"{key} played ouvert has its value"
+            bid = fixed
         record.update(bid=bid, declarer_tricks=game.win_tricks or 0)
     return record
 
@@ -237,7 +243,7 @@ def test_the_house_rules_name_the_games_as_the_sheet_does(lang: str, words: list
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_the_table_screen_names_the_games_as_the_sheet_does(client: Any, lang: str) -> None:
+def test_the_table_screen_names_the_games_as_the_sheet_does(client: Client, lang: str) -> None:
     table = make_table(make_club(), preset="american1898")
     client.force_login(make_user(table.evening.club, "scorer"))
     html = client.get(reverse("scoring:table", args=[table.pk]),
@@ -255,7 +261,7 @@ def test_the_table_screen_names_the_games_as_the_sheet_does(client: Any, lang: s
 @pytest.mark.django_db
 @pytest.mark.parametrize("layout", ["standard", "historical"])
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_the_pdf_names_the_games_and_levels_as_the_glossary(client: Any, lang: str,
+def test_the_pdf_names_the_games_and_levels_as_the_glossary(client: Client, lang: str,
                                                             layout: str,
                                                             screenshot_dir: Path) -> None:
     club = make_club()

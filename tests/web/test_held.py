@@ -191,6 +191,8 @@ def test_the_page_reads_a_constant_number_of_queries(site: dict[str, Any]) -> No
     one = count()
     for _n in range(5):
         hold(site, op(request_id=str(uuid.uuid4())))
+    held = HeldOperation.objects.first()
+    assert held is not None, "an operation is held"
     site["admin"].post(reverse("scoring:held-discard", args=[site["table"].evening_id]),
-                       {"held": HeldOperation.objects.first().pk, "reason": "r"})
+                       {"held": held.pk, "reason": "r"})
     assert count() == one

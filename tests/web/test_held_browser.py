@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import uuid
 from pathlib import Path
-from typing import Any
 
 import pytest
 from playwright.sync_api import expect
+from pytest_django.live_server_helper import LiveServer
+from pytest_playwright import CreateContextCallback
 
 from scoring.models import AuditEntry, Deal, HeldOperation, Table
 from scoring.writes.services import Actor, evening_close
@@ -37,7 +38,8 @@ def table() -> Table:
 
 
 def test_a_tablet_syncs_and_the_admin_accepts_what_was_held(
-        new_context: Any, live_server: Any, table: Table, screenshot_dir: Path) -> None:
+        new_context: CreateContextCallback, live_server: LiveServer, table: Table,
+        screenshot_dir: Path) -> None:
     tablet = new_context()
     browser_login(tablet, live_server, make_user(table.evening.club, "scorer"))
     page = tablet.new_page()

@@ -7,6 +7,7 @@ import copy
 import csv
 import io
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +35,7 @@ pytestmark = pytest.mark.django_db
 
 def counts() -> dict[str, int]:
     models = [*apps.get_app_config("scoring").get_models(), get_user_model()]
-    return {model.__name__: model.objects.count() for model in models}
+    return {model.__name__: model._default_manager.count() for model in models}
 
 
 def run(command: str, *args: str) -> str:
@@ -111,7 +112,8 @@ def _write(tmp_path: Path, text: str) -> Path:
     return path
 
 
-def test_the_output_file_option_and_standard_input(tmp_path: Path, monkeypatch: Any) -> None:
+def test_the_output_file_option_and_standard_input(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     club = build_club()
     evening = evening_of(club, "Hoyle")
     target = tmp_path / "out.json"
@@ -180,7 +182,8 @@ def test_a_refused_import_exits_1_without_a_traceback(tmp_path: Path) -> None:
     (lambda d: d.update(series_rounds=1), "Table 1: a series has 3 games here; this table has 9"),
     (lambda d: d.update(settlement={"on": "nothing"}), "rules:"),
 ])
-def test_every_problem_is_named(tmp_path: Path, change: Any, expected: str) -> None:
+def test_every_problem_is_named(tmp_path: Path, change: Callable[[dict[str, Any]], object],
+                                expected: str) -> None:
     club = build_club()
     doc = json.loads(export_evening(evening_of(club)))
     change(doc)
@@ -215,7 +218,7 @@ FUZZ_CLUB: dict[str, Any] = {}
           suppress_health_check=[HealthCheck.function_scoped_fixture,
                                  HealthCheck.too_slow])
 @given(data=st.data())
-def test_mutated_exports_fail_cleanly_or_import(data: Any) -> None:
+def test_mutated_exports_fail_cleanly_or_import(data: st.DataObject) -> None:
     if not Club.objects.filter(slug="skatfreunde-altenburg").exists():
         FUZZ_CLUB["doc"] = json.loads(export_evening(evening_of(build_club())))
     doc = copy.deepcopy(FUZZ_CLUB["doc"])
@@ -350,6 +353,7 @@ def test_a_name_that_looks_like_a_formula_stays_text_in_the_csv() -> None:
 
     evening = evening_of(build_club())
     table = tables_with_everything(evening.tables.all()).order_by("series", "number").first()
+    assert table is not None, "the club's evening has tables"
     player = table.seats.get(position=0).player
     Player.objects.filter(pk=player.pk).update(name='=HYPERLINK("http://x","y")')
     table = tables_with_everything(Table.objects.filter(pk=table.pk)).get()

@@ -8,10 +8,15 @@ import io
 import json
 import re
 import warnings
+from pathlib import Path
+from typing import Any
 
 import pytest
+from django.test import Client, RequestFactory
 from django.urls import reverse
 from django.utils import translation
+from playwright.sync_api import Page
+from pytest_django.live_server_helper import LiveServer
 
 from scoring.models import AuditEntry, Club, Deal, Evening, Player, Table
 from scoring.reads.sheet import table_sheet, tables_with_everything
@@ -79,7 +84,7 @@ def test_every_text_cell_is_quoted_and_no_separator_opens_a_formula() -> None:
 
 # ---------------------------------------------------------------- Beer Skat in a season
 
-def _beer_evening_with_a_table(club):  # type: ignore[no-untyped-def]
+def _beer_evening_with_a_table(club: Club) -> tuple[Evening, Table]:
     """A Beer Skat evening (in no season) where Bernd won a Solo worth 24: Anna and Clara are
     charged 24 each, Bernd nothing (DECISIONS §3)."""
     from scoring.models import RuleProfile
@@ -147,7 +152,7 @@ def test_a_beer_skat_evening_found_in_a_classic_season_is_not_counted_as_classic
 
 # ---------------------------------------------------------------- a closed evening
 
-def _closed_table():  # type: ignore[no-untyped-def]
+def _closed_table() -> tuple[Table, Deal, Deal]:
     from .test_sheet_pages import play as play_records
     from .test_sheet_pages import won
 
@@ -159,14 +164,14 @@ def _closed_table():  # type: ignore[no-untyped-def]
     return table, first, second
 
 
-def _state(table):  # type: ignore[no-untyped-def]
+def _state(table: Table) -> tuple[list[tuple[Any, bool]], int, int]:
     return (list(Deal.objects.filter(table=table).order_by("pk").values_list(
         "record", "deleted")), AuditEntry.objects.count(),
         Table.objects.get(pk=table.pk).version)
 
 
 @pytest.mark.parametrize("role", ["scorer", "admin"])
-def test_a_closed_evening_is_read_only_for_everybody(client, role: str) -> None:  # type: ignore[no-untyped-def]
+def test_a_closed_evening_is_read_only_for_everybody(client: Client, role: str) -> None:
     from .factories import deal_form, make_user
 
     table, first, second = _closed_table()
@@ -213,7 +218,8 @@ def test_the_services_refuse_a_closed_evening_too() -> None:
     assert _state(table) == before
 
 
-def test_only_an_admin_reopens_a_closed_evening_and_the_audit_log_says_so(client) -> None:  # type: ignore[no-untyped-def]
+def test_only_an_admin_reopens_a_closed_evening_and_the_audit_log_says_so(
+        client: Client) -> None:
     from .factories import deal_form, make_user
 
     table, _first, _second = _closed_table()
@@ -253,7 +259,8 @@ def test_only_an_admin_reopens_a_closed_evening_and_the_audit_log_says_so(client
     assert "reopened" in body and "closed" in body and "Tisch 1 nachtragen" in body
 
 
-def test_closing_in_the_site_administration_is_in_the_audit_log_too(rf) -> None:  # type: ignore[no-untyped-def]
+def test_closing_in_the_site_administration_is_in_the_audit_log_too(
+        rf: RequestFactory) -> None:
     from types import SimpleNamespace
 
     from django.contrib.admin.sites import site
@@ -281,7 +288,8 @@ def _run(command: str, *args: str) -> tuple[str, str]:
     return out.getvalue(), err.getvalue()
 
 
-def test_importing_the_same_club_file_twice_adds_nothing_the_second_time(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_importing_the_same_club_file_twice_adds_nothing_the_second_time(
+        tmp_path: Path) -> None:
     from .interchange_data import build_club
 
     club = build_club()
@@ -312,10 +320,11 @@ def test_importing_the_same_club_file_twice_adds_nothing_the_second_time(tmp_pat
     assert Evening.objects.filter(club=club).count() == evenings + 1
     added = AuditEntry.objects.filter(action="import", after__added=True).get()
     assert "verein.json" in added.reason
+    assert added.after is not None, "an import's audit entry records what was added"
     assert added.after["file"] == "verein.json" and added.after["tables"] >= 1
 
 
-def test_an_evening_imported_twice_is_there_once(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_an_evening_imported_twice_is_there_once(tmp_path: Path) -> None:
     from .interchange_data import build_club, evening_of
 
     club = build_club()
@@ -337,12 +346,14 @@ def test_an_evening_imported_twice_is_there_once(tmp_path) -> None:  # type: ign
     assert err == "" and Evening.objects.count() == count + 1
     entry = AuditEntry.objects.filter(action="import").latest("id")
     assert entry.evening_id == int(new) and "import_evening" in entry.actor
+    assert entry.after is not None, "an import's audit entry records what was added"
     assert entry.after["deals"] == Deal.objects.filter(table__evening_id=int(new)).count()
 
 
 # ---------------------------------------------------------------- a deal's history in words
 
-def test_the_deal_history_names_the_changes_in_the_words_of_the_sheet(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_deal_history_names_the_changes_in_the_words_of_the_sheet(
+        client: Client) -> None:
     from scoring.writes.services import Actor, deal_edit
 
     from .factories import make_user
@@ -395,8 +406,8 @@ def test_ramsch_penalties_and_unknown_fields_read_as_words() -> None:
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-def test_screenshots_of_a_closed_evening_and_a_deal_history(  # type: ignore[no-untyped-def]
-        page, live_server, screenshot_dir) -> None:
+def test_screenshots_of_a_closed_evening_and_a_deal_history(
+        page: Page, live_server: LiveServer, screenshot_dir: Path) -> None:
     from scoring.writes.services import Actor, deal_edit
 
     from .factories import browser_login, make_user

@@ -2,26 +2,31 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import pytest
 from django.core.cache import cache
 from django.test import Client
+from pytest_django import Settings
 
 from .factories import make_club, make_user
+
+if TYPE_CHECKING:
+    from .factories import TestResponse
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def _fresh_counts(settings: Any) -> None:
+def _fresh_counts(settings: Settings) -> None:
     cache.clear()
     settings.LOGIN_MAX_FAILURES = 3
     settings.LOGIN_MAX_FAILURES_PER_ADDRESS = 5
     settings.LOGIN_FAILURE_WINDOW = 600
 
 
-def sign_in(client: Client, username: str, password: str, address: str = "10.0.0.1") -> Any:
+def sign_in(client: Client, username: str, password: str, address: str = "10.0.0.1",
+            ) -> TestResponse:
     return client.post("/accounts/login/", {"username": username, "password": password},
                        REMOTE_ADDR=address)
 
@@ -60,7 +65,8 @@ def test_one_address_guessing_many_accounts_is_stopped() -> None:
     assert sign_in(Client(), "someone-else", "guess", "10.0.0.9").status_code == 200
 
 
-def test_the_limit_passes_after_the_window(settings: Any, monkeypatch: Any) -> None:
+def test_the_limit_passes_after_the_window(settings: Settings,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
     import time as real_time
 
     user = make_user(make_club())

@@ -57,10 +57,20 @@ def test_manifest_and_icons(client: Client) -> None:
         assert f"{image.width}x{image.height}" == icon["sizes"]
         sizes.add(image.width)
         # Drawn: the green table, a white card, the black club.
-        colours = {c for _n, c in image.getcolors(maxcolors=image.width * image.height)}
+        counted = image.getcolors(maxcolors=image.width * image.height)
+        assert counted is not None, "every pixel may have its own colour: all are counted"
+        colours = {c for _n, c in counted}
         assert {(29, 92, 58), (255, 255, 255), (17, 17, 17)} <= colours
     assert sizes == {192, 512}
     assert client.get("/icons/skatclub-100.png").status_code == 404
+
+
+def json_block(html: str, block_id: str) -> str:
+    """The text of the page's JSON data block with this id."""
+    found = re.search(
+        rf'<script id="{block_id}" type="application/json">(.*?)</script>', html, re.S)
+    assert found is not None, f"the page carries its {block_id} block"
+    return found.group(1)
 
 
 def test_the_table_screen_carries_its_state_and_installs(client: Client) -> None:
@@ -74,18 +84,14 @@ def test_the_table_screen_carries_its_state_and_installs(client: Client) -> None
     html = client.get(reverse("scoring:table", args=[table.pk])).content.decode()
     assert '<link rel="manifest" href="/manifest.webmanifest">' in html
     assert 'data-sw="/sw.js"' in html and "js/offline-table.js" in html
-    state = json.loads(re.search(
-        r'<script id="offline-state" type="application/json">(.*?)</script>', html,
-        re.S).group(1))
+    state = json.loads(json_block(html, "offline-state"))
     table.refresh_from_db()
     assert state["version"] == table.version
     assert state["ids"] == [deal.pk]
     assert state["lang"] in ("de", "en")
     # Exactly the engine's input: the browser's engine computes what the server computes.
     assert evaluate_table(state["table"])["totals"]["0"] == 48  # Grand with 1, game 2
-    words = json.loads(re.search(
-        r'<script id="offline-words" type="application/json">(.*?)</script>', html,
-        re.S).group(1))
+    words = json.loads(json_block(html, "offline-words"))
     assert words["pending"]
     # No inline script runs: both JSON blocks are data.
     assert not re.search(r"<script(?![^>]*(src=|application/json))", html)

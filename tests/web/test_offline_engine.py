@@ -30,6 +30,7 @@ import pytest
 from django.test import Client, override_settings
 from django.test.testcases import LiveServerThread
 from django.urls import reverse
+from playwright.sync_api import Page, Route
 
 from scoring import offline
 from scoring.engine import SkatError, evaluate, evaluate_table
@@ -213,7 +214,10 @@ def production_server() -> Iterator[str]:
         pytest.fail(f"{offline.vendored_dir()} is missing: run make install")
     with override_settings(WHITENOISE_USE_FINDERS=True, WHITENOISE_AUTOREFRESH=True,
                            ALLOWED_HOSTS=["127.0.0.1"], MEDIA_URL="/media/"):
-        thread = LiveServerThread("127.0.0.1", static_handler=lambda app: app, port=0)
+        # django-stubs asks for a handler class; Django only calls it with the app and serves
+        # what it returns, so the app itself (WhiteNoise in its middleware) serves the files.
+        thread = LiveServerThread(
+            "127.0.0.1", static_handler=lambda app: app, port=0)  # type: ignore[arg-type]
         thread.daemon = True
         thread.start()
         thread.is_ready.wait()
@@ -226,7 +230,7 @@ def production_server() -> Iterator[str]:
 
 
 @pytest.fixture
-def console(page: Any) -> list[str]:
+def console(page: Page) -> list[str]:
     messages: list[str] = []
     page.on("console", lambda message: messages.append(f"{message.type}: {message.text}"))
     page.on("pageerror", lambda error: messages.append(f"pageerror: {error}"))
@@ -260,8 +264,9 @@ def server_answer(fn: str, record: Any, lang: str, explain: bool, explain_from: 
 
 @pytest.mark.browser
 def test_the_engine_page_runs_under_the_production_headers(
-        page: Any, console: list[str], production_server: str, screenshot_dir: Path) -> None:
+        page: Page, console: list[str], production_server: str, screenshot_dir: Path) -> None:
     response = page.goto(production_server + reverse("scoring:engine-check"))
+    assert response is not None, "the engine page answered"
     assert response.headers["content-security-policy"] == DEFAULT_POLICY  # pages stay strict
     page.wait_for_function(READY, timeout=60_000)
     assert page.evaluate("SkatEngine.status") == "ready", page.evaluate("SkatEngine.error")
@@ -281,10 +286,10 @@ def test_the_engine_page_runs_under_the_production_headers(
 
 @pytest.mark.browser
 def test_without_wasm_unsafe_eval_the_engine_says_it_cannot_run(
-        page: Any, production_server: str, screenshot_dir: Path) -> None:
+        page: Page, production_server: str, screenshot_dir: Path) -> None:
     # The worker's own policy is what lets it compile WebAssembly: served with the pages'
     # policy instead, the engine fails, and says so rather than loading for ever.
-    def strict(route: Any) -> None:
+    def strict(route: Route) -> None:
         response = route.fetch()
         route.fulfill(response=response, headers={**response.headers,
                                                   "content-security-policy": DEFAULT_POLICY})
@@ -303,7 +308,7 @@ def test_without_wasm_unsafe_eval_the_engine_says_it_cannot_run(
 
 @pytest.mark.browser
 @pytest.mark.slow
-def test_the_browser_engine_answers_exactly_as_the_server(page: Any,
+def test_the_browser_engine_answers_exactly_as_the_server(page: Page,
                                                           production_server: str) -> None:
     page.goto(production_server + reverse("scoring:engine-check"))
     page.wait_for_function(READY, timeout=60_000)

@@ -12,8 +12,10 @@ from typing import Any
 
 import pytest
 from django.urls import reverse
-from playwright.sync_api import BrowserContext, expect
+from playwright.sync_api import BrowserContext, Page, expect
 from playwright.sync_api import Error as PlaywrightError
+from pytest_django.live_server_helper import LiveServer
+from pytest_playwright import CreateContextCallback
 
 from scoring.engine import evaluate_table
 from scoring.engine.errors import SkatError
@@ -61,7 +63,7 @@ def retire(context: BrowserContext) -> None:
 
 
 @pytest.fixture
-def contexts(new_context: Any) -> Iterator[Callable[[], BrowserContext]]:
+def contexts(new_context: CreateContextCallback) -> Iterator[Callable[[], BrowserContext]]:
     """new_context, each context retired at the end of the test (its own storage: a fresh
     context has its own IndexedDB, caches and service worker)."""
     made: list[BrowserContext] = []
@@ -77,7 +79,7 @@ def contexts(new_context: Any) -> Iterator[Callable[[], BrowserContext]]:
 
 
 @pytest.fixture
-def tablet(contexts: Callable[[], BrowserContext], live_server: Any, table: Table,
+def tablet(contexts: Callable[[], BrowserContext], live_server: LiveServer, table: Table,
            screenshot_dir: Path) -> Scorer:
     user = make_user(table.evening.club, "scorer")
     context = contexts()
@@ -90,7 +92,7 @@ def tablet(contexts: Callable[[], BrowserContext], live_server: Any, table: Tabl
     return scorer
 
 
-def installed(page: Any) -> None:
+def installed(page: Page) -> None:
     """Wait until the service worker has precached everything and controls the page, and the
     engine is ready: then the network may go."""
     page.evaluate("() => Promise.race([navigator.serviceWorker.ready.then(() => true),"
@@ -107,11 +109,11 @@ def installed(page: Any) -> None:
         pytest.fail("the service worker did not cache the table screen")
 
 
-def waiting(page: Any) -> list[dict[str, Any]]:
+def waiting(page: Page) -> list[dict[str, Any]]:
     return list(page.evaluate("() => window.SkatOffline.ops()"))
 
 
-def wait_ops(page: Any, count: int) -> None:
+def wait_ops(page: Page, count: int) -> None:
     page.wait_for_function(
         f"() => SkatOffline.loaded && SkatOffline.ops().length === {count}", timeout=30_000)
 
@@ -259,7 +261,7 @@ def test_offline_reload_record_correct(tablet: Scorer, table: Table) -> None:
 
 
 @pytest.fixture
-def second_tablet(contexts: Callable[[], BrowserContext], live_server: Any, table: Table,
+def second_tablet(contexts: Callable[[], BrowserContext], live_server: LiveServer, table: Table,
                   screenshot_dir: Path) -> Scorer:
     user = make_user(table.evening.club, "scorer", username="scorer-b")
     context = contexts()

@@ -21,6 +21,8 @@ from typing import Any
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page, ViewportSize
+from pytest_django.live_server_helper import LiveServer
 
 from scoring.models import Deal, RuleProfile, Season
 from scoring.writes.services import Actor, deal_delete, deal_edit, deal_record
@@ -32,7 +34,7 @@ from .test_pdf_issue12 import story_table
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
-SIZES = {"tablet-landscape": {"width": 1024, "height": 768},
+SIZES: dict[str, ViewportSize] = {"tablet-landscape": {"width": 1024, "height": 768},
          "tablet-upright": {"width": 800, "height": 1280},
          "phone": {"width": 390, "height": 844}}
 
@@ -102,7 +104,9 @@ def played_club() -> dict[str, Any]:
     table.refresh_from_db()
     deal_delete(deal=extra, reason="doppelt eingetragen", expected_version=table.version,
                 actor=me)
-    player = table.seats.order_by("position").first().player
+    first_seat = table.seats.order_by("position").first()
+    assert first_seat is not None, "the table has seats"
+    player = first_seat.player
     # and a 6-table at the same evening: the widest sheet there is
     six = seat_and_play(evening, [seasons.player(club, name) for name in SIX],
                         {0: [(1, True)], 2: [(2, False)], 4: [(3, True)], 5: [(1, False)]})
@@ -113,6 +117,7 @@ def played_club() -> dict[str, Any]:
 def page_urls(objects: dict[str, Any]) -> dict[str, str]:
     """Every page, filled in with the played club's objects: {route name: url}."""
     profile = RuleProfile.objects.filter(club=objects["club"]).first()
+    assert profile is not None, "the club has its preset profiles"
     by_route = {
         "scoring:club": [objects["club"].slug],
         "scoring:evening-create": [objects["club"].slug],
@@ -158,7 +163,7 @@ def page_urls(objects: dict[str, Any]) -> dict[str, str]:
     return urls
 
 
-def measure(page: Any, live_server: Any, urls: dict[str, str], size: str,
+def measure(page: Page, live_server: LiveServer, urls: dict[str, str], size: str,
             screenshot_dir: Path) -> dict[str, str]:
     """{page: problem} for every page wider than the screen or not answering 200."""
     problems = {}
@@ -183,7 +188,7 @@ def measure(page: Any, live_server: Any, urls: dict[str, str], size: str,
 
 
 @pytest.mark.parametrize("size", list(SIZES))
-def test_no_page_scrolls_sideways(page: Any, live_server: Any, screenshot_dir: Path,
+def test_no_page_scrolls_sideways(page: Page, live_server: LiveServer, screenshot_dir: Path,
                                   size: str) -> None:
     objects = played_club()
     urls = {k: v for k, v in page_urls(objects).items() if k not in TABLE_SCREEN}
@@ -200,7 +205,7 @@ def test_no_page_scrolls_sideways(page: Any, live_server: Any, screenshot_dir: P
 
 
 @pytest.mark.parametrize("size", list(SIZES))
-def test_the_table_screen_does_not_scroll_sideways(page: Any, live_server: Any,
+def test_the_table_screen_does_not_scroll_sideways(page: Page, live_server: LiveServer,
                                                    screenshot_dir: Path, size: str) -> None:
     objects = played_club()
     urls = {k: v for k, v in page_urls(objects).items() if k in TABLE_SCREEN}
@@ -211,7 +216,8 @@ def test_the_table_screen_does_not_scroll_sideways(page: Any, live_server: Any,
     assert not problems, "\n".join(f"{k}: {v}" for k, v in problems.items())
 
 
-def test_a_sheet_that_fits_keeps_its_header_row_sticking(page: Any, live_server: Any) -> None:
+def test_a_sheet_that_fits_keeps_its_header_row_sticking(page: Page,
+                                                          live_server: LiveServer) -> None:
     """Short names at 1024 px: the sheet fits, so it gets no scroll box (its header row
     sticks to the top of the screen); the long names' sheet of the same evening does not fit
     and gets one. Turning the tablet re-checks."""
@@ -225,7 +231,7 @@ def test_a_sheet_that_fits_keeps_its_header_row_sticking(page: Any, live_server:
     assert page.evaluate("getComputedStyle(document.querySelector('.sheet thead th'))"
                          ".position") == "sticky"
     page.goto(live_server.url + reverse("scoring:sheet", args=[objects["table"].pk]))
-    assert "too-wide" in box.get_attribute("class").split()
+    assert "too-wide" in (box.get_attribute("class") or "").split()
     # The sheet refreshes itself (htmx swaps in a new one): the new sheet is checked too.
     page.evaluate("document.querySelector('.score-sheet').setAttribute('data-old', '')")
     page.evaluate("() => { const live = document.getElementById('sheet-live');"

@@ -4,12 +4,11 @@ Other clubs and strangers get 404. The PDF views read in constant queries."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
+from pytest_django import DjangoAssertNumQueries
 
 from scoring.models import Deal, Evening, Player, Table
 from scoring.presets import PRESETS
@@ -54,7 +53,9 @@ def test_strangers_and_other_clubs_get_404(client: Client) -> None:
 def test_a_table_code_prints_its_own_sheet_only(client: Client) -> None:
     club = make_club()
     evening = money_evening(club)
-    grant_code(client, evening.tables.order_by("number").first())
+    first = evening.tables.order_by("number").first()
+    assert first is not None, "the evening has tables"
+    grant_code(client, first)
     assert statuses(client, evening) == {"sheet": 200, "other sheet": 404, "settlement": 404,
                                          "summary": 404}
 
@@ -62,13 +63,15 @@ def test_a_table_code_prints_its_own_sheet_only(client: Client) -> None:
 def test_an_expired_code_prints_nothing(client: Client) -> None:
     club = make_club()
     evening = money_evening(club)
-    grant_code(client, evening.tables.order_by("number").first())
+    first = evening.tables.order_by("number").first()
+    assert first is not None, "the evening has tables"
+    grant_code(client, first)
     Evening.objects.filter(pk=evening.pk).update(closed=True)
     assert set(statuses(client, evening).values()) == {404}
 
 
 def test_the_pdfs_read_in_constant_queries(
-        client: Client, django_assert_max_num_queries: Any) -> None:
+        client: Client, django_assert_max_num_queries: DjangoAssertNumQueries) -> None:
     club = make_club()
     profile = club.rule_profiles.get(name=PRESETS["club_evening"]["name"])
     evening = evening_create(club=club, date=timezone.localdate(), profile=profile)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from django.test import Client
@@ -19,6 +19,9 @@ from scoring.writes.services import deal_delete, evening_settlement
 from .factories import make_club
 from .money_fixtures import money_evening
 from .test_sheet_pages import ME, login, play, won
+
+if TYPE_CHECKING:
+    from .factories import TestResponse
 
 pytestmark = pytest.mark.django_db
 
@@ -45,7 +48,7 @@ def urls(evening: Evening) -> list[str]:
             reverse("scoring:summary-pdf", args=[evening.pk])]
 
 
-def fetch(client: Client, url: str, **headers: str) -> Any:
+def fetch(client: Client, url: str, **headers: str) -> TestResponse:
     response = client.get(url, headers={"accept-language": "en", **headers})
     assert response.status_code in (200, 304)
     return response

@@ -132,7 +132,9 @@ def test_text_is_one_character_per_cell() -> None:
 def test_a_player_name_cannot_break_the_markup() -> None:
     club = make_club()
     table = umlaut_table(club, players=3)
-    Player.objects.filter(pk=table.seats.first().player_id).update(name="<i>Eve</i> & Co")
+    first_seat = table.seats.first()
+    assert first_seat is not None, "the table has seats"
+    Player.objects.filter(pk=first_seat.player_id).update(name="<i>Eve</i> & Co")
     play(table, [won(0)])
     with translation.override("en"):
         page = grid.standard_grid(sheet_of(table), None, "").pages[0]

@@ -5,21 +5,22 @@ and Bock rounds. Wide tables scroll inside their own box; the page itself never 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 from django.conf import settings
 from django.urls import reverse
+from playwright.sync_api import Page, ViewportSize
+from pytest_django.live_server_helper import LiveServer
 
 from .factories import browser_login, make_club, make_user
 from .test_pdf_issue12 import story_table
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
-PHONE = {"width": 390, "height": 844}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])
-def test_no_page_is_wider_than_a_phone(page: Any, live_server: Any, screenshot_dir: Path,
+def test_no_page_is_wider_than_a_phone(page: Page, live_server: LiveServer, screenshot_dir: Path,
                                        lang: str) -> None:
     club = make_club()
     table = story_table(club)

@@ -15,11 +15,12 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from playwright.sync_api import Page, Request
+from pytest_django.live_server_helper import LiveServer
 
 from .factories import browser_login, make_club, make_table, make_user
 
@@ -132,7 +133,7 @@ def test_the_templates_have_nothing_inline_that_the_policy_blocks() -> None:
 # ---------------------------------------------------------------- in the browser
 
 @pytest.fixture
-def console(page: Any) -> Iterator[list[str]]:
+def console(page: Page) -> Iterator[list[str]]:
     """Every console message and page error of ``page`` (CSP violations are reported there)."""
     messages: list[str] = []
     page.on("console", lambda message: messages.append(f"{message.type}: {message.text}"))
@@ -142,11 +143,12 @@ def console(page: Any) -> Iterator[list[str]]:
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-def test_the_table_screen_works_under_the_policy(page: Any, console: list[str],
-                                                 live_server: Any) -> None:
+def test_the_table_screen_works_under_the_policy(page: Page, console: list[str],
+                                                 live_server: LiveServer) -> None:
     table = make_table(make_club())
     browser_login(page.context, live_server, make_user(table.evening.club, "scorer"))
     response = page.goto(live_server.url + reverse("scoring:table", args=[table.pk]))
+    assert response is not None, "the table screen answered"
     assert "script-src 'self'" in response.headers["content-security-policy"]
     for tap in ("declarer-1", "game-clubs", "matadors-1"):
         page.locator(f'[data-tap="{tap}"]').tap()
@@ -164,8 +166,8 @@ def test_the_table_screen_works_under_the_policy(page: Any, console: list[str],
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-def test_the_live_sheet_pauses_while_a_deal_history_is_open(page: Any, console: list[str],
-                                                           live_server: Any) -> None:
+def test_the_live_sheet_pauses_while_a_deal_history_is_open(page: Page, console: list[str],
+                                                           live_server: LiveServer) -> None:
     # The polling condition moved from an hx-trigger filter (eval, which the policy forbids)
     # to static/js/live.js: a request of the live element is dropped while a <details> in it
     # is open, and sent again once it is closed.
@@ -174,7 +176,12 @@ def test_the_live_sheet_pauses_while_a_deal_history_is_open(page: Any, console: 
     page.goto(live_server.url + reverse("scoring:sheet", args=[table.pk]))
     fragment = reverse("scoring:sheet-fragment", args=[table.pk])
     asked: list[str] = []
-    page.on("request", lambda request: fragment in request.url and asked.append(request.url))
+
+    def note_poll(request: Request) -> None:
+        if fragment in request.url:
+            asked.append(request.url)
+
+    page.on("request", note_poll)
     poll = """(open) => {
         const live = document.getElementById("sheet-live");
         if (open) {

@@ -18,12 +18,16 @@ asserted, not words. Screenshots of every step go to ``screenshot_dir``.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.urls import reverse
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, Response, Route, expect
+from pytest_django.live_server_helper import LiveServer
+from pytest_playwright import CreateContextCallback
 
 from scoring.engine import evaluate_table
 from scoring.models import AuditEntry, Deal, Table
@@ -49,7 +53,7 @@ def numbers(text: str) -> list[int]:
 class Scorer:
     """One device at the table: a browser page signed in as a scorer, counting its taps."""
 
-    def __init__(self, page: Page, live_server: Any, table: Table, shots: Path,
+    def __init__(self, page: Page, live_server: LiveServer, table: Table, shots: Path,
                  name: str) -> None:
         self.page, self.live_server, self.table, self.shots = page, live_server, table, shots
         self.name = name
@@ -83,9 +87,11 @@ class Scorer:
         self.tap(tap)
         self.page.wait_for_url(lambda url: url != before and SAVED.search(url) is not None)
         self.page.wait_for_load_state()
-        return int(SAVED.search(self.page.url).group(1))  # type: ignore[union-attr]
+        saved = SAVED.search(self.page.url)
+        assert saved is not None, "a saved deal lands on the table with ?saved=<id>"
+        return int(saved.group(1))
 
-    def preview(self) -> Any:
+    def preview(self) -> Locator:
         """The live preview, once every preview request the taps started has been answered
         (htmx marks the form while one is under way and sends a queued one right after)."""
         self.page.wait_for_function("() => !document.querySelector('#deal-form.htmx-request')")
@@ -150,13 +156,16 @@ def table() -> Table:
 
 
 @pytest.fixture
-def scorer(table: Table) -> Any:
+def scorer(table: Table) -> User:
     return make_user(table.evening.club, "scorer")
 
 
+Tablet = Callable[[str], Scorer]  # opens the table on a new device, named for its shots
+
+
 @pytest.fixture
-def tablet(new_context: Any, live_server: Any, table: Table, scorer: Any,
-           screenshot_dir: Path) -> Any:
+def tablet(new_context: CreateContextCallback, live_server: LiveServer, table: Table,
+           scorer: User, screenshot_dir: Path) -> Tablet:
     """Opens the table on a new device (a browser context of its own)."""
     def open_device(name: str) -> Scorer:
         context = new_context()
@@ -178,7 +187,7 @@ def engine_result(table: Table) -> dict[str, Any]:
     })
 
 
-def seed(table: Table, user: Any, records: list[dict[str, Any]]) -> list[Deal]:
+def seed(table: Table, user: User, records: list[dict[str, Any]]) -> list[Deal]:
     actor = Actor(user, user.get_username())
     deals = []
     for record in records:
@@ -188,8 +197,10 @@ def seed(table: Table, user: Any, records: list[dict[str, Any]]) -> list[Deal]:
     return deals
 
 
-GAME = {"hand": False, "ouvert": False, "schneider_announced": False, "schwarz_announced": False}
-ROUND = [  # the round the first test taps in, for the tests that start from it
+GAME: dict[str, bool] = {"hand": False, "ouvert": False, "schneider_announced": False,
+                         "schwarz_announced": False}
+# the round the first test taps in, for the tests that start from it
+ROUND: list[dict[str, Any]] = [
     {"kind": "game", "declarer": 1, "game": "clubs", "matadors": 1, "bid": 24,
      "result": "won", **GAME},
     {"kind": "game", "declarer": 2, "game": "clubs", "matadors": 1, "bid": 46,
@@ -204,7 +215,7 @@ ROUND = [  # the round the first test taps in, for the tests that start from it
 
 # ---------------------------------------------------------------- 1. a whole round
 
-def test_a_whole_round_is_tapped_in(tablet: Any, table: Table) -> None:
+def test_a_whole_round_is_tapped_in(tablet: Tablet, table: Table) -> None:
     a = tablet("tablet")
     assert a.round_line() == [1, 1, 4]
     a.shot("00-empty", screen=True)
@@ -319,7 +330,7 @@ def test_a_whole_round_is_tapped_in(tablet: Any, table: Table) -> None:
 
 
 @pytest.mark.browser_context_args(viewport=PORTRAIT)
-def test_the_overbid_fits_a_portrait_tablet(tablet: Any, table: Table) -> None:
+def test_the_overbid_fits_a_portrait_tablet(tablet: Tablet, table: Table) -> None:
     """800×1280: the big buttons fit the width; the breakdown and the save button are on
     screen before saving."""
     a = tablet("portrait")
@@ -348,8 +359,14 @@ def test_the_overbid_fits_a_portrait_tablet(tablet: Any, table: Table) -> None:
 REASON = "Augen falsch gezählt"
 
 
+def result_change(entry: AuditEntry) -> tuple[Any, Any, str]:
+    """An edit's audit entry: the result before, after, and the reason given."""
+    assert entry.before is not None and entry.after is not None, "an edit keeps both records"
+    return entry.before["result"], entry.after["result"], entry.reason
+
+
 def test_a_correction_recomputes_the_sheet_and_is_in_the_audit_log(
-        tablet: Any, table: Table, scorer: Any) -> None:
+        tablet: Tablet, table: Table, scorer: User) -> None:
     """Deal 3 was a lost Kontra game and earned the Bock round; it was won. Corrected, its
     entry turns, the Bock round is gone and the Ramsch after it counts single."""
     deals = seed(table, scorer, ROUND)
@@ -380,8 +397,7 @@ def test_a_correction_recomputes_the_sheet_and_is_in_the_audit_log(
     assert a.page.locator(".table-status .badge-bock").count() == 0
     assert Deal.objects.filter(table=table).count() == 5
     edits = AuditEntry.objects.filter(deal=kontra, action=AuditEntry.Action.EDIT)
-    assert [(e.before["result"], e.after["result"], e.reason) for e in edits] == [
-        ("lost", "won", REASON)]
+    assert [result_change(e) for e in edits] == [("lost", "won", REASON)]
     a.shot("06-correction-saved")
 
     # The audit log, reached from the score sheet: before, after and the reason.
@@ -404,7 +420,7 @@ def test_a_correction_recomputes_the_sheet_and_is_in_the_audit_log(
 
 # ---------------------------------------------------------------- 3. two devices
 
-def _save_response(scorer: Scorer, tap: str = "save") -> Any:
+def _save_response(scorer: Scorer, tap: str = "save") -> Response:
     with scorer.page.expect_response(
             lambda r: r.request.method == "POST" and "/preview/" not in r.url) as response:
         scorer.tap(tap)
@@ -412,7 +428,7 @@ def _save_response(scorer: Scorer, tap: str = "save") -> Any:
     return response.value
 
 
-def test_a_stale_save_from_a_second_device_is_refused(tablet: Any, table: Table) -> None:
+def test_a_stale_save_from_a_second_device_is_refused(tablet: Tablet, table: Table) -> None:
     a, b = tablet("device-a"), tablet("device-b")
     # B has started its entry (an untouched form would follow the table: table-live.js).
     b.tap("declarer-2")
@@ -444,7 +460,7 @@ def test_a_stale_save_from_a_second_device_is_refused(tablet: Any, table: Table)
 
 
 def test_a_stale_correction_is_refused_and_shows_the_other_version(
-        tablet: Any, table: Table, scorer: Any) -> None:
+        tablet: Tablet, table: Table, scorer: User) -> None:
     [deal] = seed(table, scorer, ROUND[:1])
     a, b = tablet("edit-a"), tablet("edit-b")
     for device in (a, b):
@@ -475,7 +491,7 @@ def test_a_stale_correction_is_refused_and_shows_the_other_version(
     assert [e.action for e in AuditEntry.objects.filter(deal=deal)] == ["create", "edit"]
 
 
-def test_a_retried_or_double_tapped_save_records_one_deal(tablet: Any, table: Table) -> None:
+def test_a_retried_or_double_tapped_save_records_one_deal(tablet: Tablet, table: Table) -> None:
     a = tablet("retry")
     a.tap(*STANDARD_GAME[:-1])
     with a.page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/deals/")) as sent:
@@ -492,7 +508,7 @@ def test_a_retried_or_double_tapped_save_records_one_deal(tablet: Any, table: Ta
     # so that the timing is always the same).
     a.tap("declarer-2", "game-clubs", "matadors-1", "bid-24")
     a.preview()
-    held: list[Any] = []
+    held: list[Route] = []
     a.page.route(re.compile(r"/deals/$"), lambda route: held.append(route))
     box, save = (a.page.locator(f'[data-tap="{name}"]').bounding_box()
                  for name in ("result-won", "save"))

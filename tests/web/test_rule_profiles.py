@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime
 import re
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from django.test import Client
@@ -19,6 +19,9 @@ from scoring.presets import PRESETS
 from scoring.reads.rule_words import describe, describe_rules
 
 from .factories import make_club, make_table, make_user
+
+if TYPE_CHECKING:
+    from .factories import TestResponse
 
 pytestmark = pytest.mark.django_db
 
@@ -57,7 +60,7 @@ def post_data(initial: dict[str, Any], **changes: Any) -> dict[str, Any]:
     return data
 
 
-def edit(client: Client, p: RuleProfile, **changes: Any) -> Any:
+def edit(client: Client, p: RuleProfile, **changes: Any) -> TestResponse:
     data = post_data(RuleProfileForm.initial_from(p), **changes)
     return client.post(reverse("scoring:profile-edit", args=[p.pk]), data)
 

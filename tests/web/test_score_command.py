@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 import types
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -61,8 +62,15 @@ def write(tmp_path: Path, text: str) -> str:
     return str(path)
 
 
+class FakeEngine(types.ModuleType):
+    """What the score command uses of scoring.engine, for a stand-in module."""
+
+    SkatError: type[Exception]
+    evaluate_record: Callable[..., Any]
+
+
 @pytest.fixture
-def fake_engine(monkeypatch: pytest.MonkeyPatch) -> types.ModuleType:
+def fake_engine(monkeypatch: pytest.MonkeyPatch) -> FakeEngine:
     """Stand in for scoring.engine, so the command's own paths are tested on their own."""
 
     class SkatError(ValueError):
@@ -73,9 +81,9 @@ def fake_engine(monkeypatch: pytest.MonkeyPatch) -> types.ModuleType:
         def as_dict(self) -> dict[str, object]:
             return {"field": self.field, "message": self.message, "deal": self.deal}
 
-    module = types.ModuleType("scoring.engine")
-    module.SkatError = SkatError  # type: ignore[attr-defined]
-    module.evaluate_record = lambda obj, lang="en": {"echo": obj}  # type: ignore[attr-defined]
+    module = FakeEngine("scoring.engine")
+    module.SkatError = SkatError
+    module.evaluate_record = lambda obj, lang="en": {"echo": obj}
     monkeypatch.setitem(sys.modules, "scoring.engine", module)
     return module
 
@@ -147,21 +155,21 @@ def test_empty_stdin_is_invalid_json() -> None:
 # --- the command around the engine, with a stand-in engine ---
 
 
-def test_result_is_printed_as_indented_utf8_json(tmp_path: Path, fake_engine: Any) -> None:
+def test_result_is_printed_as_indented_utf8_json(tmp_path: Path, fake_engine: FakeEngine) -> None:
     out = io.StringIO()
     call_command("score", write(tmp_path, '{"players": ["Jürgen", "Käthe", "Ömer"]}'), stdout=out)
     expected = {"echo": {"players": ["Jürgen", "Käthe", "Ömer"]}}
     assert out.getvalue() == json.dumps(expected, indent=2, ensure_ascii=False) + "\n"
 
 
-def test_key_order_of_the_result_is_kept(tmp_path: Path, fake_engine: Any) -> None:
+def test_key_order_of_the_result_is_kept(tmp_path: Path, fake_engine: FakeEngine) -> None:
     fake_engine.evaluate_record = lambda obj, lang="en": {"won": False, "value": 36, "base": 12}
     status, out = run_score(write(tmp_path, "{}"))
     assert status == 0
     assert list(out) == ["won", "value", "base"]
 
 
-def test_skat_error_is_printed_with_exit_1(tmp_path: Path, fake_engine: Any) -> None:
+def test_skat_error_is_printed_with_exit_1(tmp_path: Path, fake_engine: FakeEngine) -> None:
     def refuse(obj: dict[str, Any], lang: str = "en") -> dict[str, Any]:
         raise fake_engine.SkatError("bid", "Null (23) cannot be declared after a bid of 24", 7)
 
@@ -178,7 +186,7 @@ def test_skat_error_is_printed_with_exit_1(tmp_path: Path, fake_engine: Any) -> 
 
 
 def test_engine_crash_is_an_internal_error_not_a_traceback(
-    tmp_path: Path, fake_engine: Any
+    tmp_path: Path, fake_engine: FakeEngine
 ) -> None:
     fake_engine.evaluate_record = lambda obj, lang="en": obj["missing"]
     status, out = run_score(write(tmp_path, "{}"))
@@ -188,7 +196,8 @@ def test_engine_crash_is_an_internal_error_not_a_traceback(
     }
 
 
-def test_a_result_json_cannot_carry_is_an_internal_error(tmp_path: Path, fake_engine: Any) -> None:
+def test_a_result_json_cannot_carry_is_an_internal_error(tmp_path: Path,
+                                                         fake_engine: FakeEngine) -> None:
     fake_engine.evaluate_record = lambda obj, lang="en": {"value": float("nan")}
     status, out = run_score(write(tmp_path, "{}"))
     assert status == 1

@@ -4,10 +4,11 @@ a heading sorts the table, a name opens the player's page, and its charts are dr
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 from django.urls import reverse
+from playwright.sync_api import Page
+from pytest_django.live_server_helper import LiveServer
 
 from scoring.models import Season
 from scoring.writes.demo_season import build_season
@@ -18,7 +19,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
 
 def test_sort_the_season_table_and_open_a_players_charts(
-        page: Any, live_server: Any, screenshot_dir: Path) -> None:
+        page: Page, live_server: LiveServer, screenshot_dir: Path) -> None:
     build_season(evenings=6, tables=2, series=2, seed=11)
     season = Season.objects.get()
     browser_login(page.context, live_server, make_user(season.club, "viewer"))

@@ -13,11 +13,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from scoring.models import Deal, Season, Table
+from scoring.models import Club, Deal, Evening, Player, Season, Table
 from scoring.writes.demo_season import build_season
 from scoring.writes.services import evening_create, series_draw
 
@@ -29,13 +30,13 @@ EN = {"accept-language": "en"}
 W, L = True, False
 
 
-def login(client: Client, club, role: str = "viewer"):  # type: ignore[no-untyped-def]
+def login(client: Client, club: Club, role: str = "viewer") -> User:
     user = make_user(club, role=role)
     client.force_login(user)
     return user
 
 
-def hand_made():  # type: ignore[no-untyped-def]
+def hand_made() -> tuple[Club, Season]:
     """A classic season of two evenings: A 24 + 72, B 48 − 48, C −48, D 24."""
     club = make_club()
     a, b, c, d = (player(club, n) for n in ("Anna", "Bert", "Cäcilie", "Dörte"))
@@ -43,6 +44,15 @@ def hand_made():  # type: ignore[no-untyped-def]
     seat_and_play(make_evening(season, 1), [a, b, c], {0: [(1, W)], 1: [(3, W)], 2: [(1, L)]})
     seat_and_play(make_evening(season, 8), [a, b, d], {0: [(5, W)], 1: [(1, L)], 2: [(1, W)]})
     return club, season
+
+
+def first_player(evening: Evening) -> Player:
+    """The first seat's player of the evening's first table."""
+    table = evening.tables.first()
+    assert table is not None, "the evening has a table"
+    seat = table.seats.first()
+    assert seat is not None, "the table has seats"
+    return seat.player
 
 
 def body_names(html: str) -> list[str]:
@@ -74,7 +84,8 @@ def season_page_queries(client: Client, season: Season) -> list[int]:
     from django.test.utils import CaptureQueriesContext
 
     evening = season.evenings.order_by("date").last()
-    someone = evening.tables.first().seats.first().player
+    assert evening is not None, "the season has evenings"
+    someone = first_player(evening)
     urls = [reverse("scoring:season", args=[season.pk])] * 2 + [
         reverse("scoring:season-player", args=[season.pk, someone.pk]),
         reverse("scoring:evening-ranking", args=[evening.pk])]
@@ -167,6 +178,7 @@ def test_a_player_of_another_club_does_not_exist_here(client: Client) -> None:
     other = make_club("other", "Other")
     login(client, club)
     stranger = other.players.first()
+    assert stranger is not None, "the other club has players"
     response = client.get(reverse("scoring:season-player", args=[season.pk, stranger.pk]))
     assert response.status_code == 404
 
@@ -254,7 +266,7 @@ def test_admins_create_and_edit_seasons_others_may_not(client: Client) -> None:
     loose.refresh_from_db()
     other_day.refresh_from_db()
     assert loose.season == season  # within the dates and in no season yet
-    assert other_day.season.name == "old"
+    assert other_day.season is not None and other_day.season.name == "old"
     response = client.post(create, data, headers=EN)  # the same name again
     assert response.status_code == 200 and "already has a season" in response.content.decode()
     edit = reverse("scoring:season-edit", args=[season.pk])
@@ -315,7 +327,8 @@ def test_the_season_pages_speak_german(client: Client) -> None:
     season = Season.objects.get()
     client.force_login(make_user(season.club, role="admin"))
     evening = season.evenings.order_by("date").last()
-    someone = evening.tables.first().seats.first().player
+    assert evening is not None, "the season has evenings"
+    someone = first_player(evening)
     check_german(client, reverse("scoring:season", args=[season.pk]),
                  must_show=["Saisontabelle", "Platz", "Spieler", "Wertung", "Schnitt",
                             "Spielpunkte", "Tagesranglisten", "PDF zum Drucken",
@@ -333,5 +346,6 @@ def test_the_season_pages_speak_german(client: Client) -> None:
                  must_show=["Saison-Einstellungen", "Auswertung", "Gewertete Abende",
                             "Runden je Serie"])
     table = evening.tables.filter(series=2).first()
+    assert table is not None, "series 2 has a table"
     check_german(client, reverse("scoring:table", args=[table.pk]),
                  must_show=["Serie 2 beendet", "Die Serie ist beendet"])

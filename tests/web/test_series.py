@@ -13,6 +13,7 @@ from django.utils.translation import override
 
 from scoring.engine import SkatError
 from scoring.engine.fields import active_seats
+from scoring.models import Table
 from scoring.reads.standings import evening_ranking
 from scoring.writes import seating
 from scoring.writes.services import series_draw, series_seed
@@ -61,7 +62,7 @@ def test_seeding_seats_the_ranking_in_blocks() -> None:
     assert seating.seed(list("ABCDEFGHIJ")) == [list("ABCD"), list("EFG"), list("HIJ")]
 
 
-def one_round(table, wins: dict[str, int], losses: dict[str, int]) -> None:  # type: ignore[no-untyped-def]
+def one_round(table: Table, wins: dict[str, int], losses: dict[str, int]) -> None:
     """Play the table's deals of one round: the named players declare (with m, won or lost)
     when they are active; everybody else's deals are passed in."""
     names = [s.player.name for s in table.seats.order_by("position")]
@@ -128,7 +129,8 @@ def test_latecomers_are_seated_after_the_ranked_players() -> None:
     late = player(club, "Zuspät")
     second = series_seed(evening=evening, players=people + [late], rng=random.Random(3))
     assert [t.seats.count() for t in second] == [4, 3]
-    assert second[-1].seats.order_by("position").last().player == late
+    last_seat = second[-1].seats.order_by("position").last()
+    assert last_seat is not None and last_seat.player == late
 
 
 def test_the_first_series_is_drawn_once_and_five_players_are_refused() -> None:

@@ -8,8 +8,8 @@ import pytest
 from django.utils import timezone
 
 from scoring.engine import SkatError, evaluate_table
-from scoring.models import AuditEntry, Deal, RuleProfile
-from scoring.reads.sheet import table_document, table_sheet, tables_with_everything
+from scoring.models import AuditEntry, Deal, RuleProfile, Table
+from scoring.reads.sheet import ScoreSheet, table_document, table_sheet, tables_with_everything
 from scoring.writes.services import (
     Actor,
     StaleTable,
@@ -32,8 +32,8 @@ def won(declarer: int, points: int = 70) -> dict[str, object]:
             "declarer_points": points}
 
 
-def sheet(table):  # type: ignore[no-untyped-def]
-    return table_sheet(tables_with_everything(type(table).objects.filter(pk=table.pk)).get(), "en")
+def sheet(table: Table) -> ScoreSheet:
+    return table_sheet(tables_with_everything(Table.objects.filter(pk=table.pk)).get(), "en")
 
 
 def test_a_deal_is_saved_and_scored() -> None:
@@ -86,7 +86,9 @@ def test_corrections_recompute_and_keep_history() -> None:
     actions = list(AuditEntry.objects.filter(deal=first).values_list("action", "reason"))
     assert actions == [("create", ""), ("edit", "was 70"), ("delete", "typo"),
                        ("restore", "was right")]
-    assert AuditEntry.objects.get(deal=first, action="edit").before["declarer_points"] == 60
+    edit = AuditEntry.objects.get(deal=first, action="edit")
+    assert edit.before is not None, "an edit's audit entry keeps the record before it"
+    assert edit.before["declarer_points"] == 60
 
 
 def test_a_correction_that_breaks_a_later_deal_is_refused() -> None:

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.urls import reverse
+from pytest_django import DjangoAssertNumQueries
 
 from scoring.models import Deal, Evening, Table
 from scoring.presets import PRESETS
@@ -131,7 +132,7 @@ def test_german_amounts_have_commas(client: Client) -> None:
 
 
 def test_constant_queries_however_many_deals(
-        client: Client, django_assert_max_num_queries: Any) -> None:
+        client: Client, django_assert_max_num_queries: DjangoAssertNumQueries) -> None:
     club = make_club()
     evening = money_evening(club)
     login(client, club, "admin")
@@ -292,7 +293,9 @@ def test_other_clubs_strangers_and_table_codes_get_404(client: Client) -> None:
     url = reverse("scoring:settlement", args=[evening.pk])
     assert client.get(url).status_code == 404
     assert client.post(url, form_data(evening)).status_code == 404
-    grant_code(client, Table.objects.filter(evening=evening).first())
+    first = Table.objects.filter(evening=evening).first()
+    assert first is not None, "the evening has tables"
+    grant_code(client, first)
     assert client.get(url).status_code == 404
     login(client, make_club("zwickau", "Skatclub Zwickau"), "admin")
     assert client.get(url).status_code == 404

@@ -10,13 +10,14 @@ import io
 import re
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
 
 import pytest
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone, translation
+from playwright.sync_api import Page
+from pytest_django.live_server_helper import LiveServer
 
 from scoring.models import Deal, Player, RuleProfile, Table
 from scoring.presets import PRESETS
@@ -105,9 +106,11 @@ def test_the_html_sheet_marks_bock_by_hand_and_the_ramsch_cap(client: Client,
         assert words["manual"] not in text and words["round"] not in text
     # the capped Ramsch's explanation, in the row's title and its "how" box
     ramsch = deal_row(html, table, 3)
-    assert words["cap"] in re.search(r'title="([^"]*)"', ramsch)[1]  # type: ignore[index]
-    assert words["cap"] in re.search(r'<p class="explanation">(.*?)</p>',  # type: ignore[index]
-                                     ramsch, re.S)[1]
+    title = re.search(r'title="([^"]*)"', ramsch)
+    explanation = re.search(r'<p class="explanation">(.*?)</p>', ramsch, re.S)
+    assert title is not None and explanation is not None, ramsch
+    assert words["cap"] in title[1]
+    assert words["cap"] in explanation[1]
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])
@@ -173,7 +176,7 @@ def test_the_csv_says_bock_by_hand_and_overbid(client: Client, lang: str) -> Non
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.browser
-def test_a_reader_sees_bock_by_hand_on_the_sheet(page: Any, live_server: Any,
+def test_a_reader_sees_bock_by_hand_on_the_sheet(page: Page, live_server: LiveServer,
                                                  screenshot_dir: Path) -> None:
     table = manual_table()
     page.set_viewport_size({"width": 1280, "height": 900})

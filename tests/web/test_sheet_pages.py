@@ -7,12 +7,14 @@ import re
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
+from pytest_django import DjangoAssertNumQueries
 
 from scoring.access import SESSION_KEY
 from scoring.engine.fields import active_seats
-from scoring.models import Deal, Table
+from scoring.models import Club, Deal, Table
 from scoring.writes.services import Actor, deal_delete, deal_record
 
 from .factories import make_club, make_table, make_user
@@ -49,7 +51,7 @@ def plain_games(table: Table, count: int) -> list[dict[str, Any]]:
     return [won(active_seats((table.first_dealer + i) % n, n)[i % 3]) for i in range(count)]
 
 
-def login(client: Client, club: Any, role: str = "viewer") -> Any:
+def login(client: Client, club: Club, role: str = "viewer") -> User:
     user = make_user(club, role=role)
     client.force_login(user)
     return user
@@ -110,6 +112,7 @@ def test_the_sheet_shows_every_deal_with_entries_totals_and_round_lines(client: 
     # every row explains itself and links to its history
     assert 'title="with 1, game 2 × Clubs 12 = 24 → +24"' in rows[0]
     deal = Deal.objects.order_by("position").first()
+    assert deal is not None, "the sheet has deals"
     assert reverse("scoring:deal-history", args=[table.pk, deal.pk]) in rows[0]
     assert "Round 2 · next dealer: Bernd Altenburg" in html
 
@@ -229,7 +232,7 @@ def test_the_sheet_is_german_by_default(client: Client) -> None:
 
 
 def test_a_150_deal_sheet_renders_in_constant_queries(
-        client: Client, django_assert_max_num_queries: Any) -> None:
+        client: Client, django_assert_max_num_queries: DjangoAssertNumQueries) -> None:
     club = make_club()
     table = make_table(club, players=4)
     login(client, club)

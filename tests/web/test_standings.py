@@ -7,8 +7,10 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
+from pytest_django import DjangoAssertNumQueries
 
-from scoring.reads.standings import evening_ranking, player_season, season_standings
+from scoring.models import Evening, Player
+from scoring.reads.standings import Standing, evening_ranking, player_season, season_standings
 
 from .factories import make_club
 from .seasons import game, make_evening, make_season, play, player, seat_and_play
@@ -18,11 +20,11 @@ pytestmark = pytest.mark.django_db
 W, L = True, False
 
 
-def game_key(evening, kind, key):  # type: ignore[no-untyped-def]
+def game_key(evening: Evening, kind: str, key: str) -> str:
     return key
 
 
-def table_of(rows):  # type: ignore[no-untyped-def]
+def table_of(rows: list[Standing]) -> list[tuple[object, ...]]:
     return [(r.rank, r.player.name, r.score, r.total, r.evenings, r.counted, r.average,
              r.won, r.lost) for r in rows]
 
@@ -59,7 +61,7 @@ def test_best_n_average_and_minimum_evenings() -> None:
     assert standings.problems == []
 
     # the place after each evening: ranked from the second evening on
-    def places(who):  # type: ignore[no-untyped-def]
+    def places(who: Player) -> list[int | None]:
         return [place for _e, place in player_season(season, who, game_key).places]
 
     assert places(a) == [None, 1, 1]
@@ -122,7 +124,7 @@ def test_the_evening_ranking_adds_up_the_series() -> None:
 
 
 def test_a_changed_table_is_scored_again_and_an_unchanged_one_is_not(
-        django_assert_num_queries) -> None:  # type: ignore[no-untyped-def]
+        django_assert_num_queries: DjangoAssertNumQueries) -> None:
     club = make_club()
     a, b, c = (player(club, n) for n in "ABC")
     season = make_season(club, "classic")

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from scoring.pdf import documents
+from scoring.models import Season
+from scoring.pdf import documents, weasy
 from scoring.pdf import standings as module
 
 from . import pdfs
@@ -50,7 +51,7 @@ def web_server() -> Iterator[str]:
     server.server_close()
 
 
-def a_season() -> Any:
+def a_season() -> Season:
     club = make_club()
     season = make_season(club, "classic")
     a, b, c = (player(club, n) for n in ("Anna", "Bert", "Cäcilie"))
@@ -85,7 +86,7 @@ def test_the_standings_pdf_goes_through_the_one_renderer(
     calls = []
     real = documents.render_html
 
-    def spy(html: str, **kwargs: Any) -> Any:
+    def spy(html: str, **kwargs: Any) -> weasy.Rendered:
         calls.append(html)
         return real(html, **kwargs)
 

@@ -9,13 +9,14 @@ import datetime
 import json
 import uuid
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from hypothesis.strategies import SearchStrategy
 
 from scoring.engine import SkatError, evaluate_table
 from scoring.models import AuditEntry, Deal, HeldOperation, Table
@@ -23,6 +24,9 @@ from scoring.reads.sheet import table_document
 from scoring.writes.services import Actor, deal_edit, deal_record, evening_close
 
 from .factories import make_club, make_table, make_user
+
+if TYPE_CHECKING:
+    from .factories import TestResponse
 
 pytestmark = pytest.mark.django_db
 
@@ -42,7 +46,7 @@ def op(kind: str = "save", version: int = 0, **extra: Any) -> dict[str, Any]:
     return body
 
 
-def send(client: Client, table: Table, body: Any, lang: str = "en") -> Any:
+def send(client: Client, table: Table, body: Any, lang: str = "en") -> TestResponse:
     raw = body if isinstance(body, str | bytes) else json.dumps(body)
     return client.post(reverse("scoring:table-sync", args=[table.pk]), raw,
                        content_type="application/json", HTTP_ACCEPT_LANGUAGE=lang)
@@ -388,7 +392,7 @@ def test_query_counts_do_not_grow_with_the_deals(scorer: Client) -> None:
 
 # ---------------------------------------------------------------- fuzz
 
-def _json_values() -> Any:
+def _json_values() -> SearchStrategy[Any]:
     from hypothesis import strategies as st
 
     leaf = st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(
@@ -535,7 +539,7 @@ def test_append_tries_again_when_another_tablet_saves_in_between(
         table: Table, scorer: Client, monkeypatch: pytest.MonkeyPatch) -> None:
     from scoring.views import sync
 
-    real = sync.deal_record
+    real = deal_record  # the service the view calls, by the name it imported
     calls: list[int] = []
 
     def racing(**kwargs: Any) -> Deal:
@@ -644,7 +648,8 @@ def test_a_dropped_deletion_has_no_record_and_the_audit_page_shows_it(
     assert send(scorer, table, mine).status_code == 409
     assert send(scorer, table, drop(mine, version=2)).status_code == 200
     entry = AuditEntry.objects.get(action="drop")
-    assert entry.after is None and entry.before["op"] == "delete"
+    assert entry.after is None and entry.before is not None
+    assert entry.before["op"] == "delete"
     audit = scorer.get(reverse("scoring:evening-audit", args=[table.evening_id]))
     assert audit.status_code == 200 and 'class="action-drop"' in audit.content.decode()
     assert not Deal.objects.get(pk=first.pk).deleted

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import datetime
 from html.parser import HTMLParser
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from django.core.cache import cache
@@ -24,6 +24,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
+from pytest_django import DjangoAssertNumQueries
 
 from scoring.engine import evaluate_table
 from scoring.models import AuditEntry, Deal, Table
@@ -31,6 +32,9 @@ from scoring.views.table_live import MAX_CHANGES
 from scoring.writes.services import Actor, deal_delete, deal_edit, deal_record
 
 from .factories import deal_form, make_club, make_table, make_user
+
+if TYPE_CHECKING:
+    from .factories import TestResponse
 
 pytestmark = pytest.mark.django_db
 OTHER = Actor(None, "other tablet")
@@ -114,7 +118,7 @@ def test_the_version_is_read_only(scorer: Client, table: Table) -> None:
 
 
 def test_one_query_of_its_own(client: Client, table: Table,
-                              django_assert_max_num_queries: Any) -> None:
+                              django_assert_max_num_queries: DjangoAssertNumQueries) -> None:
     """Signed in: the session, the user, and one query for the table and the role. With a
     table code: the session and the table."""
     for _ in range(3):
@@ -200,17 +204,25 @@ class ConflictParser(HTMLParser):
             self.inside = False
 
 
-def parse(response: Any) -> ConflictParser:
+def parse(response: TestResponse) -> ConflictParser:
     parser = ConflictParser()
     parser.feed(response.content.decode())
     return parser
 
 
-def post_fields(client: Client, url: str, fields: list[tuple[str, str]]) -> Any:
+def post_fields(client: Client, url: str | None, fields: list[tuple[str, str]],
+                ) -> TestResponse:
+    assert url is not None, "the page has the form to post"
     data: dict[str, list[str]] = {}
     for name, value in fields:
         data.setdefault(name, []).append(value)
     return client.post(url, data)
+
+
+def deleted_now(deal: Deal) -> bool:
+    """Whether the deal is deleted in the database now."""
+    deal.refresh_from_db()
+    return deal.deleted
 
 
 def test_a_stale_save_shows_both_versions_and_appends_mine_once(
@@ -349,8 +361,7 @@ def test_a_correction_of_a_deal_deleted_elsewhere(scorer: Client, table: Table) 
     response = scorer.post(reverse("scoring:deal-edit", args=[table.pk, deal.pk]), mine)
     assert response.status_code == 422
     assert response.context["deal"].deleted
-    deal.refresh_from_db()
-    assert deal.deleted and deal.record["matadors"] == 1
+    assert deleted_now(deal) and deal.record["matadors"] == 1
     assert AuditEntry.objects.filter(deal=deal).count() == 2
 
 
@@ -416,12 +427,10 @@ def test_a_stale_undo_shows_both_versions_and_deletes_anyway_once(
     assert form.action == toast.action
     fields = dict(form.fields)
     assert fields["version"] == "2" and fields["reason"] == dict(toast.fields)["reason"]
-    deal.refresh_from_db()
-    assert not deal.deleted  # nothing without the tap
+    assert not deleted_now(deal)  # nothing without the tap
 
     assert post_fields(scorer, form.action, form.fields).status_code == 302
-    deal.refresh_from_db()
-    assert deal.deleted
+    assert deleted_now(deal)
     # Tapped again, or the old "Undo" sent again: done already, never deleted twice.
     again = post_fields(scorer, form.action, form.fields)
     assert again.status_code == 302 and again["Location"] == reverse(
@@ -468,8 +477,7 @@ def test_a_deal_changed_elsewhere_is_not_deleted_anyway(scorer: Client, table: T
     assert change.deal_id == deal.pk and change.actions == ["korrigiert"]
     assert [e for _n, e in change.entries] == [36]
     assert parse(response).choices == ["conflict-theirs"]
-    deal.refresh_from_db()
-    assert not deal.deleted
+    assert not deleted_now(deal)
     assert AuditEntry.objects.filter(deal=deal).count() == 2
 
 
@@ -513,15 +521,13 @@ def test_a_stale_restore_shows_the_deal_restored_and_restores_anyway(
     assert form.choices == ["conflict-restore", "conflict-theirs"]
     assert dict(form.fields) == {"csrfmiddlewaretoken": dict(form.fields)[
         "csrfmiddlewaretoken"], "version": "3", "reason": "doch gespielt"}
-    deal.refresh_from_db()
-    assert deal.deleted
+    assert deleted_now(deal)
     first = post_fields(scorer, form.action, form.fields)
     again = post_fields(scorer, form.action, form.fields)
     assert first.status_code == again.status_code == 302
     assert first["Location"] == again["Location"] == reverse(
         "scoring:table", args=[table.pk]) + f"?restored={deal.pk}"
-    deal.refresh_from_db()
-    assert not deal.deleted
+    assert not deleted_now(deal)
     assert list(AuditEntry.objects.filter(deal=deal).values_list("action", "reason")) == [
         ("create", ""), ("delete", "doppelt"), ("restore", "doch gespielt")]
 
@@ -540,8 +546,7 @@ def test_a_restore_the_table_no_longer_takes_is_not_offered(scorer: Client,
     assert conflict.mine_errors == [
         "Spiel 2: Bernd Altenburg setzt in diesem Spiel aus und kann nicht Alleinspieler sein."]
     assert parse(response).choices == ["conflict-theirs"]
-    deal.refresh_from_db()
-    assert deal.deleted
+    assert deleted_now(deal)
 
 
 def test_a_refusal_on_a_current_table_keeps_its_notice(scorer: Client, table: Table) -> None:
@@ -613,8 +618,7 @@ def test_delete_anyway_is_checked_again_when_tapped(scorer: Client, table: Table
     assert response.status_code == 409
     assert parse(response).choices == ["conflict-theirs"]
     assert response.context["conflict"].theirs[0].deal_id == deal.pk
-    deal.refresh_from_db()
-    assert not deal.deleted
+    assert not deleted_now(deal)
     assert not AuditEntry.objects.filter(action="delete").exists()
 
 

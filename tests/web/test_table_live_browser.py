@@ -19,16 +19,17 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Request, Response, expect
+from pytest_django.live_server_helper import LiveServer
+from pytest_playwright import CreateContextCallback
 
 from scoring.models import AuditEntry, Deal, Table
 from scoring.writes.services import Actor, deal_delete, deal_record
 
 from .factories import browser_login, make_club, make_table, make_user
-from .test_round_browser import STANDARD_GAME, Scorer
+from .test_round_browser import STANDARD_GAME, Scorer, Tablet
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
@@ -43,7 +44,8 @@ def table() -> Table:
 
 
 @pytest.fixture
-def tablet(new_context: Any, live_server: Any, table: Table, screenshot_dir: Path) -> Any:
+def tablet(new_context: CreateContextCallback, live_server: LiveServer, table: Table,
+           screenshot_dir: Path) -> Tablet:
     """Opens the table on a new device (a browser context of its own), signed in as the
     club's scorer."""
     user = make_user(table.evening.club, "scorer")
@@ -63,7 +65,7 @@ def still_same_document(device: Scorer) -> bool:
     return bool(device.page.evaluate("window.sameDocument === true"))
 
 
-def save_response(device: Scorer, tap: str = "save") -> Any:
+def save_response(device: Scorer, tap: str = "save") -> Response:
     with device.page.expect_response(
             lambda r: r.request.method == "POST" and "/preview/" not in r.url) as response:
         device.tap(tap)
@@ -82,7 +84,7 @@ def other_device_saves(table: Table, declarer: int = 1) -> Deal:
 
 
 def test_a_deal_saved_elsewhere_appears_and_a_started_one_is_kept(
-        tablet: Any, table: Table) -> None:
+        tablet: Tablet, table: Table) -> None:
     a, b = tablet("a"), tablet("b")
     # B has started the next deal: Clara plays Spades, bid 22.
     b.tap("declarer-2", "game-spades", "bid-22")
@@ -150,7 +152,7 @@ def declarer_boxes(device: Scorer) -> list[tuple[float, float]]:
             '.group-declarer [data-tap^="declarer-"]').all()) if box]
 
 
-def test_an_untouched_form_follows_the_table(tablet: Any, table: Table) -> None:
+def test_an_untouched_form_follows_the_table(tablet: Tablet, table: Table) -> None:
     b = tablet("untouched")
     assert b.page.locator('[data-tap="declarer-1"]').count() == 1
     before = declarer_boxes(b)
@@ -194,7 +196,7 @@ def passed_deals(table: Table, count: int) -> None:
                     actor=Actor(None, "Tisch 1, Tablet"), record={"kind": "passed"})
 
 
-def test_the_list_stays_at_its_end(tablet: Any, table: Table) -> None:
+def test_the_list_stays_at_its_end(tablet: Tablet, table: Table) -> None:
     """The list beside the entry holds every deal and starts at its end; a deal another
     tablet saves appears there, in view, and its row opens it like every other row."""
     passed_deals(table, 16)
@@ -221,7 +223,7 @@ def test_the_list_stays_at_its_end(tablet: Any, table: Table) -> None:
 
 
 @pytest.mark.browser_context_args(viewport=PHONE)
-def test_a_row_that_came_in_opens_on_a_phone(tablet: Any, table: Table) -> None:
+def test_a_row_that_came_in_opens_on_a_phone(tablet: Tablet, table: Table) -> None:
     """On a phone the list stands below the entry and a row is a tap target through
     entry.js: also a row that came in from another tablet."""
     b = tablet("list-phone")
@@ -232,12 +234,16 @@ def test_a_row_that_came_in_opens_on_a_phone(tablet: Any, table: Table) -> None:
     b.page.wait_for_url(f"**/deals/{deal.pk}/edit/")
 
 
-def test_the_connection_state_follows_the_polls(tablet: Any, table: Table) -> None:
+def test_the_connection_state_follows_the_polls(tablet: Tablet, table: Table) -> None:
     b = tablet("connection")
     page = b.page
     answers: list[tuple[int, str | None]] = []
-    page.on("response", lambda r: VERSION.search(r.url) and answers.append(
-        (r.status, r.request.headers.get("if-none-match"))))
+
+    def note_answer(r: Response) -> None:
+        if VERSION.search(r.url):
+            answers.append((r.status, r.request.headers.get("if-none-match")))
+
+    page.on("response", note_answer)
     state = page.locator(".connection")
     expect(state).to_have_attribute("data-state", "saved")
     # The browser asks with the ETag it has; the server answers 304 Not Modified.
@@ -254,8 +260,12 @@ def test_the_connection_state_follows_the_polls(tablet: Any, table: Table) -> No
 
     # Hidden (a tablet in a drawer): no polls; shown again: a poll at once.
     asked: list[str] = []
-    page.on("request", lambda request: VERSION.search(request.url) and asked.append(
-        request.url))
+
+    def note_poll(request: Request) -> None:
+        if VERSION.search(request.url):
+            asked.append(request.url)
+
+    page.on("request", note_poll)
     page.evaluate("""() => {
         Object.defineProperty(document, "visibilityState", {value: "hidden",
                                                             configurable: true});
@@ -285,7 +295,7 @@ def conflict_on(device: Scorer, table: Table) -> None:
     expect(device.page.locator(".conflict-mine .entry-value")).to_have_text(["+22"])
 
 
-def test_the_conflict_on_a_tablet(tablet: Any, table: Table) -> None:
+def test_the_conflict_on_a_tablet(tablet: Tablet, table: Table) -> None:
     b = tablet("tablet")
     conflict_on(b, table)
     b.page.locator("#conflict").scroll_into_view_if_needed()
@@ -304,7 +314,7 @@ def test_the_conflict_on_a_tablet(tablet: Any, table: Table) -> None:
 
 
 @pytest.mark.browser_context_args(viewport=PHONE)
-def test_the_conflict_on_a_phone(tablet: Any, table: Table) -> None:
+def test_the_conflict_on_a_phone(tablet: Tablet, table: Table) -> None:
     b = tablet("phone")
     conflict_on(b, table)
     page = b.page
@@ -321,7 +331,7 @@ def test_the_conflict_on_a_phone(tablet: Any, table: Table) -> None:
     assert Deal.objects.filter(table=table).count() == 1
 
 
-def test_undo_after_another_tablet_saved(tablet: Any, table: Table) -> None:
+def test_undo_after_another_tablet_saved(tablet: Tablet, table: Table) -> None:
     a, b = tablet("undo-a"), tablet("undo-b")
     # A saves Bernd's Clubs game (+24) and shows the toast with "Rückgängig".
     a.tap(*STANDARD_GAME[:-1])
@@ -384,7 +394,7 @@ def test_undo_after_another_tablet_saved(tablet: Any, table: Table) -> None:
 
 
 @pytest.mark.browser_context_args(viewport=PHONE)
-def test_a_stale_restore_kept_as_it_is_on_a_phone(tablet: Any, table: Table) -> None:
+def test_a_stale_restore_kept_as_it_is_on_a_phone(tablet: Tablet, table: Table) -> None:
     deal = other_device_saves(table)
     deal_delete(deal=deal, reason="doppelt", expected_version=1,
                 actor=Actor(None, "Tisch 1, Tablet"))

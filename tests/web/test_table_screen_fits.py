@@ -19,12 +19,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import pytest
+from django.contrib.auth.models import User
 from django.urls import reverse
+from playwright.sync_api import Browser, BrowserContext, FloatRect, Locator, Page, expect
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import expect
+from pytest_django.live_server_helper import LiveServer
 
 from scoring.models import Deal, Table
 from scoring.writes.services import Actor, deal_record
@@ -42,9 +44,10 @@ GAME = {"hand": False, "ouvert": False, "schneider_announced": False, "schwarz_a
 class Screen:
     """One tablet at one table, counting taps and checking that the page stays put."""
 
-    def __init__(self, page: Any, live_server: Any, table: Table, shots: Path,
-                 size: tuple[int, int]) -> None:
+    def __init__(self, page: Page, live_server: LiveServer, table: Table, shots: Path,
+                 size: tuple[int, int], user: User) -> None:
         self.page, self.live_server, self.table, self.shots = page, live_server, table, shots
+        self.user = user  # the scorer signed in on this tablet
         self.width, self.height = size
         self.players = len(table.seats.all())
         self.taps = 0
@@ -94,7 +97,7 @@ class Screen:
                 return
             assert scrolled == 0, name
 
-    def preview(self) -> Any:
+    def preview(self) -> Locator:
         self.page.wait_for_function("() => !document.querySelector('#deal-form.htmx-request')")
         return self.page.locator("#preview")
 
@@ -112,10 +115,16 @@ class Screen:
         return Deal.objects.get(pk=int(self.page.url.rsplit("=", 1)[1]))
 
 
+class OpenScreen(Protocol):
+    """The ``screen`` fixture: opens a new table of ``players`` on a tablet of ``size``."""
+
+    def __call__(self, size: tuple[int, int], players: int = 4) -> Screen: ...
+
+
 @pytest.fixture
-def screen(browser: Any, browser_context_args: dict[str, Any], live_server: Any,
-           screenshot_dir: Path) -> Iterator[Any]:
-    contexts: list[Any] = []
+def screen(browser: Browser, browser_context_args: dict[str, Any], live_server: LiveServer,
+           screenshot_dir: Path) -> Iterator[OpenScreen]:
+    contexts: list[BrowserContext] = []
 
     def _open(size: tuple[int, int], players: int = 4) -> Screen:
         table = make_table(make_club(), players=players)
@@ -124,9 +133,7 @@ def screen(browser: Any, browser_context_args: dict[str, Any], live_server: Any,
         contexts.append(context)
         user = make_user(table.evening.club, "scorer")
         browser_login(context, live_server, user)
-        screen = Screen(context.new_page(), live_server, table, screenshot_dir, size)
-        screen.user = user  # type: ignore[attr-defined]
-        return screen.open()
+        return Screen(context.new_page(), live_server, table, screenshot_dir, size, user).open()
 
     yield _open
     for context in contexts:
@@ -134,7 +141,7 @@ def screen(browser: Any, browser_context_args: dict[str, Any], live_server: Any,
 
 
 def seed(screen: Screen, records: list[dict[str, Any]]) -> list[Deal]:
-    user = screen.user  # type: ignore[attr-defined]
+    user = screen.user
     deals = []
     for record in records:
         screen.table.refresh_from_db()
@@ -148,7 +155,7 @@ def seed(screen: Screen, records: list[dict[str, Any]]) -> list[Deal]:
 
 @pytest.mark.parametrize("players", [3, 4])
 @pytest.mark.parametrize("size", SIZES)
-def test_a_standard_game_is_five_taps_on_one_screen(screen: Any, size: tuple[int, int],
+def test_a_standard_game_is_five_taps_on_one_screen(screen: OpenScreen, size: tuple[int, int],
                                                     players: int) -> None:
     s = screen(size, players)
     s.no_sideways_scroll()
@@ -183,7 +190,7 @@ def test_a_standard_game_is_five_taps_on_one_screen(screen: Any, size: tuple[int
 
 
 @pytest.mark.parametrize("players", [3, 4])
-def test_the_phone_never_scrolls_sideways(screen: Any, players: int) -> None:
+def test_the_phone_never_scrolls_sideways(screen: OpenScreen, players: int) -> None:
     s = screen(PHONE, players)
     s.no_sideways_scroll()
     s.shot("01-empty")
@@ -205,11 +212,13 @@ def test_the_phone_never_scrolls_sideways(screen: Any, players: int) -> None:
     s.shot("03-saved-toast")
     for selector in (".totals-strip", ".last-rows", "#deal-form"):
         box = s.page.locator(selector).bounding_box()
+        assert box is not None, selector
         assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE[0], (selector, box)
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_an_overbid_refusal_stops_the_quick_result(screen: Any, size: tuple[int, int]) -> None:
+def test_an_overbid_refusal_stops_the_quick_result(screen: OpenScreen,
+                                                   size: tuple[int, int]) -> None:
     """Null (23) bid at 24 and tapped won: the preview refuses it, nothing is saved, Save is
     disabled; the bid strip marks 23."""
     s = screen(size)
@@ -230,7 +239,7 @@ def test_an_overbid_refusal_stops_the_quick_result(screen: Any, size: tuple[int,
     assert s.saved().record["bid"] == 23
 
 
-def test_a_high_game_marks_its_bid_above_60(screen: Any) -> None:
+def test_a_high_game_marks_its_bid_above_60(screen: OpenScreen) -> None:
     """Grand Hand with 3: (3 + 1 + 1) × 24 = 120, a bid behind "über 60" that opens by itself."""
     s = screen(LANDSCAPE)
     for name in ("declarer-1", "game-grand", "matadors-3", "toggle-hand"):
@@ -244,7 +253,7 @@ def test_a_high_game_marks_its_bid_above_60(screen: Any) -> None:
         "grand", 3, True, 120)
 
 
-def test_declarations_switch_on_what_they_imply(screen: Any) -> None:
+def test_declarations_switch_on_what_they_imply(screen: OpenScreen) -> None:
     s = screen(LANDSCAPE)
     s.tap("declarer-1")
     s.tap("game-hearts")
@@ -273,7 +282,7 @@ def test_declarations_switch_on_what_they_imply(screen: Any) -> None:
 @pytest.mark.parametrize("players", [3, 4])
 @pytest.mark.parametrize("size", SIZES)
 def test_a_ramsch_with_one_loser_is_four_taps_and_the_points(
-        screen: Any, size: tuple[int, int], players: int) -> None:
+        screen: OpenScreen, size: tuple[int, int], players: int) -> None:
     s = screen(size, players)
     still = size != PHONE
     s.tap("kind-ramsch", still=still)
@@ -281,7 +290,6 @@ def test_a_ramsch_with_one_loser_is_four_taps_and_the_points(
     s.tap("ramsch-loser-1", still=still)
     field = s.page.locator("#ramsch-loser-points")
     if not field.evaluate("f => f === document.activeElement"):
-        s.tap_field = True
         field.tap()
         s.taps += 1
     s.page.keyboard.type("50")
@@ -302,7 +310,7 @@ def test_a_ramsch_with_one_loser_is_four_taps_and_the_points(
     assert "−50" in entries or "-50" in entries
 
 
-def test_a_tie_jungfrau_and_durchmarsch_are_taps(screen: Any) -> None:
+def test_a_tie_jungfrau_and_durchmarsch_are_taps(screen: OpenScreen) -> None:
     s = screen(LANDSCAPE, 4)
     s.tap("kind-ramsch")
     s.tap("ramsch-loser-1")
@@ -322,7 +330,7 @@ def test_a_tie_jungfrau_and_durchmarsch_are_taps(screen: Any) -> None:
     assert s.saved().record["ramsch"] == {"losers": {}, "jungfrau": 2, "durchmarsch": 3}
 
 
-def test_ramsch_messages_name_the_players(screen: Any) -> None:
+def test_ramsch_messages_name_the_players(screen: OpenScreen) -> None:
     s = screen(LANDSCAPE, 4)
     s.tap("kind-ramsch")
     s.tap("ramsch-loser-1")
@@ -337,7 +345,8 @@ def test_ramsch_messages_name_the_players(screen: Any) -> None:
 # ---------------------------------------------------------------- corrections
 
 @pytest.mark.parametrize("size", SIZES)
-def test_every_row_opens_for_correction_and_confirms(screen: Any, size: tuple[int, int]) -> None:
+def test_every_row_opens_for_correction_and_confirms(screen: OpenScreen,
+                                                     size: tuple[int, int]) -> None:
     s = screen(size, 4)
     deal = {"kind": "game", "game": "clubs", "matadors": 1, "bid": 18, "result": "won", **GAME}
     deals = seed(s, [{**deal, "declarer": 1 + i % 3} for i in range(8)])
@@ -382,7 +391,7 @@ def test_every_row_opens_for_correction_and_confirms(screen: Any, size: tuple[in
 # ---------------------------------------------------------------- Bock by hand
 
 @pytest.mark.parametrize("size", SIZES)
-def test_bock_by_hand_is_two_taps_more(screen: Any, size: tuple[int, int]) -> None:
+def test_bock_by_hand_is_two_taps_more(screen: OpenScreen, size: tuple[int, int]) -> None:
     """Under option bock.manual: "×2" and "Bockrunde" are taps beside the kind of record, and
     a standard game with them still fits the tablet's screen."""
     s = screen(size, 4)
@@ -414,7 +423,7 @@ LONG = ["Maximilian Schmidt", "Alexandros Papadakis", "Konstantin Meier",
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_no_heading_of_the_list_is_cut(screen: Any, size: tuple[int, int]) -> None:
+def test_no_heading_of_the_list_is_cut(screen: OpenScreen, size: tuple[int, int]) -> None:
     """Four long first names and a four-digit total: every heading of the list and every
     total is shown whole (where the list stands beside the entry, a short mark of each name,
     with the full name as its title); the marks are told apart."""
@@ -454,13 +463,13 @@ def test_no_heading_of_the_list_is_cut(screen: Any, size: tuple[int, int]) -> No
     assert totals == ["0", "264", "−1056", "−240"], totals  # the Bock round doubles
 
 
-def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
+def overlaps(a: FloatRect, b: FloatRect) -> bool:
     return (a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"]
             and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_the_toast_covers_nothing_the_next_deal_needs(screen: Any,
+def test_the_toast_covers_nothing_the_next_deal_needs(screen: OpenScreen,
                                                       size: tuple[int, int]) -> None:
     """After a save the confirmation stands for a few seconds: not over the totals and the
     round (the status header), not over Save, nor over the next deal's declarer, game,

@@ -73,6 +73,7 @@ def objects() -> dict[str, Any]:
     evening.season = season
     evening.save(update_fields=["season"])
     player = club.players.first()
+    assert player is not None, "a new club has players"
     return {"club": club, "table": table, "deal": deal, "evening": evening, "season": season,
             "player": player,
             "pks": sorted({evening.pk, table.pk, season.pk}),
@@ -140,7 +141,7 @@ def plausible_form(objects: dict[str, Any], version: int) -> dict[str, Any]:
 
 def snapshot() -> dict[str, list[Any]]:
     models = [*apps.get_app_config("scoring").get_models(), get_user_model()]
-    return {m.__name__: list(m.objects.order_by("pk").values()) for m in models}
+    return {m.__name__: list(m._default_manager.order_by("pk").values()) for m in models}
 
 
 def viewer_posts(client: Client, objects: dict[str, Any]) -> list[str]:
