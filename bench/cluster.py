@@ -231,7 +231,7 @@ def check_pdf_once(site: load.Site, ports: list[int], viewer: dict[str, str],
     path = f"/seasons/{site.season}/standings.pdf"
     tablet = load.Http(ports[1])
     tablet.login(tablet_user)
-    etags = []
+    etags: list[str] = []
     for round_ in ("first", "after a deal was saved"):
         seen, busy = pdf_round(ports, viewer, path, viewers)
         by_etag: dict[str, Counter[str]] = defaultdict(Counter)

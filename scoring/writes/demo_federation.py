@@ -24,7 +24,7 @@ import json
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from django.db import connection, transaction
 from django.db.models import Model
@@ -53,6 +53,8 @@ TOWNS = [
     "Quedlinburg", "Riesa", "Suhl", "Torgau", "Weimar", "Zwickau", "Gotha", "Plauen",
 ]
 ACTOR = "demo_federation"
+RULES = str(PROFILE["rules"])
+OPTIONS = cast(dict[str, Any], PROFILE["options"])
 
 
 @dataclass
@@ -84,11 +86,10 @@ def make_pool(rounds: int, size: int, rng: random.Random,
         for dealer in range(seats):
             entries = pool[(seats, dealer)] = []
             for _ in range(size):
-                records = generate_deals(rounds * seats, seats, PROFILE["rules"],
-                                         PROFILE["options"], first_dealer=dealer,
-                                         seed=rng.randrange(2**31))
+                records = generate_deals(rounds * seats, seats, RULES, OPTIONS,
+                                         first_dealer=dealer, seed=rng.randrange(2**31))
                 result = evaluate_table({
-                    "rules": PROFILE["rules"], "options": PROFILE["options"],
+                    "rules": RULES, "options": OPTIONS,
                     "scoring": PROFILE["scoring"], "players": [f"P{s}" for s in range(seats)],
                     "first_dealer": dealer, "deals": records})
                 keys = [str(s) for s in range(seats)]
@@ -143,7 +144,7 @@ class Writer:
                 cursor.execute("SELECT setval(pg_get_serial_sequence(%s, 'id'), %s)",
                                [table, first + count - 1])
                 return first
-        last = model.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
+        last = model._default_manager.order_by("-pk").values_list("pk", flat=True).first() or 0
         return int(last) + 1
 
     def write(self, model: type[Model], columns: list[str],
@@ -168,7 +169,7 @@ class Writer:
             if column in ("record", "after"):
                 for obj in objects:
                     setattr(obj, column, json.loads(getattr(obj, column)))
-        model.objects.bulk_create(objects, batch_size=2000)  # type: ignore[attr-defined]
+        model._default_manager.bulk_create(objects, batch_size=2000)
 
 
 def build_federation(*, clubs: int, evenings: int = 40, tables: int = 5, rounds: int = 12,

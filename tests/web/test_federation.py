@@ -49,8 +49,10 @@ def _season(club: Club) -> Season:
 
 def _evening(club: Club, season: Season | None, day: int, preset: str) -> Evening:
     profile = RuleProfile.objects.get(club=club, name=PRESETS[preset]["name"])
-    return evening_create(club=club, date=datetime.date(YEAR, 3, 1) + datetime.timedelta(day),
-                          profile=profile, season=season, series_rounds=None)
+    evening: Evening = evening_create(
+        club=club, date=datetime.date(YEAR, 3, 1) + datetime.timedelta(day), profile=profile,
+        season=season, series_rounds=None)
+    return evening
 
 
 def _table(evening: Evening, players: list[Player]) -> Table:
