@@ -20,6 +20,7 @@ from scoring.models import (
     Deal,
     Evening,
     HeldOperation,
+    Invitation,
     Membership,
     Player,
     RuleProfile,
@@ -86,9 +87,18 @@ class MembershipAdmin(admin.ModelAdmin[Membership]):
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin[Player]):
-    list_display = ["name", "club", "guest"]
+    list_display = ["name", "club", "guest", "user"]
     list_filter = ["club", "guest"]
     search_fields = ["name"]
+    autocomplete_fields = ["user"]
+
+
+@admin.register(Invitation)
+class InvitationAdmin(admin.ModelAdmin[Invitation]):
+    list_display = ["club", "role", "email", "created", "expires", "used_at", "revoked_at"]
+    list_filter = ["club", "role"]
+    readonly_fields = ["token", "created", "sent_at", "send_failed_at", "used_at", "used_by"]
+    autocomplete_fields = ["club", "invited_by"]
 
 
 @admin.register(RuleProfile)

@@ -38,11 +38,20 @@ class Scoring(models.TextChoices):
 
 
 class Club(models.Model):
+    class DepartedNames(models.TextChoices):
+        """What becomes of a member's name on past lists when they delete their account."""
+
+        KEEP = "keep", _("stays on the lists")
+        PSEUDONYM = "pseudonym", _("is replaced by a pseudonym")
+
     name = models.CharField(_("name"), max_length=100)
     slug = models.SlugField(_("short name"), unique=True)
     language = models.CharField(
         _("language"), max_length=8, choices=settings.LANGUAGES, default="de")
     created = models.DateTimeField(_("created"), auto_now_add=True)
+    departed_names = models.CharField(
+        _("name of a member who deletes their account"), max_length=10,
+        choices=DepartedNames.choices, default=DepartedNames.KEEP)
 
     class Meta:
         verbose_name = _("club")
@@ -86,6 +95,10 @@ class Player(models.Model):
                              verbose_name=_("club"))
     name = models.CharField(_("name"), max_length=100)
     guest = models.BooleanField(_("guest"), default=False)
+    # The member account this player on the lists belongs to: its "my results" page.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="players", verbose_name=_("member account"))
 
     class Meta:
         verbose_name = _("player")
@@ -93,6 +106,8 @@ class Player(models.Model):
         ordering = ["name"]
         constraints = [
             models.UniqueConstraint(fields=["club", "name"], name="player_name_unique_in_club"),
+            models.UniqueConstraint(fields=["club", "user"], name="one_player_per_account",
+                                    condition=models.Q(user__isnull=False)),
         ]
 
     def __str__(self) -> str:
@@ -452,6 +467,158 @@ class HeldOperation(models.Model):
         if not isinstance(self.record, dict):
             raise SkatError(None, "A deal must be a JSON object.")
         return self.record
+
+def new_invitation_token() -> str:
+    """A one-time link's secret: 32 random characters, safe in a URL."""
+    return secrets.token_urlsafe(24)
+
+
+INVITATION_DAYS = 7
+
+
+def invitation_expiry() -> datetime:
+    return timezone.now() + timedelta(days=INVITATION_DAYS)
+
+
+class Invitation(models.Model):
+    """A club admin's invitation to join the club with a role chosen in advance: a one-time
+    link (sent by e-mail or shown as a link and QR code) that expires after 7 days. The
+    invited person picks their own user name and password."""
+
+    class State(models.TextChoices):
+        OPEN = "open", _("open")
+        USED = "used", _("used")
+        REVOKED = "revoked", _("revoked")
+        EXPIRED = "expired", _("expired")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations",
+                             verbose_name=_("club"))
+    role = models.CharField(_("role"), max_length=10, choices=Membership.Role.choices,
+                            default=Membership.Role.SCORER)
+    email = models.EmailField(_("e-mail address"), blank=True)
+    token = models.CharField(_("link"), max_length=64, unique=True,
+                             default=new_invitation_token)
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+    expires = models.DateTimeField(_("expires"), default=invitation_expiry)
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+", verbose_name=_("invited by"))
+    sent_at = models.DateTimeField(_("sent"), null=True, blank=True)
+    send_failed_at = models.DateTimeField(_("sending failed"), null=True, blank=True)
+    used_at = models.DateTimeField(_("used"), null=True, blank=True)
+    used_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+", verbose_name=_("used by"))
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+        ordering = ["-created", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.club} – {self.get_role_display()} ({self.email or self.pk})"
+
+    def state(self, now: datetime | None = None) -> str:
+        if self.used_at is not None:
+            return self.State.USED
+        if self.revoked_at is not None:
+            return self.State.REVOKED
+        if (now or timezone.now()) >= self.expires:
+            return self.State.EXPIRED
+        return self.State.OPEN
+
+
+class ImportedTotal(models.Model):
+    """A player's result at an evening played on paper, brought in from a list (issue 16): the
+    evening's classic game points, games won and lost as declarer, and, where the list has
+    them, Seeger-Fabian points and money. An evening with such totals has no tables; the
+    season table adds them up with the evenings played here, marked as from paper."""
+
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE,
+                                related_name="imported_totals", verbose_name=_("evening"))
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="imported_totals",
+                               verbose_name=_("player"))
+    points = models.IntegerField(_("game points"))
+    won = models.PositiveSmallIntegerField(_("games won"))
+    lost = models.PositiveSmallIntegerField(_("games lost"))
+    seeger_fabian = models.IntegerField(_("Seeger-Fabian points"), null=True, blank=True)
+    money = models.DecimalField(_("money"), max_digits=10, decimal_places=2, null=True,
+                                blank=True)
+    source = models.CharField(_("file"), max_length=255, blank=True)
+    line = models.PositiveIntegerField(_("line"), default=0)
+
+    class Meta:
+        verbose_name = _("imported total")
+        verbose_name_plural = _("imported totals")
+        ordering = ["evening", "player__name"]
+        constraints = [
+            models.UniqueConstraint(fields=["evening", "player"],
+                                    name="imported_total_once_per_evening"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.evening}: {self.points}"
+
+
+class PendingImport(models.Model):
+    """An uploaded file between its preview and the admin's confirmation: kept here (with
+    its SHA-256) so that the confirmation needs no second upload and imports exactly the
+    file that was previewed. Removed when confirmed; older than an hour, it has expired."""
+
+    class Kind(models.TextChoices):
+        EVENING = "evening", _("evening file")
+        CLUB = "club", _("club file")
+        TOTALS = "totals", _("season totals (CSV)")
+        SHEET = "sheet", _("score sheet (CSV)")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="pending_imports",
+                             verbose_name=_("club"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             verbose_name=_("user account"))
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    name = models.CharField(_("file"), max_length=255, blank=True)
+    digest = models.CharField(_("SHA-256"), max_length=64)
+    content = models.BinaryField(_("content"))
+    options = models.JSONField(_("options"), default=dict, blank=True)
+    created = models.DateTimeField(_("uploaded"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("pending import")
+        verbose_name_plural = _("pending imports")
+
+    def __str__(self) -> str:
+        return f"{self.club} {self.kind} {self.name}"
+
+
+class ClubLogEntry(models.Model):
+    """What happened to a club that no evening's audit log can keep: an evening deleted
+    (its audit log goes with it). The entry keeps the evening as exported, so that it can
+    be read, and imported again, after it is gone."""
+
+    class Action(models.TextChoices):
+        DELETE_EVENING = "delete", _("evening deleted")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="log",
+                             verbose_name=_("club"))
+    action = models.CharField(_("action"), max_length=10, choices=Action.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        verbose_name=_("user account"))
+    actor = models.CharField(_("by"), max_length=150)
+    at = models.DateTimeField(_("when"), auto_now_add=True)
+    summary = models.TextField(_("what"), blank=True)
+    reason = models.TextField(_("reason"), blank=True)
+    before = models.JSONField(_("before"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("club log entry")
+        verbose_name_plural = _("club log")
+        ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.actor}: {self.get_action_display()}"
+
 
 class TableScore(models.Model):
     """One player's result at one table: Seeger-Fabian points, classic game points, games won

@@ -1,13 +1,17 @@
 from __future__ import annotations
 
 from scoring.views import (
+    account,
     club,
     engine,
     entry,
     federation,
     held,
     home,
+    imports,
+    members,
     offline_app,
+    onboarding,
     printed,
     season,
     series,
@@ -23,4 +27,5 @@ urlpatterns = [*home.urlpatterns, *club.urlpatterns, *entry.urlpatterns, *sheet.
                *settlement.urlpatterns, *printed.urlpatterns, *season.urlpatterns,
                *series.urlpatterns, *table_live.urlpatterns, *engine.urlpatterns,
                *sync.urlpatterns, *held.urlpatterns, *offline_app.urlpatterns,
-               *federation.urlpatterns]
+               *onboarding.urlpatterns, *members.urlpatterns, *account.urlpatterns,
+               *imports.urlpatterns, *federation.urlpatterns]

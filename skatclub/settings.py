@@ -169,7 +169,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-# Accounts are made by club admins (members page) or in the Django admin; nobody signs up.
+# Accounts come from the first-run set-up, invitations of club admins, the registration of
+# a club (if open), the members page or the Django admin.
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "scoring:home"
 LOGOUT_REDIRECT_URL = "scoring:home"
@@ -183,6 +184,12 @@ TABLE_CODE_FAILURE_WINDOW = envint("TABLE_CODE_FAILURE_WINDOW", "600")  # second
 LOGIN_MAX_FAILURES = envint("LOGIN_MAX_FAILURES", "5")
 LOGIN_MAX_FAILURES_PER_ADDRESS = envint("LOGIN_MAX_FAILURES_PER_ADDRESS", "30")
 LOGIN_FAILURE_WINDOW = envint("LOGIN_FAILURE_WINDOW", "900")  # seconds
+
+# Self-service registration of new clubs on a hosted site (issue 16): closed unless switched
+# on; registrations per address within the window (in the cache).
+CLUB_REGISTRATION = envbool("CLUB_REGISTRATION", "0")
+REGISTRATION_MAX_PER_ADDRESS = envint("REGISTRATION_MAX_PER_ADDRESS", "5")
+REGISTRATION_WINDOW = envint("REGISTRATION_WINDOW", "3600")  # seconds
 
 # German first: the clubs keep their lists in German; English is the second language.
 LANGUAGE_CODE = "de"

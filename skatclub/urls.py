@@ -3,14 +3,16 @@ from __future__ import annotations
 from django.contrib import admin
 from django.urls import include, path
 
+from scoring.views.account import PasswordResetView
 from scoring.views.login import LoginView
 
 urlpatterns = [
     # Django's set_language view: the language switch in base.html posts here.
     path("i18n/", include("django.conf.urls.i18n")),
-    # Login (with a limit on wrong passwords), logout and password change; accounts are
-    # created by club admins.
+    # Login (with a limit on wrong passwords), logout, password change and reset (the reset
+    # mail in the language of the account's club).
     path("accounts/login/", LoginView.as_view(), name="login"),
+    path("accounts/password_reset/", PasswordResetView.as_view(), name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
     path("", include("scoring.urls")),

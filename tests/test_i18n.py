@@ -352,6 +352,9 @@ def check_german(client: Client, url: str, *, must_show: list[str],
 
 
 def test_the_landing_pages_speak_german(client: Client, db: None) -> None:
+    from scoring.models import Club
+
+    Club.objects.create(name="Skatfreunde Altenburg", slug="altenburg")  # else: the set-up
     check_german(client, reverse("scoring:home"),
                  must_show=["Tischcode", "Anmelden", "Tisch öffnen", "Sprache"])
     check_german(client, reverse("login"), must_show=["Anmelden", "Benutzername", "Passwort"])

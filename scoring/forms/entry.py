@@ -381,6 +381,12 @@ class ReasonForm(forms.Form):
     reason = forms.CharField(label=_("Reason"), max_length=500)
 
 
+def _object(value: Any) -> dict[str, Any]:
+    """A part of a stored record that should be an object; anything else (a record stored
+    before the import checked deleted deals, issue 16) reads as empty, never a 500."""
+    return value if isinstance(value, dict) else {}
+
+
 def record_to_initial(record: dict[str, Any]) -> dict[str, Any]:
     """The form's initial values for a stored record (the edit form)."""
     kind = record.get("kind", "game")
@@ -390,22 +396,22 @@ def record_to_initial(record: dict[str, Any]) -> dict[str, Any]:
     if record.get("bock_round"):
         initial["bock_round"] = True
     if kind == "penalty":
-        penalty = record.get("penalty") or {}
+        penalty = _object(record.get("penalty"))
         initial.update(penalty_seat=penalty.get("seat"), penalty_points=penalty.get("points"),
                        penalty_reason=penalty.get("reason") or "")
         return initial
     if kind == "ramsch":
-        ramsch = record.get("ramsch") or {}
+        ramsch = _object(record.get("ramsch"))
         if "losers" in ramsch or "durchmarsch" in ramsch:
-            losers = ramsch.get("losers") or {}
-            initial.update(ramsch_loser=[int(s) for s in losers],
+            losers = _object(ramsch.get("losers"))
+            initial.update(ramsch_loser=[int(s) for s in losers if str(s).isdigit()],
                            ramsch_loser_points=next(iter(losers.values()), None),
                            ramsch_jungfrau=ramsch.get("jungfrau") or 0,
                            ramsch_durchmarsch=ramsch.get("durchmarsch"),
                            pushes=ramsch.get("pushes"), skat_points=ramsch.get("skat_points"))
             return initial
         for key, prefix in (("points", "ramsch_points_"), ("tricks", "ramsch_tricks_")):
-            for seat, value in (ramsch.get(key) or {}).items():
+            for seat, value in _object(ramsch.get(key)).items():
                 initial[f"{prefix}{seat}"] = value
         initial.update(pushes=ramsch.get("pushes"), skat_points=ramsch.get("skat_points"))
         return initial

@@ -18,6 +18,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import cached_property
 
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
@@ -25,7 +26,7 @@ from django.utils.translation import ngettext
 
 from scoring.collation import name_key
 from scoring.engine.table import _cyclic_gc_paused as cyclic_gc_paused
-from scoring.models import Evening, Player, Scoring, Season, Table
+from scoring.models import Evening, ImportedTotal, Player, Scoring, Season, Table
 from scoring.reads.results import Game, TableRef, TableResult, table_refs, table_results
 
 CLASSIC = Season.Evaluation.CLASSIC.value
@@ -95,6 +96,7 @@ class Line:
     seats: list[TableSeat] = field(default_factory=list)
     rank: int | None = None  # place in the evening ranking
     counted: bool = True  # False: a dropped result (Streichergebnis)
+    paper: bool = False  # totals imported from a paper list (ImportedTotal), no deals
 
     @property
     def games(self) -> int:
@@ -124,6 +126,11 @@ class Standing:
     @property
     def games(self) -> int:
         return self.won + self.lost
+
+    @property
+    def paper(self) -> int:
+        """How many of the evenings are totals imported from paper."""
+        return sum(1 for line in self.lines if line.paper)
 
     @property
     def dropped(self) -> int:
@@ -244,6 +251,32 @@ def _collect(tables: Iterable[TableRef], results: dict[int, TableResult],
     return lines, problems
 
 
+def _add_paper(lines: dict[int, dict[int, Line]], totals: Iterable[ImportedTotal],
+               evenings: dict[int, Evening], players: dict[int, Player],
+               evaluation: Callable[[Evening], str]) -> None:
+    """The totals of evenings played on paper (issue 16), as lines beside the tables' ones:
+    Seeger-Fabian points where the evaluation asks for them and the list gave them, else the
+    game points."""
+    for total in totals:
+        evening = evenings[total.evening_id]
+        player = players[total.player_id]
+        score = total.points
+        if evaluation(evening) == SEEGER_FABIAN and total.seeger_fabian is not None:
+            score = total.seeger_fabian
+        line = lines[evening.pk].get(player.pk)
+        if line is None:
+            line = lines[evening.pk][player.pk] = Line(evening=evening, player=player)
+        line.paper = True
+        line.score += score
+        line.points += total.points
+        line.won += total.won
+        line.lost += total.lost
+        line.series[1] = line.series.get(1, 0) + score
+        if total.money is not None:
+            line.money[evening.currency] = (
+                line.money.get(evening.currency, Decimal(0)) + total.money)
+
+
 def _evening_standings(lines: Iterable[Line], *, lower_is_better: bool = False,
                        ) -> list[Standing]:
     standings = []
@@ -303,6 +336,11 @@ class EveningRanking:
     def money(self) -> bool:
         return any(row.money and any(row.money.values()) for row in self.rows)
 
+    @property
+    def paper(self) -> bool:
+        """Totals imported from a paper list rank this evening (or some of its players)."""
+        return any(line.paper for row in self.rows for line in row.lines)
+
 
 def evening_ranking(evening: Evening) -> EveningRanking:
     """The ranking across all tables and series of the evening so far (what the next series
@@ -315,6 +353,8 @@ def _evening_ranking(evening: Evening) -> EveningRanking:
     tables = _tables(evening.tables.all(), {evening.pk: evening}, _players(evening.club_id))
     results = table_results(tables)
     lines, problems = _collect(tables, results, _own_evaluation)
+    _add_paper(lines, ImportedTotal.objects.filter(evening=evening), {evening.pk: evening},
+               _players(evening.club_id), _own_evaluation)
     series: dict[int, list[TableProgress]] = defaultdict(list)
     for table in tables:
         length = evening.series_length(len(table.players))
@@ -352,6 +392,11 @@ class SeasonStandings:
     @property
     def currencies(self) -> list[str]:
         return sorted({c for row in self.rows for c in row.money})
+
+    @cached_property
+    def paper_evenings(self) -> set[int]:
+        """The evenings whose totals were imported from paper."""
+        return {line.evening.pk for row in self.rows for line in row.lines if line.paper}
 
     def row_for(self, player: Player) -> Standing | None:
         return next((row for row in self.rows if row.player.pk == player.pk), None)
@@ -391,8 +436,8 @@ def _season_rows(season: Season, lines: dict[int, dict[int, Line]],
 
 
 def season_standings(season: Season) -> SeasonStandings:
-    """The season table: four queries (evenings, players, tables, seats), and a fifth for
-    the deals of the tables that changed since they were cached.
+    """The season table: five queries (evenings, players, tables, seats, totals from paper),
+    and a sixth for the deals of the tables that changed since they were cached.
 
     A season makes some ten thousand small objects (cached results, lines, rows), none of
     them in a reference cycle; the cyclic collector, set off by so many allocations, would
@@ -404,10 +449,13 @@ def season_standings(season: Season) -> SeasonStandings:
 def _season_standings(season: Season) -> SeasonStandings:
     source = season_tables(season)
     all_evenings = {e.pk: e for e in season.evenings.order_by("date", "pk")}
-    tables = _tables(source, all_evenings, _players(season.club_id))
+    players = _players(season.club_id)
+    tables = _tables(source, all_evenings, players)
     results = table_results(tables, source)
     lines, problems = _collect(tables, results, lambda e: season.evaluation)
-    evenings = {pk: evening for pk, evening in all_evenings.items() if pk in lines}
+    _add_paper(lines, ImportedTotal.objects.filter(evening__season=season), all_evenings,
+               players, lambda e: season.evaluation)
+    evenings = {pk: evening for pk, evening in all_evenings.items() if lines.get(pk)}
     for evening_id in evenings:
         _evening_standings(lines[evening_id].values())  # places of each evening
     rows = _season_rows(season, lines, list(evenings))

@@ -10,4 +10,8 @@ URL names (namespace "scoring"), fixed so features can link to each other:
 - printed.py (PDFs): sheet-pdf, settlement-pdf, summary-pdf
 - season.py (seasons): season, season-create, season-edit, season-pdf, season-player
 - series.py (an evening's series): evening-ranking, series-new
+- onboarding.py (a club starts): setup, register, register-confirm
+- members.py (members' accounts): invitation-create, invitation-send, invitation-revoke,
+            member-remove, member-password-reset, member-player, departed-names, invitation
+- account.py (one's own account): account, account-data, account-delete, my-results
 """

@@ -37,6 +37,7 @@ from scoring.forms.club import (
     normalize_code,
     table_formset,
 )
+from scoring.forms.members import DepartedNamesForm, InviteForm, LinkForm
 from scoring.models import Club, Evening, Membership, Player, RuleProfile, Table
 from scoring.qr import qr_svg
 from scoring.reads.rule_words import describe
@@ -68,7 +69,8 @@ def table_url(table: Table) -> str:
 @login_required
 def club(request: HttpRequest, slug: str) -> HttpResponse:
     the_club, member = access.club_for(request, slug)
-    evenings = the_club.evenings.prefetch_related("tables").order_by("-date", "-id")
+    evenings = the_club.evenings.prefetch_related("tables", "imported_totals").order_by(
+        "-date", "-id")
     players = by_name(the_club.players.all())
     return render(request, "scoring/club/club.html", {
         "club": the_club, "member": member, "evenings": evenings,
@@ -306,10 +308,24 @@ def members(request: HttpRequest, slug: str) -> HttpResponse:
                 messages.success(request, _("%(user)s can now sign in.")
                                  % {"user": user.get_username()})
                 return redirect("scoring:members", slug=the_club.slug)
-    memberships = the_club.memberships.select_related("user").order_by("user__username")
+    memberships = list(the_club.memberships.select_related("user").order_by("user__username"))
+    all_players = by_name(the_club.players.all())
+    players = {p.user_id: p for p in all_players if p.user_id is not None}
+    now = timezone.now()
+    invitations = [
+        {"invitation": i, "url": (url := request.build_absolute_uri(
+            reverse("scoring:invitation", args=[i.token]))),
+         "qr": qr_svg(url, title=_("QR code of the invitation"))}
+        for i in the_club.invitations.filter(used_at=None, revoked_at=None, expires__gt=now)
+        .select_related("invited_by")]
     return render(request, "scoring/club/members.html", {
-        "club": the_club, "me": me, "memberships": memberships, "add_form": add_form,
-        "roles": Membership.Role.choices,
+        "club": the_club, "me": me, "add_form": add_form, "roles": Membership.Role.choices,
+        "memberships": [(m, LinkForm(club=the_club, players=all_players,
+                                     auto_id=f"m{m.pk}-%s", initial={
+            "player": players[m.user_id].pk if m.user_id in players else None}))
+            for m in memberships],
+        "invite_form": InviteForm(), "invitations": invitations,
+        "departed_form": DepartedNamesForm(initial={"departed_names": the_club.departed_names}),
     })
 
 

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from scoring.access import deal_for, evening_for, table_for
-from scoring.models import AuditEntry, HeldOperation, Membership, Seat, Table
+from scoring.models import AuditEntry, HeldOperation, ImportedTotal, Membership, Seat, Table
 from scoring.notation import record_summary
 from scoring.reads.change_words import changed_fields
 from scoring.reads.sheet import (
@@ -98,6 +98,8 @@ def evening(request: HttpRequest, pk: int) -> HttpResponse:
     if context["is_admin"]:  # what tablets sent after closing or with a stale code
         context["held_waiting"] = HeldOperation.objects.filter(
             table__evening=context["evening"], state=HeldOperation.State.WAITING).count()
+    context["paper_totals"] = list(ImportedTotal.objects.filter(
+        evening=context["evening"]).select_related("player").order_by("-points", "player__name"))
     return render(request, "scoring/sheet/evening.html", context)
 
 

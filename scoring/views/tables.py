@@ -35,7 +35,8 @@ def _number(value: Any, extra: str = "") -> tuple[str, str]:
 # How each column's cell reads: record -> (escaped text, classes).
 CELLS: dict[str, Callable[[Standing], tuple[str, str]]] = {
     "rank": lambda r: (f"{r.rank}." if r.rank is not None else "–", "num place"),
-    "evenings": lambda r: (str(r.evenings), "num"),
+    # an asterisk: some of the evenings are totals imported from paper (see the table note)
+    "evenings": lambda r: (f"{r.evenings}*" if r.paper else str(r.evenings), "num"),
     "score": lambda r: _number(r.score, "score"),
     "total": lambda r: _number(r.total),
     "dropped": lambda r: (str(r.dropped), "num"),

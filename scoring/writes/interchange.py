@@ -39,7 +39,7 @@ from django.db import DatabaseError, transaction
 from django.db.models import Prefetch
 from django.utils.translation import gettext as _
 
-from scoring.engine import SkatError, evaluate_table
+from scoring.engine import SkatError, evaluate, evaluate_table
 from scoring.models import (
     AuditEntry,
     Club,
@@ -149,16 +149,151 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number JSON allows")
 
 
+# Limits of what a file may hold (issue 16): the whole file, how deep objects and lists nest,
+# a free-text note on a deal, and every other text of a record. An export of the largest club
+# stays far inside them; a file beyond them is refused before anything is read further.
+MAX_FILE_BYTES = 20 * 1024 * 1024
+MAX_DEPTH = 16  # a club file nests 10 deep (club, evenings, tables, deals, ramsch, points …)
+MAX_DEAL_DEPTH = 4  # a deal: record → ramsch → points → a number, plus a margin of one
+MAX_NOTE = 500
+MAX_RECORD_TEXT = 200
+
+
 def loads(raw: bytes) -> Any:
+    if len(raw) > MAX_FILE_BYTES:
+        raise ImportProblem(f"The file is too large: {len(raw):,} bytes; at most "
+                            f"{MAX_FILE_BYTES:,} bytes can be imported at once.")
     try:
-        return json.loads(raw, parse_constant=_no_constant)
+        document = json.loads(raw, parse_constant=_no_constant)
     except UnicodeDecodeError:
         raise ImportProblem("The file is not UTF-8 text.") from None
     except json.JSONDecodeError as err:
         raise ImportProblem(
             f"Invalid JSON at line {err.lineno}, column {err.colno}: {err.msg}.") from None
-    except (ValueError, RecursionError) as err:
+    except RecursionError:
+        raise ImportProblem(_too_deep(raw)) from None
+    except ValueError as err:
         raise ImportProblem(f"Invalid JSON: {err}.") from None
+    check_nesting(document)
+    return document
+
+
+def _too_deep(raw: bytes) -> str:
+    """Where a file too deep for the JSON parser first nests deeper than MAX_DEPTH: found by
+    a scan of the text that keeps the path (object keys, list indexes) without recursion,
+    so that the message names the table and deal as for any other problem."""
+    text = raw.decode("utf-8", errors="replace")
+    stack: list[list[Any]] = []  # [is_object, key or index, expecting a key]
+    line, column, index, length = 1, 0, 0, len(text)
+    while index < length:
+        char = text[index]
+        column += 1
+        if char == "\n":
+            line, column = line + 1, 0
+        elif char == '"':
+            end = index + 1
+            while end < length and text[end] != '"':
+                end += 2 if text[end] == "\\" else 1
+            if stack and stack[-1][0] and stack[-1][2]:
+                try:
+                    stack[-1][1] = json.loads(text[index:end + 1])
+                except ValueError:
+                    stack[-1][1] = text[index + 1:end]
+                stack[-1][2] = False
+            column += end - index
+            index = end
+        elif char in "{[":
+            if len(stack) >= MAX_DEPTH:
+                path = tuple(step[1] for step in stack)
+                return (f"{_place(path)}: nested too deep at line {line}, column {column} "
+                        f"(objects and lists at most {MAX_DEPTH} levels deep).")
+            stack.append([True, None, True] if char == "{" else [False, 0, False])
+        elif char in "}]" and stack:
+            stack.pop()
+        elif char == "," and stack:
+            if stack[-1][0]:
+                stack[-1][2] = True
+            else:
+                stack[-1][1] += 1
+        index += 1
+    return f"The file is nested too deep: objects and lists at most {MAX_DEPTH} levels deep."
+
+
+def _place(path: tuple[Any, ...]) -> str:
+    """Where in a club or evening document a path leads, as the import's messages name it:
+    "Evening 2: Table 1, deal 3" or "Table 1, deleted deal 1"."""
+    parts: list[str] = []
+    rest = list(path)
+    while rest:
+        key = rest.pop(0)
+        index = rest.pop(0) if rest and isinstance(rest[0], int) else None
+        if index is None:
+            continue
+        name = {"evenings": "Evening", "tables": "Table", "deals": "deal",
+                "deleted_deals": "deleted deal", "players": "Player",
+                "rule_profiles": "Rule profile", "seasons": "Season"}.get(str(key))
+        if name is None:
+            break
+        if name in ("deal", "deleted deal") and parts:
+            parts[-1] += f", {name} {index + 1}"
+        else:
+            parts.append(f"{name} {index + 1}")
+    return ": ".join(parts) or "The file"
+
+
+def check_nesting(document: Any, limit: int = MAX_DEPTH) -> None:
+    """Objects and lists nest at most ``limit`` deep; walked without recursion, so that any
+    depth is refused cleanly, naming the table and deal it is in."""
+    stack: list[tuple[Any, tuple[Any, ...]]] = [(document, ())]
+    while stack:
+        item, path = stack.pop()
+        if isinstance(item, dict | list):
+            if len(path) >= limit:
+                raise ImportProblem(f"{_place(path)}: nested too deep (objects and lists at "
+                                    f"most {limit} levels deep).")
+            pairs = item.items() if isinstance(item, dict) else enumerate(item)
+            stack.extend((sub, (*path, key)) for key, sub in pairs)
+
+
+def _depth(value: Any) -> int:
+    """How deep objects and lists nest in ``value`` (0 for a number or text), without
+    recursion."""
+    deepest = 0
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, depth + 1)
+            stack.extend((sub, depth + 1) for sub in
+                         (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+def _check_record(record: Any, spot: str) -> dict[str, Any]:
+    """What the engine leaves to the reader in a deal record: its nesting, the free-text
+    ``note`` (text for people, at most MAX_NOTE characters, or null), and the size of every
+    other text in it (a penalty's reason, a card)."""
+    if not isinstance(record, dict):
+        raise ImportProblem(f"{spot}: a deal must be a JSON object.")
+    if _depth(record) > MAX_DEAL_DEPTH:
+        raise ImportProblem(f"{spot}: nested too deep (a deal record nests at most "
+                            f"{MAX_DEAL_DEPTH} levels).")
+    note = record.get("note")
+    if note is not None and (not isinstance(note, str) or len(note) > MAX_NOTE):
+        raise ImportProblem(f"{spot}: note must be a text of at most {MAX_NOTE} characters.")
+    stack: list[Any] = [record]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if len(item) > MAX_RECORD_TEXT and item is not note:
+                raise ImportProblem(f"{spot}: a text in the record is longer than "
+                                    f"{MAX_RECORD_TEXT} characters.")
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return record
 
 
 def _clean_json(value: Any, where: str) -> None:
@@ -308,6 +443,8 @@ def _check_table(raw: Any, index: int, rules: dict[str, Any], series_rounds: int
     engine_doc["settlement"] = rules["settlement"] or None
     if not isinstance(doc.get("deals"), list):
         raise ImportProblem(f"{where}: deals must be a list of deal records.")
+    for k, record in enumerate(doc["deals"], 1):
+        _check_record(record, f"{where}, deal {k}")
     try:
         result = evaluate_table(engine_doc)
     except SkatError as err:
@@ -346,15 +483,51 @@ def _check_table(raw: Any, index: int, rules: dict[str, Any], series_rounds: int
         record = item.get("record")
         if not isinstance(record, dict):
             raise ImportProblem(f"{spot}: record must be a JSON object.")
+        _check_record(record, spot)
         deleted.append((position, record))
+    for k, (position, record) in enumerate(deleted, 1):
+        _check_deleted(engine_doc, deals, deleted, position, record,
+                       f"{where}, deleted deal {k}")
     return _PlannedTable(number or index, series or 1, players,
                          int(engine_doc.get("first_dealer", 0)), deals, sorted(deleted,
                                                                               key=lambda x: x[0]))
 
 
+def _check_deleted(engine_doc: dict[str, Any], live: list[dict[str, Any]],
+                   deleted: list[tuple[int, dict[str, Any]]], position: int,
+                   record: dict[str, Any], spot: str) -> None:
+    """A deleted deal is a deal record the table could take back: restored in its place
+    (the table then scores), or, where later deals moved the rounds since, valid on its own
+    under the table's rules and players. Anything else would break its pages."""
+    others = dict(deleted)
+    others.pop(position)
+    rows = iter(live)
+    records = []
+    for place in range(1, len(live) + len(deleted) + 1):
+        if place == position:
+            records.append(record)
+        elif place not in others:
+            records.append(next(rows))
+    try:
+        evaluate_table({**engine_doc, "deals": records})
+        return
+    except SkatError:
+        pass
+    lone = {key: value for key, value in record.items() if key not in ("bock", "bock_manual")}
+    lone.update(rules=engine_doc["rules"], options=engine_doc["options"],
+                players=engine_doc.get("players"))
+    try:
+        evaluate(lone)
+    except SkatError as err:
+        field = f" ({err.field})" if err.field else ""
+        raise ImportProblem(f"{spot}{field}: {err.message}") from None
+
+
 def check_evening(raw: Any, where: str = "", club_slug: str | None = None) -> _PlannedEvening:
     """Everything about an evening document that needs no database, checked in full."""
     prefix = f"{where}: " if where else ""
+    if not where:
+        check_nesting(raw)
     doc = _object(raw, where or "The evening", EVENING_KEYS)
     _clean_json({k: v for k, v in doc.items() if k != "tables"}, where or "The evening")
     _slug(doc.get("club"), f"{prefix}club")
@@ -559,6 +732,7 @@ def import_club(raw: Any, *, actor: Actor = IMPORT_ACTOR, source: str = "") -> C
 def import_club_report(raw: Any, *, actor: Actor = IMPORT_ACTOR, source: str = "",
                        ) -> ImportReport:
     """import_club, saying which evenings were added and which were already there."""
+    check_nesting(raw)
     doc = _object(raw, "The club", CLUB_KEYS)
     slug = _slug(doc.get("club"), "club")
     name = _text(doc.get("name", slug), "name")

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from scoring.engine import SkatError, evaluate_table
 from scoring.models import (
     AuditEntry,
+    ClubLogEntry,
     Deal,
     Evening,
     HeldOperation,
@@ -274,6 +275,39 @@ def evening_reopen(*, evening: Any, actor: Actor, reason: str = "") -> Any:
         evening_audit(evening, AuditEntry.Action.REOPEN, actor, reason)
     evening.closed = False
     return evening
+
+
+def evening_delete(*, evening: Any, actor: Actor, reason: str = "") -> ClubLogEntry:
+    """Delete an evening with its tables, deals and audit log (club admins: the view checks).
+    A closed evening is read-only for everybody: it is reopened first. The club's log keeps
+    who deleted what, and the evening as exported (with its totals from paper), so that it
+    can still be read, or imported again."""
+    from scoring.writes.interchange import evening_export
+
+    with transaction.atomic():
+        evening = Evening.objects.select_for_update().filter(pk=evening.pk).first()
+        if evening is None:
+            raise ValidationError(_("This evening has been deleted already."))
+        if evening.closed:
+            raise ValidationError(_("This evening is closed: reopen it first, then delete "
+                                    "it."))
+        tables = evening.tables.count()
+        deals = Deal.objects.filter(table__evening=evening, deleted=False).count()
+        document = evening_export(evening)
+        document["paper_totals"] = [
+            {"player": total.player.name, "points": total.points, "won": total.won,
+             "lost": total.lost, "seeger_fabian": total.seeger_fabian,
+             "money": None if total.money is None else str(total.money)}
+            for total in evening.imported_totals.select_related("player")]
+        entry = ClubLogEntry.objects.create(
+            club=evening.club, action=ClubLogEntry.Action.DELETE_EVENING,
+            user=actor.user_or_none, actor=actor.label[:150], reason=reason.strip(),
+            summary=_("%(name)s on %(date)s, with %(tables)d tables and %(deals)d deals") % {
+                "name": evening.name, "date": date_format(evening.date, "SHORT_DATE_FORMAT"),
+                "tables": tables, "deals": deals},
+            before=document)
+        evening.delete()
+    return entry
 
 
 _FROM_SEASON: Any = object()  # series_rounds not given: the season's, or an open list

@@ -30,8 +30,9 @@ from .factories import make_club, make_table, make_user
 pytestmark = pytest.mark.django_db
 
 # The table code itself is the credential (anyone holding it may open that table), so the
-# code URL is tested on its own in test_access_codes.py.
-CREDENTIAL_PARAMETERS = {"code"}
+# code URL is tested on its own in test_access_codes.py; so are an invitation's and a club
+# registration's tokens (test_invitations.py, test_onboarding.py).
+CREDENTIAL_PARAMETERS = {"code", "token"}
 
 
 def scoring_patterns() -> Iterator[URLPattern]:

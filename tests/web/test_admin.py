@@ -108,7 +108,7 @@ def test_the_audit_log_is_read_only(superuser_client: Client, deal: Deal) -> Non
 
 def test_a_new_club_is_german_and_gets_the_preset_profiles(superuser_client: Client) -> None:
     response = superuser_client.post(reverse("admin:scoring_club_add"), {
-        "name": "Skatfreunde Jena", "slug": "jena", "language": "de",
+        "name": "Skatfreunde Jena", "slug": "jena", "language": "de", "departed_names": "keep",
         "memberships-TOTAL_FORMS": "0", "memberships-INITIAL_FORMS": "0",
         "memberships-MIN_NUM_FORMS": "0", "memberships-MAX_NUM_FORMS": "1000",
     })

@@ -74,6 +74,7 @@ def texts(response: TestResponse) -> str:
 # ---------------------------------------------------------------- home and club page
 
 def test_anonymous_home_offers_a_code_and_the_login(client: Client) -> None:
+    make_club()  # (without any club, / leads to the first-run set-up)
     html = client.get(reverse("scoring:home")).content.decode()
     assert f'action="{reverse("scoring:code-entry")}"' in html
     assert f'href="{reverse("login")}"' in html

@@ -1,8 +1,20 @@
 from __future__ import annotations
 
+import pytest
 from django.contrib.staticfiles import finders
 from django.test import Client
 from django.urls import reverse
+
+from scoring.models import Club
+
+# The landing page of an installation that has a club (one without any leads to the set-up
+# page: test_onboarding.py).
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _a_club() -> None:
+    Club.objects.create(name="Skatfreunde Altenburg", slug="altenburg")
 
 GERMAN_SENTENCE = "Skatclub führt die Spiellisten eines Skatclubs"
 ENGLISH_SENTENCE = "Skatclub keeps the score sheets of a Skat club"

@@ -130,11 +130,12 @@ def test_a_changed_table_is_scored_again_and_an_unchanged_one_is_not(
     season = make_season(club, "classic")
     table = seat_and_play(make_evening(season, 1), [a, b, c], {0: [(1, W)]})
     assert season_standings(season).rows[0].score == 24
-    # evenings, players, tables and seats: the table's result comes from the cache
-    with django_assert_num_queries(4):
+    # evenings, players, tables, seats and the totals from paper: the table's result comes
+    # from the cache
+    with django_assert_num_queries(5):
         assert season_standings(season).rows[0].score == 24
     play(table, game(1, 2))  # B wins 36: a new version of the table
-    with django_assert_num_queries(5):  # and its deals, read again
+    with django_assert_num_queries(6):  # and its deals, read again
         rows = season_standings(season).rows
     assert [(r.player.name, r.score) for r in rows] == [("B", 36), ("A", 24), ("C", 0)]
 

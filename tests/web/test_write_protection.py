@@ -35,8 +35,10 @@ from .factories import make_club, make_table, make_user
 pytestmark = pytest.mark.django_db
 
 # A table code is anyone's to enter, a viewer's too, and then its holder may record at that
-# table (test_access_codes.py): the viewer walk leaves these out.
-VIEWER_MAY_POST = {"scoring:code-entry", "scoring:code"}
+# table (test_access_codes.py): the viewer walk leaves these out. So does one's own account
+# (an e-mail address, deleting it: test_personal_data.py), which is no club's data.
+VIEWER_MAY_POST = {"scoring:code-entry", "scoring:code", "scoring:account",
+                   "scoring:account-delete"}
 
 
 def all_patterns() -> Iterator[tuple[str, URLPattern]]:

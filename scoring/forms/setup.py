@@ -1,0 +1,92 @@
+"""The first-run set-up page and the self-service registration of a club (issue 16): one form
+for the club (name, short name, language, rule profile preset, stake and currency) and its
+first admin (user name, e-mail, a password checked by Django's password validators)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+from scoring.models import Club
+from scoring.presets import PRESETS
+
+
+def _preset_choices() -> list[tuple[str, Any]]:
+    return [(key, _(preset["name"])) for key, preset in PRESETS.items()]
+
+
+class AccountFields(forms.Form):
+    """A new account's user name, e-mail address and password (typed twice)."""
+
+    username = forms.CharField(label=_("User name"), max_length=150, widget=forms.TextInput(
+        attrs={"autocomplete": "username", "autocapitalize": "none"}))
+    email = forms.EmailField(label=_("E-mail address"), widget=forms.EmailInput(
+        attrs={"autocomplete": "email"}))
+    password1 = forms.CharField(
+        label=_("Password"), strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}))
+    password2 = forms.CharField(
+        label=_("Password again"), strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}))
+
+    def clean_username(self) -> str:
+        username = str(self.cleaned_data["username"]).strip()
+        users = get_user_model()
+        users.username_validator(username)
+        if users.objects.filter(username__iexact=username).exists():
+            raise ValidationError(_("This user name is taken. Choose another one."))
+        return username
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        first, second = data.get("password1"), data.get("password2")
+        if first and second and first != second:
+            self.add_error("password2", _("The two passwords differ."))
+        elif first:
+            user = get_user_model()(username=data.get("username", ""),
+                                    email=data.get("email", ""))
+            try:
+                validate_password(first, user)
+            except ValidationError as err:
+                self.add_error("password1", err)
+        return data
+
+
+class ClubSetupForm(AccountFields):
+    club_name = forms.CharField(label=_("Name of the club"), max_length=100)
+    slug = forms.SlugField(
+        label=_("Short name"), max_length=50,
+        help_text=_("Letters, digits and dashes, for the club's address: /clubs/short-name/."))
+    language = forms.ChoiceField(label=_("Language of the club"), choices=settings.LANGUAGES,
+                                 initial="de",
+                                 help_text=_("The lists, printouts and e-mails of the club."))
+    preset = forms.ChoiceField(label=_("Rules"), choices=_preset_choices,
+                               initial="club_evening",
+                               help_text=_("The club's first rule profile; more can be added "
+                                           "and changed on the club page."))
+    stake = forms.DecimalField(
+        label=_("Stake per point"), min_value=Decimal("0"), max_digits=10, decimal_places=4,
+        initial=Decimal("0"), help_text=_("0 if the club plays without money."))
+    currency = forms.CharField(label=_("Currency"), max_length=3, min_length=3, initial="EUR")
+
+    field_order = ["club_name", "slug", "language", "preset", "stake", "currency",
+                   "username", "email", "password1", "password2"]
+
+    def clean_slug(self) -> str:
+        slug = str(self.cleaned_data["slug"]).strip().lower()
+        if Club.objects.filter(slug=slug).exists():
+            raise ValidationError(_("This short name is taken. Choose another one."))
+        return slug
+
+    def clean_currency(self) -> str:
+        currency = str(self.cleaned_data["currency"]).strip().upper()
+        if not currency.isalpha():
+            raise ValidationError(_("A currency is three letters, such as EUR."))
+        return currency

@@ -1,0 +1,119 @@
+"""A member's own account (issue 16): their e-mail address, their data as JSON, deleting the
+account, "my results" in a club (the player on the lists linked to the account), and the
+"forgot your password" mail, sent in the language of the account's club."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import logout
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect, render
+from django.urls import URLPattern, path, reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST, require_safe
+
+from scoring import access
+from scoring.forms.account import DeleteAccountForm, EmailForm
+from scoring.models import Player
+from scoring.reads.my_results import PlayerTable, player_tables
+from scoring.reads.standings import season_standings
+from scoring.writes import onboarding
+
+
+@login_required
+def account(request: HttpRequest) -> HttpResponse:
+    user: Any = request.user
+    email_form = EmailForm(request.POST if request.method == "POST" else None,
+                           initial={"email": getattr(user, "email", "")})
+    if request.method == "POST" and email_form.is_valid():
+        user.email = email_form.cleaned_data["email"]
+        user.save(update_fields=["email"])
+        messages.success(request, _("Your e-mail address was saved."))
+        return redirect("scoring:account")
+    return render(request, "scoring/account/account.html", {
+        "email_form": email_form, "delete_form": DeleteAccountForm(user=user),
+        "memberships": user.memberships.select_related("club").order_by("club__name"),
+    })
+
+
+@require_safe
+@login_required
+def account_data(request: HttpRequest) -> HttpResponse:
+    data = onboarding.account_data(request.user)
+    response = HttpResponse(json.dumps(data, ensure_ascii=False, indent=2),
+                            content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = (
+        f'attachment; filename="skatclub-{request.user.pk}.json"')
+    return response
+
+
+@require_POST
+@login_required
+def account_delete(request: HttpRequest) -> HttpResponse:
+    user: Any = request.user
+    form = DeleteAccountForm(request.POST, user=user)
+    if form.is_valid():
+        try:
+            onboarding.account_delete(user)
+        except onboarding.Refused as err:
+            messages.error(request, err.message)
+        else:
+            logout(request)
+            messages.success(request, _("Your account was deleted."))
+            return redirect("scoring:home")
+    else:
+        for error in form.errors.get("password", []):
+            messages.error(request, str(error))
+    return redirect("scoring:account")
+
+
+@require_safe
+@login_required
+def my_results(request: HttpRequest, slug: str) -> HttpResponse:
+    """The signed-in member's results in this club: every season's row of the linked player,
+    and every evening they sat at a table."""
+    club, _member = access.club_for(request, slug)
+    user: Any = request.user
+    player = Player.objects.filter(club=club, user=user).first()
+    seasons: list[dict[str, Any]] = []
+    tables: list[PlayerTable] = []
+    if player is not None:
+        for season in club.seasons.all():
+            row = season_standings(season).row_for(player)
+            if row is not None:
+                seasons.append({"season": season, "row": row})
+        tables = player_tables(player)
+    return render(request, "scoring/account/my_results.html", {
+        "club": club, "player": player, "seasons": seasons, "tables": tables,
+        "seeger_fabian": any(t.seeger_fabian is not None for t in tables),
+    })
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's "forgot your password" page; the mail goes out in the language of the
+    account's club, through the same sender as every other mail of the site (a mail server
+    that fails is logged to skatclub.mail; the page says the same either way, so that it
+    tells nobody which addresses have accounts)."""
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        request = self.request
+        for user in form.get_users(form.cleaned_data["email"]):
+            onboarding.password_reset_send(
+                user, lambda uid, token: request.build_absolute_uri(
+                    reverse("password_reset_confirm", kwargs={"uidb64": uid, "token": token})),
+                onboarding.language_of(user, get_language()))
+        return HttpResponseRedirect(self.get_success_url())
+
+
+urlpatterns: list[URLPattern] = [
+    path("account/", account, name="account"),
+    path("account/data.json", account_data, name="account-data"),
+    path("account/delete/", account_delete, name="account-delete"),
+    path("clubs/<slug:slug>/me/", my_results, name="my-results"),
+]

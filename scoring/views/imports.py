@@ -1,0 +1,164 @@
+"""Bringing old lists in from the browser, and deleting an evening (issue 16); club admins
+only. An upload is checked and held (writes/uploads.py); its preview says what will be added,
+what the club has already, and every problem by line, table or deal; the confirmation imports
+exactly the held file (its SHA-256 is checked) in one transaction."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.shortcuts import redirect, render
+from django.urls import URLPattern, path, reverse
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_safe
+
+from scoring import access
+from scoring.forms.imports import ConfirmForm, DeleteEveningForm, UploadForm
+from scoring.models import Club, ClubLogEntry, Deal, ImportedTotal, PendingImport
+from scoring.writes import services, uploads
+from scoring.writes.interchange import ImportProblem
+from scoring.writes.services import Actor
+
+
+def _actor(request: HttpRequest) -> Actor:
+    return Actor(request.user, request.user.get_username())
+
+
+@login_required
+def upload(request: HttpRequest, slug: str) -> HttpResponse:
+    club, _member = access.club_for(request, slug, admin=True)
+    if request.method == "POST":
+        form = UploadForm(request.POST, request.FILES, club=club,
+                          max_bytes=uploads.UPLOAD_MAX_BYTES)
+        if form.is_valid():
+            file = form.cleaned_data["file"]
+            content = file.read(uploads.UPLOAD_MAX_BYTES + 1)
+            kind = form.cleaned_data["kind"]
+            options = {}
+            if kind == PendingImport.Kind.TOTALS:
+                options = {"season": form.cleaned_data["season"].pk}
+            elif kind == PendingImport.Kind.SHEET:
+                options = {"evening": form.cleaned_data["evening"].pk}
+            else:
+                kind = uploads.kind_of_bytes(content)
+            pending = uploads.hold(club=club, user=request.user, kind=kind,
+                                   name=file.name or "", content=content, options=options)
+            return redirect("scoring:import-preview", slug=club.slug, pk=pending.pk)
+    else:
+        form = UploadForm(club=club, max_bytes=uploads.UPLOAD_MAX_BYTES)
+    return render(request, "scoring/imports/upload.html", {
+        "club": club, "form": form, "max_bytes": uploads.UPLOAD_MAX_BYTES})
+
+
+def _pending(request: HttpRequest, slug: str, pk: int) -> tuple[Club, PendingImport | None]:
+    club, member = access.club_for(request, slug, admin=True)
+    pending = PendingImport.objects.filter(
+        pk=pk, club=club, user_id=member.user_id,
+        created__gte=uploads.expiry_cutoff()).first()
+    return club, pending
+
+
+@require_safe
+@login_required
+def preview(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    club, pending = _pending(request, slug, pk)
+    if pending is None:
+        messages.error(request, _("That upload has expired or was imported already; upload "
+                                  "the file again."))
+        return redirect("scoring:import", slug=slug)
+    seen = uploads.preview(pending, actor=_actor(request))
+    return render(request, "scoring/imports/preview.html", {
+        "club": club, "pending": pending, "preview": seen,
+        "form": ConfirmForm(initial={"digest": pending.digest})})
+
+
+@login_required
+def confirm(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    if request.method != "POST":
+        return HttpResponseNotAllowed(["POST"])
+    club, _member = access.club_for(request, slug, admin=True)
+    form = ConfirmForm(request.POST)
+    pending = None
+    if form.is_valid():
+        pending = uploads.held(club=club, user=request.user, pk=pk,
+                               digest=form.cleaned_data["digest"])
+    if pending is None:
+        messages.error(request, _("That upload has expired, was imported already or has "
+                                  "changed since its preview; upload the file again."))
+        return redirect("scoring:import", slug=club.slug)
+    try:
+        outcome = uploads.confirm(pending, actor=_actor(request))
+    except ImportProblem as err:
+        messages.error(request, _("Nothing was imported: %(problem)s") % {"problem": err})
+        return redirect("scoring:import-preview", slug=club.slug, pk=pk)
+    if outcome.added:
+        message = ngettext("%(count)d evening was added.", "%(count)d evenings were added.",
+                           outcome.added) % {"count": outcome.added}
+        if outcome.skipped:
+            message += " " + ngettext(
+                "%(count)d was there already and was not added again.",
+                "%(count)d were there already and were not added again.",
+                outcome.skipped) % {"count": outcome.skipped}
+        messages.success(request, message)
+    else:
+        messages.info(request, _("Nothing was added: everything in this file is there "
+                                 "already (the same file was imported before)."))
+    return redirect("scoring:club", slug=club.slug)
+
+
+# ---------------------------------------------------------------- deleting an evening
+
+@login_required
+def evening_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    evening, _member = access.evening_for(request, pk, admin=True)
+    tables = list(evening.tables.prefetch_related("seats__player").order_by("series",
+                                                                             "number"))
+    deals = Deal.objects.filter(table__evening=evening)
+    context = {
+        "evening": evening, "club": evening.club, "tables": tables,
+        "deals": deals.filter(deleted=False).count(),
+        "deleted_deals": deals.filter(deleted=True).count(),
+        "paper": ImportedTotal.objects.filter(evening=evening).count(),
+        "audit": evening.audit.count(),
+    }
+    if request.method == "POST":
+        form = DeleteEveningForm(request.POST)
+        if form.is_valid():
+            try:
+                services.evening_delete(evening=evening, actor=_actor(request),
+                                        reason=form.cleaned_data["reason"])
+            except ValidationError as err:
+                for message in err.messages:
+                    form.add_error(None, message)
+            else:
+                messages.success(request, _("The evening %(name)s of %(date)s was deleted; "
+                                            "the club's log keeps what it held.") % {
+                    "name": evening.name,
+                    "date": date_format(evening.date, "SHORT_DATE_FORMAT")})
+                return redirect("scoring:club", slug=evening.club.slug)
+    else:
+        form = DeleteEveningForm()
+    context["form"] = form
+    return render(request, "scoring/imports/evening_delete.html", context)
+
+
+@require_safe
+@login_required
+def club_log(request: HttpRequest, slug: str) -> HttpResponse:
+    club, _member = access.club_for(request, slug, admin=True)
+    entries = ClubLogEntry.objects.filter(club=club)[:200]
+    return render(request, "scoring/imports/club_log.html", {
+        "club": club, "entries": entries, "club_url": reverse("scoring:club", args=[slug])})
+
+
+urlpatterns: list[URLPattern] = [
+    path("clubs/<slug:slug>/import/", upload, name="import"),
+    path("clubs/<slug:slug>/import/<int:pk>/", preview, name="import-preview"),
+    path("clubs/<slug:slug>/import/<int:pk>/confirm/", confirm, name="import-confirm"),
+    path("clubs/<slug:slug>/log/", club_log, name="club-log"),
+    path("evenings/<int:pk>/delete/", evening_delete, name="evening-delete"),
+]

@@ -1,0 +1,420 @@
+"""How a club starts on its own (issue 16): the first run, self-service registration,
+invitations, members leaving, and a member's own data.
+
+Each change is one transaction. What a person must be told when something cannot be done
+is raised as ``Refused`` with the message in the active language; nothing is written then.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import timedelta
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.tokens import default_token_generator
+from django.core import signing
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone, translation
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
+from django.utils.translation import gettext as _
+
+from scoring.models import (
+    AuditEntry,
+    Club,
+    HeldOperation,
+    Invitation,
+    Membership,
+    Player,
+    RuleProfile,
+    Seat,
+)
+from scoring.presets import PRESETS
+from scoring.writes import demo_season, mail
+
+# The demo clubs (manage.py demo, manage.py demo_season) do not make a site set up: after
+# `make run` the set-up page is still there for the club's own start.
+DEMO_SLUGS = ("demo", demo_season.SLUG)
+
+REGISTRATION_SALT = "skatclub.register"
+REGISTRATION_DAYS = 2
+
+
+class Refused(Exception):
+    """The change cannot be made; ``message`` says why, for the person who asked."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class AlreadySetUp(Refused):
+    """The first run was done already (by another request, maybe a moment ago)."""
+
+
+@dataclass(frozen=True)
+class NewClub:
+    name: str
+    slug: str
+    language: str
+    preset: str
+    stake: Decimal
+    currency: str
+
+    def as_dict(self) -> dict[str, str]:
+        return {"name": self.name, "slug": self.slug, "language": self.language,
+                "preset": self.preset, "stake": str(self.stake), "currency": self.currency}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> NewClub:
+        return cls(name=str(data["name"]), slug=str(data["slug"]),
+                   language=str(data["language"]), preset=str(data["preset"]),
+                   stake=Decimal(str(data["stake"])), currency=str(data["currency"]))
+
+
+# ---------------------------------------------------------------- a new club
+
+def _lock_clubs() -> None:
+    """Serialise "is there a club yet?" with creating one. SQLite's transactions take the
+    write lock when they begin (settings: transaction_mode IMMEDIATE); PostgreSQL locks the
+    club table against other writers until the transaction ends."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("LOCK TABLE scoring_club IN SHARE ROW EXCLUSIVE MODE")
+
+
+def _club(new: NewClub, admin: Any) -> Club:
+    if Club.objects.filter(slug=new.slug).exists():
+        raise Refused(_("The short name “%(slug)s” is taken. Choose another one.")
+                      % {"slug": new.slug})
+    club = Club(name=new.name, slug=new.slug, language=new.language)
+    club.full_clean()
+    try:
+        with transaction.atomic():
+            club.save()
+    except IntegrityError:  # the same short name, a moment ago
+        raise Refused(_("The short name “%(slug)s” is taken. Choose another one.")
+                      % {"slug": new.slug}) from None
+    preset = PRESETS[new.preset]
+    with translation.override(new.language):
+        name = _(preset["name"])
+    profile = RuleProfile(club=club, name=name, rules=preset["rules"],
+                          options=preset["options"], scoring=preset["scoring"],
+                          stake=new.stake, currency=new.currency)
+    try:
+        profile.full_clean()
+    except ValidationError as err:
+        raise Refused(" ".join(err.messages)) from None
+    profile.save()
+    Membership.objects.create(user=admin, club=club, role=Membership.Role.ADMIN)
+    return club
+
+
+def _new_user(username: str, email: str, password: str, *, active: bool = True) -> Any:
+    users = get_user_model()
+    if users.objects.filter(username__iexact=username).exists():
+        raise Refused(_("The user name “%(name)s” is taken. Choose another one.")
+                      % {"name": username})
+    user = users(username=username, email=email, is_active=active)
+    user.set_password(password)
+    try:
+        with transaction.atomic():
+            user.save()
+    except IntegrityError:
+        raise Refused(_("The user name “%(name)s” is taken. Choose another one.")
+                      % {"name": username}) from None
+    return user
+
+
+def set_up() -> bool:
+    """Whether the site has a club of its own (demo clubs do not count)."""
+    return Club.objects.exclude(slug__in=DEMO_SLUGS).exists()
+
+
+def first_run(*, club: NewClub, username: str, email: str, password: str) -> tuple[Club, Any]:
+    """The installation's first club and its admin. Once a club exists (other than the demo
+    clubs) this is refused, also for a second request that raced the first one."""
+    with transaction.atomic():
+        _lock_clubs()
+        if set_up():
+            raise AlreadySetUp(_("This site is set up already."))
+        user = _new_user(username, email, password)
+        return _club(club, user), user
+
+
+def club_create(*, club: NewClub, username: str, email: str = "",
+                password: str | None = None) -> tuple[Club, Any]:
+    """A club and its admin for scripts (manage.py create_club): a new account, or an
+    existing one (then ``password`` is None and the account is kept as it is)."""
+    with transaction.atomic():
+        users = get_user_model()
+        user = users.objects.filter(username=username).first()
+        if user is None:
+            if password is None:
+                raise Refused(_("There is no account named “%(name)s”.") % {"name": username})
+            user = _new_user(username, email, password)
+        elif password is not None:
+            raise Refused(_("The user name “%(name)s” is taken. Choose another one.")
+                          % {"name": username})
+        return _club(club, user), user
+
+
+# ---------------------------------------------------------------- self-service registration
+
+def register(*, club: NewClub, username: str, email: str, password: str) -> str:
+    """An account that cannot sign in yet, and the token of its confirmation link: the club
+    is created when the e-mail address is confirmed."""
+    if Club.objects.filter(slug=club.slug).exists():
+        raise Refused(_("The short name “%(slug)s” is taken. Choose another one.")
+                      % {"slug": club.slug})
+    with transaction.atomic():
+        user = _new_user(username, email, password, active=False)
+    return signing.dumps({"user": user.pk, "club": club.as_dict()}, salt=REGISTRATION_SALT)
+
+
+def register_confirm(token: str) -> tuple[Club, Any]:
+    """The club of a confirmed registration, with its account as the club admin."""
+    try:
+        data = signing.loads(token, salt=REGISTRATION_SALT,
+                             max_age=timedelta(days=REGISTRATION_DAYS))
+        club = NewClub.from_dict(data["club"])
+        user_id = int(data["user"])
+    except signing.SignatureExpired:
+        raise Refused(_("This confirmation link has expired. Register again.")) from None
+    except (signing.BadSignature, KeyError, TypeError, ValueError, ArithmeticError):
+        raise Refused(_("This confirmation link is not valid.")) from None
+    with transaction.atomic():
+        user = get_user_model().objects.select_for_update().filter(pk=user_id).first()
+        if user is None:
+            raise Refused(_("This confirmation link is not valid."))
+        if user.is_active or user.memberships.exists():
+            raise Refused(_("This registration is confirmed already. Sign in."))
+        new = _club(club, user)
+        user.is_active = True
+        user.save(update_fields=["is_active"])
+    return new, user
+
+
+# ---------------------------------------------------------------- invitations
+
+def invitation_create(*, club: Club, role: str, email: str, by: Any) -> Invitation:
+    return Invitation.objects.create(club=club, role=role, email=email, invited_by=by)
+
+
+def invitation_send(invitation: Invitation, url: str) -> bool:
+    """Mail the invitation's link in the club's language. On a failure nothing is marked
+    sent: the admin is told, and may send it again."""
+    club = invitation.club
+    with translation.override(club.language):
+        role = invitation.get_role_display()
+    ok = mail.send(invitation.email, "invitation", {
+        "club": club, "url": url, "role": role, "expires": invitation.expires,
+        "by": invitation.invited_by.get_username() if invitation.invited_by else "",
+    }, club.language)
+    now = timezone.now()
+    if ok:
+        Invitation.objects.filter(pk=invitation.pk).update(sent_at=now, send_failed_at=None)
+        invitation.sent_at, invitation.send_failed_at = now, None
+    else:
+        Invitation.objects.filter(pk=invitation.pk).update(send_failed_at=now)
+        invitation.send_failed_at = now
+    return ok
+
+
+def invitation_revoke(invitation: Invitation) -> bool:
+    """Revoke an open invitation; False if it was used or revoked already."""
+    return bool(Invitation.objects.filter(pk=invitation.pk, used_at=None, revoked_at=None)
+                .update(revoked_at=timezone.now()))
+
+
+def refusal(invitation: Invitation | None) -> str | None:
+    """Why this invitation cannot be used (None: it can)."""
+    if invitation is None:
+        return _("This invitation link is not valid. Ask your club admin for a new one.")
+    state = invitation.state()
+    if state == Invitation.State.USED:
+        return _("This invitation has been used already. Each invitation link works once: "
+                 "sign in with the account made with it, or ask your club admin for a new "
+                 "invitation.")
+    if state == Invitation.State.REVOKED:
+        return _("This invitation was withdrawn by the club admin. Ask them for a new one.")
+    if state == Invitation.State.EXPIRED:
+        return _("This invitation has expired (an invitation link works for 7 days). Ask "
+                 "your club admin for a new one.")
+    return None
+
+
+def _claim(invitation: Invitation, user: Any) -> None:
+    """Mark the invitation used, once: of two requests with the same link only one wins."""
+    now = timezone.now()
+    claimed = Invitation.objects.filter(
+        pk=invitation.pk, used_at=None, revoked_at=None, expires__gt=now,
+    ).update(used_at=now, used_by=user)
+    if not claimed:
+        invitation.refresh_from_db()
+        raise Refused(refusal(invitation) or "")
+
+
+def invitation_accept(*, token: str, username: str, email: str, password: str) -> Any:
+    """A new account, member of the invitation's club with its role."""
+    with transaction.atomic():
+        invitation = Invitation.objects.select_related("club").filter(token=token).first()
+        message = refusal(invitation)
+        if invitation is None or message:
+            raise Refused(message or "")
+        user = _new_user(username, email, password)
+        _claim(invitation, user)
+        Membership.objects.create(user=user, club=invitation.club, role=invitation.role)
+    return user
+
+
+def invitation_join(*, token: str, user: Any) -> Membership:
+    """A signed-in account joins the invitation's club."""
+    with transaction.atomic():
+        invitation = Invitation.objects.select_related("club").filter(token=token).first()
+        message = refusal(invitation)
+        if invitation is None or message:
+            raise Refused(message or "")
+        if Membership.objects.filter(user=user, club=invitation.club).exists():
+            raise Refused(_("You are a member of %(club)s already.")
+                          % {"club": invitation.club.name})
+        _claim(invitation, user)
+        return Membership.objects.create(user=user, club=invitation.club,
+                                         role=invitation.role)
+
+
+# ---------------------------------------------------------------- members
+
+def _last_admin(membership: Membership) -> bool:
+    return (membership.role == Membership.Role.ADMIN
+            and not Membership.objects.filter(club_id=membership.club_id,
+                                              role=Membership.Role.ADMIN)
+            .exclude(pk=membership.pk).exists())
+
+
+def membership_remove(membership: Membership) -> None:
+    """The member leaves the club (the account stays); the club's players linked to the
+    account are unlinked, their lists unchanged."""
+    with transaction.atomic():
+        if _last_admin(membership):
+            raise Refused(_("A club needs at least one club admin."))
+        Player.objects.filter(club_id=membership.club_id, user_id=membership.user_id).update(
+            user=None)
+        membership.delete()
+
+
+def player_link(*, club: Club, player: Player, user: Any | None) -> None:
+    """Link a player on the club's lists to a member account (None: unlink). An account has
+    at most one player per club."""
+    with transaction.atomic():
+        if user is not None:
+            if not Membership.objects.filter(club=club, user=user).exists():
+                raise Refused(_("Only a member of the club can be linked."))
+            Player.objects.filter(club=club, user=user).exclude(pk=player.pk).update(user=None)
+        Player.objects.filter(pk=player.pk, club=club).update(user=user)
+        player.user = user
+
+
+def departed_names(*, club: Club, choice: str) -> None:
+    if choice not in Club.DepartedNames.values:
+        raise Refused(_("Choose what becomes of the names."))
+    Club.objects.filter(pk=club.pk).update(departed_names=choice)
+    club.departed_names = choice
+
+
+def language_of(user: Any, default: str) -> str:
+    """The language of the account's first club (by name), for mail the club did not send."""
+    club = Club.objects.filter(memberships__user=user).order_by("name").first()
+    return club.language if club is not None else default
+
+
+def password_reset_send(user: Any, link: Callable[[str, str], str], language: str) -> bool:
+    """Mail the account a link to choose a new password (Django's reset tokens: the link
+    works once, and not after the password changed or PASSWORD_RESET_TIMEOUT). False: the
+    mail server failed and nothing was sent."""
+    uid = urlsafe_base64_encode(force_bytes(user.pk))
+    token = default_token_generator.make_token(user)
+    return mail.send(user.email, "password_reset", {
+        "username": user.get_username(), "url": link(uid, token)}, language)
+
+
+def register_send(*, token: str, url: str, email: str, club: NewClub) -> bool:
+    """Mail the confirmation link of a registration, in the new club's language. If the mail
+    server fails, the waiting account is removed again: nothing is left half-done."""
+    ok = mail.send(email, "register", {"club_name": club.name, "url": url,
+                                       "days": REGISTRATION_DAYS}, club.language)
+    if not ok:
+        data = signing.loads(token, salt=REGISTRATION_SALT)
+        get_user_model().objects.filter(pk=data["user"], is_active=False).delete()
+    return ok
+
+
+# ---------------------------------------------------------------- a member's own data
+
+def account_data(user: Any) -> dict[str, Any]:
+    """Everything the site keeps about this account, as JSON (issue 16, item 6)."""
+    memberships = list(user.memberships.select_related("club").order_by("club__name"))
+    players = list(Player.objects.filter(user=user).select_related("club").order_by("pk"))
+    seats = (Seat.objects.filter(player__in=players)
+             .select_related("table__evening", "player").order_by("table__evening__date", "pk"))
+    audit = AuditEntry.objects.filter(user=user).select_related("evening").order_by("at", "pk")
+    return {
+        "format": "skatclub-personal-data",
+        "account": {
+            "username": user.get_username(), "email": user.email,
+            "first_name": user.first_name, "last_name": user.last_name,
+            "date_joined": user.date_joined.isoformat(),
+            "last_login": user.last_login.isoformat() if user.last_login else None,
+        },
+        "memberships": [{"club": m.club.name, "club_short_name": m.club.slug, "role": m.role}
+                        for m in memberships],
+        "players": [{"club_short_name": p.club.slug, "name": p.name, "guest": p.guest}
+                    for p in players],
+        "seats": [{"player": s.player.name, "evening": s.table.evening.name,
+                   "date": s.table.evening.date.isoformat(), "series": s.table.series,
+                   "table": s.table.number, "seat": s.position} for s in seats],
+        "audit": [{"evening": a.evening.name, "date": a.evening.date.isoformat(),
+                   "action": a.action, "at": a.at.isoformat(), "reason": a.reason}
+                  for a in audit],
+    }
+
+
+def _pseudonym(club: Club) -> str:
+    taken = set(club.players.values_list("name", flat=True))
+    with translation.override(club.language):
+        number = 1
+        while (name := _("Former member %(number)d") % {"number": number}) in taken:
+            number += 1
+    return name
+
+
+def account_delete(user: Any) -> None:
+    """Delete the account. Its players stay on the lists (so every total adds up as before),
+    under their name or a pseudonym as each club decided; the audit log keeps the entries,
+    under the pseudonym in such a club. The last admin of a club cannot leave it."""
+    with transaction.atomic():
+        for membership in user.memberships.select_related("club"):
+            if _last_admin(membership):
+                raise Refused(_(
+                    "You are the only club admin of %(club)s. Make another member club admin "
+                    "first, then delete your account.") % {"club": membership.club.name})
+        clubs = {m.club_id: m.club for m in user.memberships.select_related("club")}
+        names: dict[int, str] = {}
+        for player in Player.objects.filter(user=user).select_related("club"):
+            clubs[player.club_id] = player.club
+            if player.club.departed_names == Club.DepartedNames.PSEUDONYM:
+                player.name = names[player.club_id] = _pseudonym(player.club)
+            player.user = None
+            player.save(update_fields=["name", "user"])
+        for club_id, club in clubs.items():
+            if club.departed_names == Club.DepartedNames.PSEUDONYM:
+                label = names.get(club_id) or _pseudonym(club)
+                AuditEntry.objects.filter(evening__club_id=club_id, user=user).update(
+                    actor=label)
+                HeldOperation.objects.filter(table__evening__club_id=club_id, user=user).update(
+                    actor=label)
+        user.delete()

@@ -1,0 +1,104 @@
+"""Bringing an old list in, in a real browser (Debian chromium via Playwright): the club
+admin uploads an exported evening and a paper season's CSV, reads the preview, confirms, and
+finds them on the club page and in the season table; the same file again adds nothing. The
+preview does not scroll sideways at phone width."""
+
+from __future__ import annotations
+
+import datetime
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from scoring.models import Evening, ImportedTotal, Season
+from scoring.writes.interchange import evening_export
+
+from .factories import browser_login, make_user
+from .interchange_data import build_club, evening_of
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
+
+CSV = ("Spieler;Datum;Punkte;gewonnen;verloren;Geld\n"
+       "Anna;05.09.2025;412;7;1;2,50\n"
+       "Bernd;05.09.2025;\u221296;2;3;\u22121,25\n"
+       "Clara;05.09.2025;1.020;9;0;\n")
+
+
+@pytest.mark.browser_context_args(viewport={"width": 390, "height": 844})
+def test_upload_preview_confirm_an_evening_and_a_paper_season(
+        page: Any, live_server: Any, screenshot_dir: Path, tmp_path: Path) -> None:
+    club = build_club()
+    season = Season.objects.create(club=club, name="2025/26", start=datetime.date(2025, 9, 1),
+                                   end=datetime.date(2026, 8, 31), evaluation="classic")
+    doc = evening_export(evening_of(club))
+    doc["name"] = "Herbstabend"
+    export = tmp_path / "herbstabend.json"
+    export.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    browser_login(page.context, live_server, make_user(club, "admin"))
+
+    page.goto(live_server.url + reverse("scoring:club", args=[club.slug]))
+    page.get_by_role("link", name="Alte Listen übernehmen").click()
+    page.locator("input[type=file]").set_input_files(str(export))
+    page.get_by_role("button", name="Datei prüfen").click()
+    page.wait_for_selector("table.import-preview")
+    assert "1 Abend wird hinzugefügt." in page.content()
+    assert page.locator("table.import-preview tbody tr").count() == 1
+    scroll, inner = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert scroll <= inner, f"the preview is {scroll} px wide on a {inner} px screen"
+    page.screenshot(path=str(screenshot_dir / "import-preview.png"), full_page=True)
+    page.get_by_role("button", name="Jetzt übernehmen").click()
+    page.wait_for_url(f"**/clubs/{club.slug}/")
+    assert "1 Abend wurde hinzugefügt." in page.locator(".messages").inner_text()
+    assert Evening.objects.filter(club=club, name="Herbstabend").count() == 1
+    page.screenshot(path=str(screenshot_dir / "import-done.png"), full_page=True)
+
+    # the same file again: the preview says nothing is new and offers no import
+    page.get_by_role("link", name="Alte Listen übernehmen").click()
+    page.locator("input[type=file]").set_input_files(str(export))
+    page.get_by_role("button", name="Datei prüfen").click()
+    page.wait_for_selector("table.import-preview")
+    assert "Nichts Neues" in page.content()
+    assert page.get_by_role("button", name="Jetzt übernehmen").count() == 0
+    page.screenshot(path=str(screenshot_dir / "import-twice.png"), full_page=True)
+
+    # a paper season
+    totals = tmp_path / "saison.csv"
+    totals.write_text(CSV, encoding="utf-8")
+    page.goto(live_server.url + reverse("scoring:import", args=[club.slug]))
+    page.get_by_label("Eine auf Papier gespielte Saison", exact=False).check()
+    page.locator("input[type=file]").set_input_files(str(totals))
+    page.get_by_label("Saison", exact=True).select_option(label="2025/26")
+    page.get_by_role("button", name="Datei prüfen").click()
+    page.wait_for_selector("table.import-preview")
+    page.screenshot(path=str(screenshot_dir / "import-paper-preview.png"), full_page=True)
+    page.get_by_role("button", name="Jetzt übernehmen").click()
+    page.wait_for_url(f"**/clubs/{club.slug}/")
+    assert ImportedTotal.objects.filter(evening__season=season).count() == 3
+    page.goto(live_server.url + reverse("scoring:season", args=[season.pk]))
+    table = page.locator("table.ranking").inner_text()
+    assert "Clara" in table and "1.020" in table
+    assert "von Papier" in page.content()
+    page.screenshot(path=str(screenshot_dir / "import-paper-season.png"), full_page=True)
+
+
+def test_delete_an_evening_from_its_page(page: Any, live_server: Any,
+                                         screenshot_dir: Path) -> None:
+    club = build_club()
+    evening = evening_of(club)
+    browser_login(page.context, live_server, make_user(club, "admin"))
+    page.goto(live_server.url + reverse("scoring:evening", args=[evening.pk]))
+    page.get_by_role("link", name="Abend löschen").click()
+    page.wait_for_selector("ul.delete-list")
+    assert "2 Tische" in page.locator("ul.delete-list").inner_text()
+    page.screenshot(path=str(screenshot_dir / "evening-delete.png"), full_page=True)
+    page.get_by_label("Warum (für das Vereinsprotokoll)").fill("doppelt angelegt")
+    page.get_by_label("Ja, diesen Abend mit allem Aufgeführten löschen").check()
+    page.get_by_role("button", name="Abend löschen").click()
+    page.wait_for_url(f"**/clubs/{club.slug}/")
+    assert not Evening.objects.filter(pk=evening.pk).exists()
+    page.get_by_role("link", name="Vereinsprotokoll").click()
+    assert "doppelt angelegt" in page.locator("table").inner_text()
+    page.screenshot(path=str(screenshot_dir / "club-log.png"), full_page=True)
