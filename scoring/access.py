@@ -2,8 +2,10 @@
 
 - Club isolation: an object of a club the user is not a member of does not exist (404).
 - Roles: viewers read; scorers and club admins write; admins manage the club.
-- Failure limits: wrong table codes and wrong passwords are counted per key (an address, a
-  user name) in the cache; too many within a window and further attempts wait.
+- Failure limits: wrong table codes and wrong passwords are counted in the shared cache per
+  (address, account) and per (address, device), with atomic increments, and per address
+  with a higher allowance; past the free attempts each further attempt waits longer
+  (a slowdown, never a lock-out of the rightful holder from another address or device).
 - Table codes: a device that entered a table's code may record at that one table while the
   evening's codes are valid (its date and the night after, until it is closed). The grant
   lives in the session and is checked against the table on every request.
@@ -11,7 +13,10 @@
 
 from __future__ import annotations
 
+import hashlib
+import math
 import time
+from dataclasses import dataclass
 
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
@@ -140,38 +145,99 @@ def has_grant(request: HttpRequest, table: Table) -> bool:
 
 # ---------------------------------------------------------------- failure limits
 
-def recent(stamps: list[float], now: float, window: int) -> list[float]:
-    """The failure times within the last ``window`` seconds."""
-    return [t for t in stamps if now - t < window]
+@dataclass(frozen=True)
+class Limit:
+    """How wrong attempts under one key are answered: ``free`` of them cost nothing; after
+    that every attempt waits ``delay`` seconds, doubled with each further failure, up to
+    ``max_delay`` (and below ``window``). The count is forgotten ``window`` seconds after the
+    last failure. A slowdown, not a lock-out: whoever waits may try again, the rightful
+    holder too."""
+
+    free: int
+    delay: int
+    max_delay: int
+    window: int
+
+    def wait(self, failures: int) -> int:
+        """Seconds to wait before the next attempt after this many failures (0: none)."""
+        if failures < self.free or self.delay <= 0:
+            return 0
+        # below the window, or the count would be forgotten by the end of the wait
+        longest = min(self.max_delay, max(1, self.window - 1))
+        return int(min(longest, self.delay * 2 ** min(failures - self.free, 40)))
 
 
-def wait_after(stamps: list[float], limit: int, window: int, now: float | None = None) -> int:
-    """Seconds until another attempt is allowed after these failures (0: now)."""
-    now = time.time() if now is None else now
-    stamps = recent(stamps, now, window)
-    if not limit or len(stamps) < limit:
-        return 0
-    return int(stamps[-limit] + window - now) + 1
+def now() -> float:
+    return time.time()
 
 
-def failures(key: str) -> list[float]:
-    stamps = cache.get(key, [])
-    return stamps if isinstance(stamps, list) else []
+def limit_key(kind: str, *parts: str) -> str:
+    """A short cache key of safe characters for whatever was typed or sent (a user name, an
+    address, a session id): memcached refuses control characters and long keys."""
+    digest = hashlib.sha256("\x1f".join(parts).encode("utf-8", "replace")).hexdigest()
+    return f"limit:{kind}:{digest[:40]}"
 
 
-def blocked_for(key: str, limit: int, window: int) -> int:
-    """Seconds the holder of ``key`` must wait after too many failures (0: it may try)."""
-    return wait_after(failures(key), limit, window)
+def waiting(*keys: str) -> int:
+    """Seconds until the holder of these keys may try again: the longest wait of them."""
+    until = cache.get_many([f"{key}:until" for key in keys])
+    moment = now()
+    return max([math.ceil(float(value) - moment) for value in until.values()
+                if isinstance(value, int | float) and value > moment] or [0])
 
 
-def note_failure(key: str, window: int) -> None:
-    now = time.time()
-    cache.set(key, [*recent(failures(key), now, window), now], window)
+def count_failure(key: str, window: int) -> int:
+    """Adds one failure to the key's count and returns the new count.
+
+    Atomic on every cache: ``add`` starts the count, ``incr`` adds to it, and each count is
+    claimed once with ``add`` (Django's database cache does ``incr`` as a read and a write, so
+    two failures at the same moment could read the same number; the loser of the claim counts
+    again). ``touch`` keeps the count for ``window`` seconds after the latest failure."""
+    if cache.add(key, 1, window):
+        count = 1
+    else:
+        try:
+            count = int(cache.incr(key))
+        except ValueError:  # expired between add and incr
+            cache.add(key, 1, window)
+            count = 1
+    for _attempt in range(100):
+        if cache.add(f"{key}#{count}", 1, window):
+            break
+        try:
+            count = int(cache.incr(key))
+        except ValueError:
+            break
+    cache.touch(key, window)
+    return count
+
+
+def note_failure(key: str, limit: Limit) -> int:
+    """Counts a failure under the key and sets the wait it earns; returns the wait."""
+    wait = limit.wait(count_failure(key, limit.window))
+    if wait:
+        cache.set(f"{key}:until", now() + wait, wait + 1)
+    return wait
 
 
 def forget_failures(key: str) -> None:
-    cache.delete(key)
+    """Clears the key's count, its wait and the claims of its numbers."""
+    count = cache.get(key)
+    claims = [f"{key}#{n}" for n in range(1, int(count) + 1)] if isinstance(count, int) else []
+    cache.delete_many([key, f"{key}:until", *claims])
 
 
 def client_address(request: HttpRequest) -> str:
+    """The client's address: REMOTE_ADDR, which skatclub's proxy middleware sets from
+    X-Forwarded-For for trusted proxies only."""
     return request.META.get("REMOTE_ADDR", "") or "unknown"
+
+
+def device_id(request: HttpRequest, *, make: bool = False) -> str | None:
+    """This device's session id, so that its failures are its own and not its neighbours'
+    at one address. A device without a session has no failures yet; ``make`` gives it one
+    (the session cookie goes out with the answer) when its first failure is counted."""
+    if not request.session.session_key and make:
+        request.session.save()
+        request.session.modified = True
+    return request.session.session_key or None

@@ -620,6 +620,143 @@ class ClubLogEntry(models.Model):
         return f"{self.at:%Y-%m-%d %H:%M} {self.actor}: {self.get_action_display()}"
 
 
+# ---------------------------------------------------------------- tournaments (issue 17)
+
+def new_board_key() -> str:
+    """The public board's address part: unguessable, so that a board is found only through
+    its organiser (and shown only while the tournament opts in)."""
+    return secrets.token_urlsafe(12)
+
+
+class Tournament(models.Model):
+    """A tournament day (Preisskat, league match day) of a club.
+
+    The play itself is an evening (``evening``): it freezes the rule profile's rules (ISkO
+    tournament by default: no Kontra, Bock or Ramsch), its ``series_rounds`` give the series
+    length (12 rounds: 48 games at a 4-table, 36 at a 3-table), each series' tables are real
+    tables with table codes, recorded on the table screen and scored by the engine. The
+    lost-game fee tiers and the passed-deal fee are the evening's club extras (stake 0: no
+    money passes between players; the fees go to the organiser)."""
+
+    class Reseat(models.TextChoices):
+        DRAW = "draw", _("drawn again, meeting as few earlier opponents as possible")
+        STANDINGS = "standings", _("seated by the standings (best four at table 1)")
+
+    class TieRule(models.TextChoices):
+        WON = "won", _("more games won, then fewer games lost")
+        SHARED = "shared", _("equal scores share the place")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="tournaments",
+                             verbose_name=_("club"))
+    evening = models.OneToOneField(Evening, on_delete=models.CASCADE,
+                                   related_name="tournament", verbose_name=_("evening"))
+    name = models.CharField(_("name"), max_length=100)
+    date = models.DateField(_("date"))
+    series_count = models.PositiveSmallIntegerField(
+        _("number of series"), default=2, validators=[MinValueValidator(1),
+                                                      MaxValueValidator(10)])
+    entry_fee = models.DecimalField(_("entry fee"), max_digits=8, decimal_places=2,
+                                    default=Decimal("0"))
+    categories = models.JSONField(_("categories"), default=list, blank=True)
+    team_fee = models.DecimalField(
+        _("team fee"), max_digits=8, decimal_places=2, null=True, blank=True,
+        help_text=_("Per team of 4; leave empty for no team ranking."))
+    tandem_fee = models.DecimalField(
+        _("tandem fee"), max_digits=8, decimal_places=2, null=True, blank=True,
+        help_text=_("Per tandem of 2; leave empty for no tandem ranking."))
+    reseat = models.CharField(_("later series"), max_length=10, choices=Reseat.choices,
+                              default=Reseat.DRAW)
+    tie_rule = models.CharField(_("equal scores"), max_length=10, choices=TieRule.choices,
+                                default=TieRule.WON)
+    # The prize table: one entry per place, "100.00" a fixed amount or "25%" a share of the
+    # pot (the entry fees); ties split the prizes of the places they share, the rest of the
+    # pot is carried (reads/tournament.py).
+    prizes = models.JSONField(_("prizes"), default=list, blank=True)
+    public = models.BooleanField(
+        _("public live board"), default=False,
+        help_text=_("Anyone with the board's address may see the rankings, without signing "
+                    "in."))
+    board_key = models.CharField(_("board key"), max_length=24, unique=True,
+                                 default=new_board_key)
+    # Bumped by every change of registration, check-in or seating: the board's cache key is
+    # made of it and the tables' versions.
+    version = models.PositiveIntegerField(_("version"), default=0)
+
+    class Meta:
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        ordering = ["-date", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.date:%Y-%m-%d}"
+
+
+class Entrant(models.Model):
+    """A player registered for a tournament: a member of the club or a guest (a guest player
+    of the organising club, so that the tables can seat him). ``number`` is the start number
+    (the draw's 1..N)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE,
+                                   related_name="entrants", verbose_name=_("tournament"))
+    number = models.PositiveIntegerField(_("start number"))
+    player = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="entries",
+                               verbose_name=_("player"))
+    home_club = models.CharField(_("home club"), max_length=100, blank=True)
+    category = models.CharField(_("category"), max_length=40, blank=True)
+    team = models.CharField(_("team"), max_length=60, blank=True)
+    tandem = models.CharField(_("tandem"), max_length=60, blank=True)
+    paid = models.BooleanField(_("paid"), default=False)
+    checked_in = models.BooleanField(_("checked in"), default=False)
+    at_door = models.BooleanField(_("registered at the door"), default=False)
+    withdrawn_after = models.PositiveSmallIntegerField(
+        _("withdrawn after series"), null=True, blank=True)
+    registered = models.DateTimeField(_("registered"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("entrant")
+        verbose_name_plural = _("entrants")
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"],
+                                    name="entrant_number_unique"),
+            models.UniqueConstraint(fields=["tournament", "player"],
+                                    name="entrant_once_per_tournament"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.number} {self.player.name}"
+
+    def plays_in(self, series: int) -> bool:
+        return self.checked_in and (self.withdrawn_after is None
+                                    or self.withdrawn_after >= series)
+
+
+class TournamentSeries(models.Model):
+    """One series' draw: how it was seated and the recorded seed (the same seed, players and
+    earlier series give the same draw). The seats are the evening's tables of this series."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE,
+                                   related_name="draws", verbose_name=_("tournament"))
+    number = models.PositiveSmallIntegerField(_("series"))
+    method = models.CharField(_("seated"), max_length=10, choices=[
+        ("lot", _("by lot")), *Tournament.Reseat.choices])
+    seed = models.BigIntegerField(_("seed"))
+    repeated_pairs = models.PositiveIntegerField(_("repeated opponents"), default=0)
+    drawn = models.DateTimeField(_("drawn"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("series draw")
+        verbose_name_plural = _("series draws")
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"],
+                                    name="series_drawn_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} – {_('Series')} {self.number}"
+
+
 class TableScore(models.Model):
     """One player's result at one table: Seeger-Fabian points, classic game points, games won
     and lost as declarer. Derived by the engine from the table's live deals and kept by the

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from scoring.views import (
     account,
+    board,
     club,
     engine,
     entry,
@@ -19,6 +20,7 @@ from scoring.views import (
     sheet,
     sync,
     table_live,
+    tournament,
 )
 
 app_name = "scoring"
@@ -28,4 +30,5 @@ urlpatterns = [*home.urlpatterns, *club.urlpatterns, *entry.urlpatterns, *sheet.
                *series.urlpatterns, *table_live.urlpatterns, *engine.urlpatterns,
                *sync.urlpatterns, *held.urlpatterns, *offline_app.urlpatterns,
                *onboarding.urlpatterns, *members.urlpatterns, *account.urlpatterns,
-               *imports.urlpatterns, *federation.urlpatterns]
+               *imports.urlpatterns, *tournament.urlpatterns, *board.urlpatterns,
+               *federation.urlpatterns]

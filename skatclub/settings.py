@@ -175,15 +175,30 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "scoring:home"
 LOGOUT_REDIRECT_URL = "scoring:home"
 
-# Table codes: wrong codes a session (and an address) may try before it must wait.
-TABLE_CODE_MAX_FAILURES = envint("TABLE_CODE_MAX_FAILURES", "10")
-TABLE_CODE_MAX_FAILURES_PER_ADDRESS = envint("TABLE_CODE_MAX_FAILURES_PER_ADDRESS", "60")
-TABLE_CODE_FAILURE_WINDOW = envint("TABLE_CODE_FAILURE_WINDOW", "600")  # seconds
-
-# Sign-in: wrong passwords per user name (and per address) before further attempts wait.
-LOGIN_MAX_FAILURES = envint("LOGIN_MAX_FAILURES", "5")
-LOGIN_MAX_FAILURES_PER_ADDRESS = envint("LOGIN_MAX_FAILURES_PER_ADDRESS", "30")
-LOGIN_FAILURE_WINDOW = envint("LOGIN_FAILURE_WINDOW", "900")  # seconds
+# ---- Limits (issue 15; README "Limits"). Wrong passwords and table codes are counted in the
+# shared default cache per (address, account) and per (address, device); the first *_FREE_*
+# cost nothing, then each attempt waits *_DELAY seconds, doubled per further failure, up to
+# *_MAX_DELAY (at most the window less a second); a count is forgotten *_FAILURE_WINDOW
+# seconds after its last failure. The per-address allowance (0: none) stops one address
+# guessing across accounts or devices.
+LOGIN_FREE_FAILURES = envint("LOGIN_FREE_FAILURES", "5")
+LOGIN_FREE_FAILURES_PER_ADDRESS = envint("LOGIN_FREE_FAILURES_PER_ADDRESS", "30")
+LOGIN_DELAY = envint("LOGIN_DELAY", "1")  # seconds
+LOGIN_MAX_DELAY = envint("LOGIN_MAX_DELAY", "900")  # seconds
+LOGIN_FAILURE_WINDOW = envint("LOGIN_FAILURE_WINDOW", "3600")  # seconds
+TABLE_CODE_FREE_FAILURES = envint("TABLE_CODE_FREE_FAILURES", "5")
+TABLE_CODE_FREE_FAILURES_PER_ADDRESS = envint("TABLE_CODE_FREE_FAILURES_PER_ADDRESS", "200")
+TABLE_CODE_DELAY = envint("TABLE_CODE_DELAY", "1")  # seconds
+TABLE_CODE_MAX_DELAY = envint("TABLE_CODE_MAX_DELAY", "3600")  # seconds
+TABLE_CODE_FAILURE_WINDOW = envint("TABLE_CODE_FAILURE_WINDOW", "7200")  # seconds
+# PDFs: how many render at once on one instance (the rest wait up to PDF_WAIT_SECONDS, then
+# 503 with Retry-After), so that deal saves keep workers; 0 s waits not at all, as a waiting
+# request holds a sync worker. PDF_RENDER_TIMEOUT frees a render's lock and slot if its worker
+# dies; PDF_INSTANCE names the instance (default: host name).
+PDF_RENDERS_AT_ONCE = envint("PDF_RENDERS_AT_ONCE", "1")
+PDF_WAIT_SECONDS = envint("PDF_WAIT_SECONDS", "0")
+PDF_RENDER_TIMEOUT = envint("PDF_RENDER_TIMEOUT", "120")
+PDF_INSTANCE = os.getenv("PDF_INSTANCE", "")
 
 # Self-service registration of new clubs on a hosted site (issue 16): closed unless switched
 # on; registrations per address within the window (in the cache).

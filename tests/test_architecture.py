@@ -23,7 +23,7 @@ SCORING = ROOT / "scoring"
 # (layer, rank, the modules or packages it holds). Lower rank = lower floor.
 LAYERS: list[tuple[str, int, tuple[str, ...]]] = [
     ("engine", 0, ("scoring.engine",)),
-    ("base", 1, ("scoring.money", "scoring.collation", "scoring.presets")),
+    ("base", 1, ("scoring.money", "scoring.collation", "scoring.presets", "scoring.draw")),
     ("models", 2, ("scoring.models", "scoring.migrations", "scoring.apps", "scoring")),
     ("reads", 3, ("scoring.reads",)),
     ("writes", 4, ("scoring.writes",)),

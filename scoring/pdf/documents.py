@@ -8,13 +8,26 @@ covered by the tables' versions (bumped by every change through the services) an
 saved or deleted some other way (a shell, an import), each table's deal count and latest
 change. A second request is served from the cache; a changed deal, setting or name makes a
 new key, and the old entry ages out.
+
+Rendered once per change, for every process and machine (the cache is the shared one): the
+first request for a new key takes a render lock with ``add``; the others wait for its result
+(polling the cache) for up to ``PDF_WAIT_SECONDS``, then get ``PdfBusy`` (the views answer
+503 with Retry-After). At most ``PDF_RENDERS_AT_ONCE`` documents render at once on one
+instance (slots taken with ``add`` in the shared cache, named after ``PDF_INSTANCE``), so
+that a crowd of viewers asking for PDFs leaves the workers free for the tablets' deal saves.
+A lock or slot of a worker that died frees itself after ``PDF_RENDER_TIMEOUT`` seconds.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
+import math
+import socket
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -56,25 +69,104 @@ class Document:
     key: str  # changes whenever anything the document prints could have changed
     filename: str
     html: Callable[[], str]  # builds the document's HTML (reads the deals, runs the engine)
+    house_style: bool = True  # the house's print.css (the season table has its own style)
+
+
+class PdfBusy(Exception):
+    """No PDF within the wait: too many render at once, or another's render is not done."""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(retry_after)
+        self.retry_after = retry_after
 
 
 def pdf_cache() -> BaseCache:
     return caches[CACHE_ALIAS if CACHE_ALIAS in settings.CACHES else "default"]
 
 
-def get_pdf(document: Document) -> tuple[bytes, bool]:
-    """The document's PDF and whether it came from the cache."""
+def _cached(cache: BaseCache, key: str) -> bytes | None:
+    pdf = cache.get(key)
+    return pdf if isinstance(pdf, bytes) else None
+
+
+def _pause(waited: int) -> None:
+    """Between two looks at the cache: short at first, a quarter second later on."""
+    time.sleep(min(0.25, 0.02 * (waited + 1)))
+
+
+def get_pdf(document: Document, wait: float | None = None) -> tuple[bytes, bool]:
+    """The document's PDF and whether it came from the cache (rendered by this request:
+    False). Raises PdfBusy when it could not be had within ``wait`` seconds (default
+    ``PDF_WAIT_SECONDS``; a script that may wait passes more)."""
     cache = pdf_cache()
-    pdf = cache.get(document.key)
-    if isinstance(pdf, bytes):
+    pdf = _cached(cache, document.key)
+    if pdf is not None:
         return pdf, True
-    pdf = render(document).pdf
-    cache.set(document.key, pdf)
-    return pdf, False
+    lock = f"{document.key}:rendering"
+    deadline = time.monotonic() + (settings.PDF_WAIT_SECONDS if wait is None else wait)
+    looks = 0
+    while True:
+        token = uuid.uuid4().hex
+        if cache.add(lock, token, settings.PDF_RENDER_TIMEOUT):
+            try:
+                pdf = _cached(cache, document.key)  # done between the first look and the lock
+                if pdf is not None:
+                    return pdf, True
+                with render_slot(deadline):
+                    pdf = render(document).pdf
+                cache.set(document.key, pdf)
+                return pdf, False
+            finally:
+                if cache.get(lock) == token:
+                    cache.delete(lock)
+        # another request renders it: its result will be in the cache
+        if time.monotonic() >= deadline:
+            raise PdfBusy(_retry_after())
+        _pause(looks)
+        looks += 1
+        pdf = _cached(cache, document.key)
+        if pdf is not None:
+            return pdf, True
+
+
+def _retry_after() -> int:
+    return max(1, math.ceil(min(settings.PDF_RENDER_TIMEOUT, 5)))
+
+
+def _instance() -> str:
+    return settings.PDF_INSTANCE or socket.gethostname()
+
+
+@contextmanager
+def render_slot(deadline: float) -> Iterator[None]:
+    """One of the instance's ``PDF_RENDERS_AT_ONCE`` render slots, waited for until the
+    deadline (monotonic time), else PdfBusy. 0 slots: no bound."""
+    slots = settings.PDF_RENDERS_AT_ONCE
+    if slots <= 0:
+        yield
+        return
+    cache = pdf_cache()
+    token = uuid.uuid4().hex
+    names = [f"skatclub-pdf-slot:{_instance()}:{n}" for n in range(slots)]
+    looks = 0
+    while True:
+        taken = next((name for name in names
+                      if cache.add(name, token, settings.PDF_RENDER_TIMEOUT)), None)
+        if taken is not None:
+            break
+        if time.monotonic() >= deadline:
+            raise PdfBusy(_retry_after())
+        _pause(looks)
+        looks += 1
+    try:
+        yield
+    finally:
+        if cache.get(taken) == token:
+            cache.delete(taken)
 
 
 def render(document: Document) -> weasy.Rendered:
-    return render_html(document.html())
+    return render_html(document.html(), house_style=document.house_style)
 
 
 def render_html(html: str, *, house_style: bool = True) -> weasy.Rendered:

@@ -14,4 +14,10 @@ URL names (namespace "scoring"), fixed so features can link to each other:
 - members.py (members' accounts): invitation-create, invitation-send, invitation-revoke,
             member-remove, member-password-reset, member-player, departed-names, invitation
 - account.py (one's own account): account, account-data, account-delete, my-results
+- tournament.py (tournaments): tournament-create, tournament, tournament-entrant,
+            tournament-settings, tournament-draw, tournament-seats-pdf, tournament-cards-pdf,
+            tournament-list-pdf, tournament-results, tournament-results-pdf,
+            tournament-results-csv
+- board.py (the public live board): board, board-tv, board-fragment, board-tv-fragment,
+            board-version
 """

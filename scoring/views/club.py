@@ -6,7 +6,6 @@ an account (anchors-mission.md §5.2: no Wi-Fi set-up, nobody signs up at the ta
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from django.conf import settings
@@ -21,6 +20,7 @@ from django.urls import NoReverseMatch, URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_safe
 
 from scoring import access
@@ -78,6 +78,7 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
         "guests": [p for p in players if p.guest],
         "profiles": [(p, describe(p)) for p in the_club.rule_profiles.all()],
         "seasons": the_club.seasons.all(),
+        "tournaments": the_club.tournaments.all(),
         "can_score": member.can_score, "is_admin": member.role == Membership.Role.ADMIN,
         "player_form": PlayerForm(club=the_club),
     })
@@ -390,45 +391,60 @@ def codes(request: HttpRequest, pk: int) -> HttpResponse:
     })
 
 
-def _blocked_for(request: HttpRequest) -> int:
-    """Seconds this device must wait before it may try a code again (0: it may now).
-
-    Wrong codes are counted per session and, against clearing cookies, per address."""
-    window = settings.TABLE_CODE_FAILURE_WINDOW
-    return max(access.wait_after(request.session.get("table_code_failures", []),
-                                 settings.TABLE_CODE_MAX_FAILURES, window),
-               access.blocked_for(_address_key(request),
-                                  settings.TABLE_CODE_MAX_FAILURES_PER_ADDRESS, window))
+def code_limit(free: int) -> access.Limit:
+    return access.Limit(free, settings.TABLE_CODE_DELAY, settings.TABLE_CODE_MAX_DELAY,
+                        settings.TABLE_CODE_FAILURE_WINDOW)
 
 
-def _address_key(request: HttpRequest) -> str:
-    return f"table-code-failures:{access.client_address(request)}"
+def _code_keys(request: HttpRequest, *, make: bool = False) -> list[tuple[str, access.Limit]]:
+    """The counts a wrong code goes to: this device's at this address and, against a device
+    that drops its cookie for every guess, the address's with a larger allowance. Another
+    device at the same address (a club behind one proxy) has its own count. A device without
+    a session has no count of its own yet (``make``: give it one, for its first failure)."""
+    address = access.client_address(request)
+    keys: list[tuple[str, access.Limit]] = []
+    device = access.device_id(request, make=make)
+    if device is not None:
+        keys.append((access.limit_key("code", address, device),
+                     code_limit(settings.TABLE_CODE_FREE_FAILURES)))
+    if settings.TABLE_CODE_FREE_FAILURES_PER_ADDRESS:
+        keys.append((access.limit_key("code-address", address),
+                     code_limit(settings.TABLE_CODE_FREE_FAILURES_PER_ADDRESS)))
+    return keys
 
 
-def _note_failure(request: HttpRequest) -> None:
-    window = settings.TABLE_CODE_FAILURE_WINDOW
-    now = time.time()
-    request.session["table_code_failures"] = [
-        *access.recent(request.session.get("table_code_failures", []), now, window), now]
-    if settings.TABLE_CODE_MAX_FAILURES_PER_ADDRESS:
-        access.note_failure(_address_key(request), window)
+def code_wait_message(seconds: int) -> str:
+    if seconds < 120:
+        return ngettext(
+            "Too many wrong codes from this device. Please try again in %(seconds)s second.",
+            "Too many wrong codes from this device. Please try again in %(seconds)s seconds.",
+            seconds) % {"seconds": max(1, seconds)}
+    minutes = (seconds + 59) // 60
+    return ngettext(
+        "Too many wrong codes from this device. Please try again in %(minutes)s minute.",
+        "Too many wrong codes from this device. Please try again in %(minutes)s minutes.",
+        minutes) % {"minutes": minutes}
 
 
 def _use_code(request: HttpRequest, code: str, form: CodeForm | None = None) -> HttpResponse:
-    wait = _blocked_for(request)
+    wait = access.waiting(*(key for key, _limit in _code_keys(request)))
     if wait:
+        # even the right code waits, or guessing would go on: it is not looked up
         response = render(request, "scoring/club/code_entry.html", {
-            "form": form or CodeForm(), "blocked_minutes": max(1, (wait + 59) // 60)})
-        response.status_code = 429
+            "form": form or CodeForm(initial={"code": code}),
+            "wait_message": code_wait_message(wait)}, status=429)
         response["Retry-After"] = str(wait)
         return response
     table = access.table_by_code(code)
     if table is None:
-        _note_failure(request)
+        for key, limit in _code_keys(request, make=True):
+            access.note_failure(key, limit)
         return render(request, "scoring/club/code_entry.html", {
             "form": form or CodeForm(initial={"code": code}), "unknown": True}, status=404)
+    device = access.device_id(request)
+    if device is not None:
+        access.forget_failures(access.limit_key("code", access.client_address(request), device))
     access.grant(request, table)
-    request.session.pop("table_code_failures", None)
     return redirect(table_url(table))
 
 

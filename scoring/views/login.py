@@ -1,64 +1,175 @@
-"""Sign-in with a limit on wrong passwords (issue 7).
+"""Every sign-in form with one limit on wrong passwords (issues 7 and 15).
 
-Django's own login view, but failed attempts are counted per user name and per address (in
-the cache, like wrong table codes: scoring.access). Past the limit within the window, the
-form refuses further attempts for a while without even checking the password, so that a
-password cannot be guessed by trying many.
+The site's sign-in, the Django admin's sign-in (``/admin/login/``, routed here before the
+admin's own URLs) and the password change (it checks the old password) count a wrong password
+in the shared cache per (address, user name), and per address over all user names with a
+higher allowance (scoring.access). Past the free attempts each further attempt waits longer;
+while it waits, the form is shown again with a 429, a Retry-After and a message, and the
+password is not even checked, so that guessing is hopeless. A count is never the account's
+alone: wrong passwords from one address do not slow the rightful holder down at another.
 """
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 from django.conf import settings
+from django.contrib import admin
+from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth import REDIRECT_FIELD_NAME
 from django.contrib.auth import views as auth_views
-from django.http import HttpRequest, HttpResponse
+from django.forms import BaseForm
+from django.forms.utils import ErrorDict
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring import access
 
 
-def _user_key(username: str) -> str:
-    # Normalised, so that "Demo" and " demo" count as the same account; hashed, so that
-    # whatever was typed makes a short key of safe characters (found by tests/web/
-    # test_form_fuzz.py: a cache key must not hold control characters for memcached).
-    name = username.strip().casefold()[:150].encode("utf-8", "replace")
-    return f"login-failures:user:{hashlib.sha256(name).hexdigest()}"
+def login_limit() -> access.Limit:
+    return access.Limit(settings.LOGIN_FREE_FAILURES, settings.LOGIN_DELAY,
+                        settings.LOGIN_MAX_DELAY, settings.LOGIN_FAILURE_WINDOW)
+
+
+def address_limit() -> access.Limit:
+    return access.Limit(settings.LOGIN_FREE_FAILURES_PER_ADDRESS, settings.LOGIN_DELAY,
+                        settings.LOGIN_MAX_DELAY, settings.LOGIN_FAILURE_WINDOW)
+
+
+def _account_key(request: HttpRequest, username: str) -> str:
+    # Normalised, so that "Demo" and " demo" count as the same account.
+    name = username.strip().casefold()[:150]
+    return access.limit_key("login", access.client_address(request), name)
 
 
 def _address_key(request: HttpRequest) -> str:
-    return f"login-failures:address:{access.client_address(request)}"
+    return access.limit_key("login-address", access.client_address(request))
 
 
-class LoginView(auth_views.LoginView):
-    def _wait(self, request: HttpRequest) -> int:
-        window = settings.LOGIN_FAILURE_WINDOW
-        username = str(request.POST.get("username", ""))
-        return max(
-            access.blocked_for(_user_key(username), settings.LOGIN_MAX_FAILURES, window),
-            access.blocked_for(_address_key(request),
-                               settings.LOGIN_MAX_FAILURES_PER_ADDRESS, window))
+def wait_message(seconds: int) -> str:
+    if seconds < 120:
+        return ngettext(
+            "Too many failed sign-in attempts. Please wait %(seconds)s second before "
+            "trying again.",
+            "Too many failed sign-in attempts. Please wait %(seconds)s seconds before "
+            "trying again.", seconds) % {"seconds": max(1, seconds)}
+    minutes = (seconds + 59) // 60
+    return ngettext(
+        "Too many failed sign-in attempts. Please wait a minute before trying again.",
+        "Too many failed sign-in attempts. Please wait %(minutes)s minutes before trying "
+        "again.", minutes) % {"minutes": minutes}
+
+
+class Limited:
+    """The limit for a password form: wait before checking, count after a wrong password."""
+
+    def __init__(self, request: HttpRequest, username: str) -> None:
+        self.request = request
+        self.keys = [_account_key(request, username)]
+        if settings.LOGIN_FREE_FAILURES_PER_ADDRESS:
+            self.keys.append(_address_key(request))
+
+    def wait(self) -> int:
+        return access.waiting(*self.keys)
+
+    def failed(self) -> None:
+        access.note_failure(self.keys[0], login_limit())
+        if len(self.keys) > 1:
+            access.note_failure(self.keys[1], address_limit())
+
+    def succeeded(self) -> None:
+        # A right password clears the (address, account) count, not the address's: one
+        # address must not buy more guesses at other accounts by signing in to its own.
+        access.forget_failures(self.keys[0])
+
+
+def waiting_form(form: BaseForm, message: str) -> BaseForm:
+    """The form, bound to what was typed but unchecked, carrying only the wait message."""
+    # set, not computed: full_clean() would check the password
+    setattr(form, "_errors", ErrorDict())  # noqa: B010
+    form.cleaned_data = {}
+    form.add_error(None, message)
+    return form
+
+
+def too_many(response: HttpResponse, wait: int) -> HttpResponse:
+    response.status_code = 429
+    response["Retry-After"] = str(wait)
+    return response
+
+
+class LimitedLoginMixin:
+    """For a LoginView: the limit around Django's own checking of the password."""
+
+    request: HttpRequest
+
+    def _limited(self) -> Limited:
+        return Limited(self.request, str(self.request.POST.get("username", "")))
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        wait = self._wait(request)
+        wait = self._limited().wait()
         if wait:
-            form = self.get_form_class()(request)  # unbound: the password is not checked
-            form.initial = {"username": str(request.POST.get("username", ""))[:150]}
-            response = self.render_to_response(self.get_context_data(
-                form=form, blocked_minutes=max(1, (wait + 59) // 60)))
-            response.status_code = 429
-            response["Retry-After"] = str(wait)
-            return response
+            view: Any = self
+            data = {"username": str(request.POST.get("username", ""))[:150]}
+            form = waiting_form(view.get_form_class()(request, data=data), wait_message(wait))
+            response = view.render_to_response(view.get_context_data(form=form))
+            return too_many(response, wait)
+        return super().post(request, *args, **kwargs)  # type: ignore[misc, no-any-return]
+
+    def form_invalid(self, form: Any) -> HttpResponse:
+        self._limited().failed()
+        return super().form_invalid(form)  # type: ignore[misc, no-any-return]
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        self._limited().succeeded()
+        return super().form_valid(form)  # type: ignore[misc, no-any-return]
+
+
+class LoginView(LimitedLoginMixin, auth_views.LoginView):
+    pass
+
+
+class AdminLoginView(LimitedLoginMixin, auth_views.LoginView):
+    authentication_form = AdminAuthenticationForm
+    template_name = "admin/login.html"
+
+
+def admin_login(request: HttpRequest) -> HttpResponseBase:
+    """The Django admin's sign-in with the same limit: AdminSite.login's page and form, and
+    the limited view around them."""
+    site = admin.site
+    if request.method == "GET" and site.has_permission(request):
+        return HttpResponseRedirect(reverse("admin:index", current_app=site.name))
+    context: dict[str, Any] = {
+        **site.each_context(request),
+        "title": _("Log in"),
+        "subtitle": None,
+        "app_path": request.get_full_path(),
+        "username": request.user.get_username(),
+    }
+    if REDIRECT_FIELD_NAME not in request.GET and REDIRECT_FIELD_NAME not in request.POST:
+        context[REDIRECT_FIELD_NAME] = reverse("admin:index", current_app=site.name)
+    request.current_app = site.name
+    return AdminLoginView.as_view(extra_context=context)(request)
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """Changing one's password asks for the old one: a signed-in session (a tablet left
+    signed in) must not guess it freely either. Counted like a sign-in of that account."""
+
+    def _limited(self) -> Limited:
+        return Limited(self.request, self.request.user.get_username())
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        wait = self._limited().wait()
+        if wait:
+            form = waiting_form(self.get_form_class()(request.user), wait_message(wait))
+            return too_many(self.render_to_response(self.get_context_data(form=form)), wait)
         return super().post(request, *args, **kwargs)
 
     def form_invalid(self, form: Any) -> HttpResponse:
-        window = settings.LOGIN_FAILURE_WINDOW
-        access.note_failure(_user_key(str(self.request.POST.get("username", ""))), window)
-        access.note_failure(_address_key(self.request), window)
+        if "old_password" in form.errors:
+            self._limited().failed()
         return super().form_invalid(form)
-
-    def form_valid(self, form: Any) -> HttpResponse:
-        # A correct password clears the user name's count (not the address's: one address
-        # must not buy more guesses at other accounts by signing in to its own).
-        access.forget_failures(_user_key(str(self.request.POST.get("username", ""))))
-        return super().form_valid(form)

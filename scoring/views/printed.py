@@ -1,6 +1,7 @@
 """The printed evening: a table's score sheet, the evening's settlement and its summary as
 PDFs (scoring.pdf), each rendered once per version of what it shows and then served from the
-cache; a browser that has the current version gets 304 Not Modified.
+cache; a browser that has the current version gets 304 Not Modified. When too many render at
+once (scoring/pdf/documents.py), the answer is 503 with Retry-After.
 
 Access as for the pages they print: the sheet for the table's club and for a device holding
 the table's code; the settlement and the summary for the club's members. Other clubs get 404.
@@ -9,6 +10,7 @@ the table's code; the settlement and the summary for the club's members. Other c
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.urls import URLPattern, path
 from django.utils.cache import get_conditional_response
 from django.utils.http import content_disposition_header
@@ -17,6 +19,7 @@ from django.views.decorators.http import require_safe
 from scoring.access import evening_for, table_for
 from scoring.pdf.documents import (
     Document,
+    PdfBusy,
     get_pdf,
     settlement_document,
     sheet_document,
@@ -30,7 +33,14 @@ def pdf_response(request: HttpRequest, document: Document) -> HttpResponse:
     if not_modified is not None:
         not_modified["ETag"] = etag
         return not_modified
-    pdf, cached = get_pdf(document)
+    try:
+        pdf, cached = get_pdf(document)
+    except PdfBusy as busy:
+        # many PDFs render at once: the tablets' deal saves go first; the page asks again
+        response = render(request, "scoring/pdf_busy.html",
+                          {"retry_after": busy.retry_after}, status=503)
+        response["Retry-After"] = str(busy.retry_after)
+        return response
     response = HttpResponse(pdf, content_type="application/pdf")
     disposition = content_disposition_header(False, document.filename)
     if disposition is not None:  # None only for an empty file name

@@ -18,7 +18,6 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path, reverse
 from django.utils.formats import date_format
-from django.utils.text import slugify
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
@@ -28,7 +27,7 @@ from scoring import access
 from scoring.forms.season import SeasonForm
 from scoring.models import Evening, Membership, Season, Table
 from scoring.notation import decimal1
-from scoring.pdf.standings import standings_pdf
+from scoring.pdf.standings import standings_document
 from scoring.reads import charts
 from scoring.reads.sheet import game_label, table_sheet, tables_with_everything
 from scoring.reads.standings import (
@@ -40,6 +39,7 @@ from scoring.reads.standings import (
     season_standings,
     tie_rule,
 )
+from scoring.views.printed import pdf_response
 from scoring.views.tables import season_table
 from scoring.writes import services
 
@@ -74,11 +74,8 @@ def season_view(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def season_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     season, _member = access.season_for(request, pk)
-    pdf = standings_pdf(season, _lang())
-    response = HttpResponse(pdf, content_type="application/pdf")
-    name = slugify(f"{season.club.slug} {season.name}") or "season"
-    response["Content-Disposition"] = f'inline; filename="{name}.pdf"'
-    return response
+    # rendered once per version of what it prints, for every viewer (views/printed.py)
+    return pdf_response(request, standings_document(season, _lang()))
 
 
 # ---------------------------------------------------------------- settings

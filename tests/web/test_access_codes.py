@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime
-import time
 from collections.abc import Iterator
 
 import pytest
@@ -126,43 +125,100 @@ def test_a_signed_in_member_of_another_club_may_use_a_code(client: Client) -> No
     assert granted(client, table)
 
 
-def test_wrong_codes_are_rate_limited_per_session(client: Client) -> None:
+class Clock:
+    def __init__(self) -> None:
+        self.time = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.time
+
+
+@pytest.fixture
+def clock(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Clock:
+    settings.TABLE_CODE_FREE_FAILURES = 5
+    settings.TABLE_CODE_FREE_FAILURES_PER_ADDRESS = 200
+    settings.TABLE_CODE_DELAY = 1
+    settings.TABLE_CODE_MAX_DELAY = 600
+    settings.TABLE_CODE_FAILURE_WINDOW = 3600
+    fake = Clock()
+    monkeypatch.setattr(access, "now", fake)
+    return fake
+
+
+def test_wrong_codes_slow_this_device_down(client: Client, clock: Clock) -> None:
     table = make_table(make_club())
-    for i in range(10):
+    for i in range(5):
         response = client.get(reverse("scoring:code", args=[f"WRONG{i:03d}"]))
         assert response.status_code == 404
     blocked = client.get(reverse("scoring:code", args=["WRONG999"]))
     assert blocked.status_code == 429
-    assert int(blocked["Retry-After"]) > 0
-    # even the right code waits, or guessing would go on
+    assert blocked["Retry-After"] == "1"
+    # even the right code waits, or guessing would go on; the form is shown again
     assert client.get(reverse("scoring:code", args=[table.access_code])).status_code == 429
-    assert client.post(reverse("scoring:code-entry"),
-                       {"code": table.access_code}).status_code == 429
+    again = client.post(reverse("scoring:code-entry"), {"code": table.access_code},
+                        HTTP_ACCEPT_LANGUAGE="en")
+    assert again.status_code == 429
+    html = again.content.decode()
+    assert "Too many wrong codes from this device. Please try again in 1 second." in html
+    assert 'name="code"' in html
     assert not granted(client, table)
-    # another device is not affected by this one's mistakes
-    other = Client(REMOTE_ADDR="10.0.0.2")
-    assert other.get(reverse("scoring:code", args=[table.access_code])).status_code == 302
-
-
-def test_the_block_ends_after_the_window(client: Client, monkeypatch: pytest.MonkeyPatch,
-                                         ) -> None:
-    table = make_table(make_club())
-    now = [1_000_000.0]
-    monkeypatch.setattr(time, "time", lambda: now[0])  # the view's clock and the cache's
-    for i in range(10):
-        client.get(reverse("scoring:code", args=[f"WRONG{i:03d}"]))
-    assert client.get(reverse("scoring:code", args=[table.access_code])).status_code == 429
-    now[0] += 601
+    # a slowdown, not a lock-out: after the wait the right code opens the table
+    clock.time += 1
     assert client.get(reverse("scoring:code", args=[table.access_code])).status_code == 302
+    assert granted(client, table)
 
 
-def test_dropping_the_session_cookie_does_not_reset_the_count(
-        settings: Settings, client: Client) -> None:
-    settings.TABLE_CODE_MAX_FAILURES_PER_ADDRESS = 15
+def test_the_wait_grows_with_each_further_wrong_code(client: Client, clock: Clock) -> None:
+    make_table(make_club())
+    waits = []
+    for i in range(9):
+        assert client.get(reverse("scoring:code", args=[f"WRONG{i:03d}"])).status_code == 404
+        device = client.session.session_key or ""
+        wait = access.waiting(access.limit_key("code", "127.0.0.1", device))
+        waits.append(wait)
+        clock.time += wait
+    assert waits == [0, 0, 0, 0, 1, 2, 4, 8, 16]
+
+
+def test_an_attacking_device_does_not_refuse_another_device_at_its_address(
+        clock: Clock) -> None:
+    """Found by the attack run: ~130 wrong codes from one device locked valid codes out for
+    every device at that address (behind a proxy: the whole club)."""
+    table = make_table(make_club())
+    attacker = Client(REMOTE_ADDR="10.0.0.1")
+    answers = {attacker.get(reverse("scoring:code", args=[f"WRONG{i:03d}"])).status_code
+               for i in range(130)}
+    assert answers == {404, 429}
+    tablet = Client(REMOTE_ADDR="10.0.0.1")  # the same address, another device
+    assert tablet.get(reverse("scoring:code", args=[table.access_code])).status_code == 302
+    assert granted(tablet, table)
+    other = Client(REMOTE_ADDR="10.0.0.1")
+    assert other.post(reverse("scoring:code-entry"),
+                      {"code": table.access_code}).status_code == 302
+    # the attacker still waits
+    assert attacker.get(reverse("scoring:code", args=[table.access_code])).status_code == 429
+
+
+def test_dropping_the_session_cookie_does_not_escape_the_address_count(
+        settings: Settings, clock: Clock) -> None:
+    settings.TABLE_CODE_FREE_FAILURES_PER_ADDRESS = 15
     for i in range(15):
         fresh = Client()  # a new session every time
         assert fresh.get(reverse("scoring:code", args=[f"WRONG{i:03d}"])).status_code == 404
-    assert Client().get(reverse("scoring:code", args=["WRONG999"])).status_code == 429
+    blocked = Client().get(reverse("scoring:code", args=["WRONG999"]))
+    assert blocked.status_code == 429 and blocked["Retry-After"] == "1"
+    # another address is not affected
+    assert Client(REMOTE_ADDR="10.0.0.9").get(
+        reverse("scoring:code", args=["WRONG998"])).status_code == 404
+
+
+def test_a_right_code_clears_the_devices_count(client: Client, clock: Clock) -> None:
+    table = make_table(make_club())
+    for i in range(4):
+        client.get(reverse("scoring:code", args=[f"WRONG{i:03d}"]))
+    assert client.get(reverse("scoring:code", args=[table.access_code])).status_code == 302
+    for i in range(4):
+        assert client.get(reverse("scoring:code", args=[f"AGAIN{i:03d}"])).status_code == 404
 
 
 def test_the_entry_page_and_an_empty_code(client: Client) -> None:
@@ -214,3 +270,16 @@ def test_codes_are_for_scorers_and_admins(client: Client) -> None:
     assert client.get(url).status_code == 200
     client.logout()
     assert client.get(url).status_code == 302
+
+
+def test_waiting_answers_make_no_sessions(settings: Settings, clock: Clock) -> None:
+    """A guesser without cookies is answered 429 without a new session row for each guess."""
+    from django.contrib.sessions.models import Session
+
+    settings.TABLE_CODE_FREE_FAILURES_PER_ADDRESS = 3
+    for i in range(3):
+        Client().get(reverse("scoring:code", args=[f"WRONG{i:03d}"]))
+    sessions = Session.objects.count()
+    for i in range(10):
+        assert Client().get(reverse("scoring:code", args=[f"MORE{i:04d}"])).status_code == 429
+    assert Session.objects.count() == sessions

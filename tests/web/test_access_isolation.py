@@ -22,17 +22,21 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.urls.converters import IntConverter, PathConverter, SlugConverter, StringConverter
 
-from scoring.models import Deal, Evening, Player, RuleProfile, Season, Table
+from scoring.models import Deal, Entrant, Evening, Player, RuleProfile, Season, Table, Tournament
 from scoring.writes.services import Actor, deal_record
+from scoring.writes.tournament import series_draw
 
 from .factories import make_club, make_table, make_user
+from .tournaments import make_tournament
 
 pytestmark = pytest.mark.django_db
 
 # The table code itself is the credential (anyone holding it may open that table), so the
 # code URL is tested on its own in test_access_codes.py; so are an invitation's and a club
-# registration's tokens (test_invitations.py, test_onboarding.py).
-CREDENTIAL_PARAMETERS = {"code", "token"}
+# registration's tokens (test_invitations.py, test_onboarding.py), and a tournament's public
+# board key: anyone holding it may see the board while the tournament opts in
+# (tests/web/test_tournament_pages.py).
+CREDENTIAL_PARAMETERS = {"code", "token", "key"}
 
 
 def scoring_patterns() -> Iterator[URLPattern]:
@@ -69,12 +73,18 @@ def club_b_objects() -> dict[str, Any]:
                                    end=evening.date, evaluation="classic")
     evening.season = season
     evening.save(update_fields=["season"])
+    # and a tournament with its first series drawn (the entrant's id is walked too)
+    tournament = make_tournament(club_b, players=4)
+    series_draw(tournament=tournament, seed=1)
     club_a = make_club("a", "Club A")
     # A rule profile's id too: on PostgreSQL ids are not reset between tests, so no other id
     # happens to name club B's profile the way it does on a fresh SQLite database.
     b_player, b_profile = club_b.players.first(), club_b.rule_profiles.first()
     assert b_player is not None and b_profile is not None, "club B has players and profiles"
-    ints = sorted({evening.pk, table.pk, deal.pk, b_player.pk, season.pk, b_profile.pk})
+    entrant = tournament.entrants.first()
+    assert entrant is not None
+    ints = sorted({evening.pk, table.pk, deal.pk, b_player.pk, season.pk, b_profile.pk,
+                   tournament.pk, entrant.pk})
     # Club A's own players and profiles are not needed; one whose id is among the walked ids
     # (ids run on across tests on PostgreSQL) would be found as club A's, so it goes.
     Player.objects.filter(club=club_a, pk__in=ints).delete()
@@ -82,7 +92,8 @@ def club_b_objects() -> dict[str, Any]:
     # Sanity: none of the ids names an object of club A.
     for model, field in ((Player, "club"), (RuleProfile, "club"), (Evening, "club"),
                          (Table, "evening__club"), (Deal, "table__evening__club"),
-                         (Season, "club")):
+                         (Season, "club"), (Tournament, "club"),
+                         (Entrant, "tournament__club")):
         assert not model.objects.filter(pk__in=ints, **{field: club_a}).exists()
     return {"club_a": club_a, "club_b": club_b, "ints": ints}
 

@@ -1,13 +1,20 @@
-"""Wrong passwords are limited per user name and per address (scoring/views/login.py)."""
+"""Wrong passwords slow down further attempts per (address, account) and per address, at
+every form that checks a password: the site's sign-in, the admin's and the password change
+(scoring/views/login.py, scoring/access.py). The clock is scoring.access.now, set by hand."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import threading
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.test import Client
 from pytest_django import Settings
+
+from scoring import access
 
 from .factories import make_club, make_user
 
@@ -16,73 +23,275 @@ if TYPE_CHECKING:
 
 pytestmark = pytest.mark.django_db
 
+PASSWORD = "pw-for-tests-only"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.time = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.time
+
 
 @pytest.fixture(autouse=True)
-def _fresh_counts(settings: Settings) -> None:
+def clock(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Iterator[Clock]:
     cache.clear()
-    settings.LOGIN_MAX_FAILURES = 3
-    settings.LOGIN_MAX_FAILURES_PER_ADDRESS = 5
-    settings.LOGIN_FAILURE_WINDOW = 600
+    settings.LOGIN_FREE_FAILURES = 3
+    settings.LOGIN_FREE_FAILURES_PER_ADDRESS = 6
+    settings.LOGIN_DELAY = 10
+    settings.LOGIN_MAX_DELAY = 600
+    settings.LOGIN_FAILURE_WINDOW = 3600
+    fake = Clock()
+    monkeypatch.setattr(access, "now", fake)
+    yield fake
+    cache.clear()
 
 
 def sign_in(client: Client, username: str, password: str, address: str = "10.0.0.1",
-            ) -> TestResponse:
-    return client.post("/accounts/login/", {"username": username, "password": password},
-                       REMOTE_ADDR=address)
+            url: str = "/accounts/login/", **extra: Any) -> TestResponse:
+    return client.post(url, {"username": username, "password": password},
+                       REMOTE_ADDR=address, **extra)
 
 
-def test_after_too_many_wrong_passwords_even_the_right_one_waits() -> None:
+def test_past_the_free_failures_even_the_right_password_waits(clock: Clock) -> None:
     user = make_user(make_club())
     client = Client()
     for _ in range(3):
         assert sign_in(client, user.username, "wrong").status_code == 200
-    response = sign_in(client, user.username, "pw-for-tests-only")
+    response = sign_in(client, user.username, PASSWORD)
     assert response.status_code == 429
-    assert int(response["Retry-After"]) > 500
+    assert response["Retry-After"] == "10"
     assert "_auth_user_id" not in client.session
-    # Another address does not help: the count is the user name's.
-    assert sign_in(Client(), user.username.upper(), "pw-for-tests-only",
-                   "10.0.0.2").status_code == 429
+    html = response.content.decode()
+    assert 'name="password"' in html and user.username in html  # the form again
+    # a slowdown, not a lock-out: after the wait the right password works
+    clock.time += 10
+    assert sign_in(client, user.username, PASSWORD).status_code == 302
+
+
+def test_the_wait_grows_with_every_further_failure_up_to_the_cap(clock: Clock) -> None:
+    make_club()
+    waits = []
+    for _ in range(10):
+        response = sign_in(Client(), "someone", "wrong")
+        assert response.status_code == 200
+        wait = access.waiting(access.limit_key("login", "10.0.0.1", "someone"))
+        waits.append(wait)
+        clock.time += wait
+    assert waits == [0, 0, 10, 20, 40, 80, 160, 320, 600, 600]
+    clock.time -= 1
+    blocked = sign_in(Client(), "someone", "wrong")
+    assert blocked.status_code == 429 and blocked["Retry-After"] == "1"
+
+
+def test_an_attacker_at_one_address_does_not_refuse_the_owner_at_another() -> None:
+    user = make_user(make_club())
+    attacker = Client()
+    answers = {sign_in(attacker, user.username, f"guess-{n}", "10.6.6.6").status_code
+               for n in range(20)}
+    assert answers == {200, 429}
+    owner = Client()
+    assert sign_in(owner, user.username, PASSWORD, "10.0.0.2").status_code == 302
+    assert owner.session["_auth_user_id"] == str(user.pk)
+    # and the attacker still waits
+    assert sign_in(Client(), user.username, PASSWORD, "10.6.6.6").status_code == 429
+
+
+def test_the_user_name_counts_however_it_is_typed() -> None:
+    user = make_user(make_club())
+    for spelling in (user.username, user.username.upper(), f" {user.username} "):
+        sign_in(Client(), spelling, "wrong")
+    assert sign_in(Client(), user.username, PASSWORD).status_code == 429
 
 
 def test_the_message_is_german_by_default_and_english_on_request() -> None:
     user = make_user(make_club())
     for _ in range(3):
         sign_in(Client(), user.username, "wrong")
-    german = Client().post("/accounts/login/", {"username": user.username, "password": "x"},
-                           HTTP_ACCEPT_LANGUAGE="de")
-    assert "Zu viele fehlgeschlagene Anmeldeversuche" in german.content.decode()
-    english = Client().post("/accounts/login/", {"username": user.username, "password": "x"},
-                            HTTP_ACCEPT_LANGUAGE="en")
-    assert "Too many failed sign-in attempts" in english.content.decode()
+    german = sign_in(Client(), user.username, "x", HTTP_ACCEPT_LANGUAGE="de")
+    assert ("Zu viele fehlgeschlagene Anmeldeversuche. Bitte warten Sie 10 Sekunden"
+            in german.content.decode())
+    english = sign_in(Client(), user.username, "x", HTTP_ACCEPT_LANGUAGE="en")
+    assert ("Too many failed sign-in attempts. Please wait 10 seconds"
+            in english.content.decode())
 
 
-def test_one_address_guessing_many_accounts_is_stopped() -> None:
+def test_long_waits_are_told_in_minutes(settings: Settings) -> None:
+    settings.LOGIN_DELAY = 300
+    user = make_user(make_club())
+    for _ in range(3):
+        sign_in(Client(), user.username, "wrong")
+    english = sign_in(Client(), user.username, "x", HTTP_ACCEPT_LANGUAGE="en")
+    assert english["Retry-After"] == "300"
+    assert "Please wait 5 minutes" in english.content.decode()
+
+
+def test_one_address_guessing_many_accounts_is_slowed_down() -> None:
     make_club()
-    for n in range(5):
+    for n in range(6):
         assert sign_in(Client(), f"someone-{n}", "guess").status_code == 200
     assert sign_in(Client(), "someone-else", "guess").status_code == 429
     assert sign_in(Client(), "someone-else", "guess", "10.0.0.9").status_code == 200
 
 
-def test_the_limit_passes_after_the_window(settings: Settings,
-                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    import time as real_time
+def test_the_per_address_allowance_can_be_switched_off(settings: Settings) -> None:
+    settings.LOGIN_FREE_FAILURES_PER_ADDRESS = 0
+    make_club()
+    for n in range(12):
+        assert sign_in(Client(), f"someone-{n}", "guess").status_code == 200
 
+
+def test_a_right_password_clears_the_accounts_count_at_that_address() -> None:
     user = make_user(make_club())
+    for _ in range(2):
+        sign_in(Client(), user.username, "wrong")
+    assert sign_in(Client(), user.username, PASSWORD).status_code == 302
+    for _ in range(2):
+        assert sign_in(Client(), user.username, "wrong").status_code == 200
+    assert sign_in(Client(), user.username, PASSWORD).status_code == 302
+
+
+# ---------------------------------------------------------------- the admin's sign-in
+
+def staff() -> User:
+    return User.objects.create_user("operator", password=PASSWORD, is_staff=True,
+                                    is_superuser=True)
+
+
+def test_the_admin_sign_in_is_limited(clock: Clock) -> None:
+    """Found by the attack run: 60 wrong passwords at /admin/login/, then the right one
+    worked at once."""
+    user = staff()
+    client = Client()
+    answers = [sign_in(client, user.username, f"guess-{n}", url="/admin/login/").status_code
+               for n in range(60)]
+    assert answers[:3] == [200, 200, 200] and set(answers[3:]) == {429}
+    response = sign_in(client, user.username, PASSWORD, url="/admin/login/")
+    assert response.status_code == 429
+    assert int(response["Retry-After"]) == 10
+    html = response.content.decode()
+    assert 'id="login-form"' in html  # the admin's own form, shown again
+    assert "Too many failed sign-in attempts" in html or "Zu viele" in html
+    assert "_auth_user_id" not in client.session
+    clock.time += 10
+    done = sign_in(client, user.username, PASSWORD, url="/admin/login/?next=/admin/")
+    assert done.status_code == 302 and done["Location"] == "/admin/"
+
+
+def test_the_admin_and_the_site_share_one_count() -> None:
+    user = staff()
     for _ in range(3):
-        sign_in(Client(), user.username, "wrong")
-    assert sign_in(Client(), user.username, "pw-for-tests-only").status_code == 429
-    later = real_time.time() + 601
-    monkeypatch.setattr("scoring.access.time.time", lambda: later)
-    assert sign_in(Client(), user.username, "pw-for-tests-only").status_code == 302
+        assert sign_in(Client(), user.username, "wrong").status_code == 200
+    assert sign_in(Client(), user.username, PASSWORD, url="/admin/login/").status_code == 429
 
 
-def test_a_right_password_clears_the_user_names_count() -> None:
+def test_the_admin_sign_in_still_refuses_non_staff() -> None:
     user = make_user(make_club())
-    for _ in range(2):
-        sign_in(Client(), user.username, "wrong")
-    assert sign_in(Client(), user.username, "pw-for-tests-only").status_code == 302
-    for _ in range(2):
-        assert sign_in(Client(), user.username, "wrong", "10.0.0.3").status_code == 200
-    assert sign_in(Client(), user.username, "pw-for-tests-only", "10.0.0.3").status_code == 302
+    response = sign_in(Client(), user.username, PASSWORD, url="/admin/login/")
+    assert response.status_code == 200
+    assert "_auth_user_id" not in response.wsgi_request.session
+
+
+def test_the_admin_sign_in_page_and_a_signed_in_operator() -> None:
+    client = Client()
+    page = client.get("/admin/login/")
+    assert page.status_code == 200 and 'id="login-form"' in page.content.decode()
+    client.force_login(staff())
+    assert client.get("/admin/login/")["Location"] == "/admin/"
+
+
+# ---------------------------------------------------------------- the password change
+
+def test_the_password_change_limits_wrong_old_passwords(clock: Clock) -> None:
+    user = make_user(make_club())
+    client = Client()
+    client.force_login(user)
+    change = {"new_password1": "a-new-pw-for-tests", "new_password2": "a-new-pw-for-tests"}
+    for _ in range(3):
+        response = client.post("/accounts/password_change/",
+                               {"old_password": "wrong", **change}, REMOTE_ADDR="10.0.0.1")
+        assert response.status_code == 200
+    blocked = client.post("/accounts/password_change/", {"old_password": PASSWORD, **change},
+                          REMOTE_ADDR="10.0.0.1")
+    assert blocked.status_code == 429 and blocked["Retry-After"] == "10"
+    user.refresh_from_db()
+    assert user.check_password(PASSWORD)
+    clock.time += 10
+    assert client.post("/accounts/password_change/", {"old_password": PASSWORD, **change},
+                       REMOTE_ADDR="10.0.0.1").status_code == 302
+
+
+# ---------------------------------------------------------------- the count itself
+
+def test_the_count_is_exact_under_threads() -> None:
+    key = access.limit_key("test", "threads")
+    counts: list[int] = []
+    lock = threading.Lock()
+    start = threading.Barrier(20)
+
+    def fail() -> None:
+        start.wait()
+        for _ in range(10):
+            count = access.count_failure(key, 60)
+            with lock:
+                counts.append(count)
+
+    threads = [threading.Thread(target=fail) for _ in range(20)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(counts) == list(range(1, 201))
+
+
+def test_a_cache_whose_incr_reads_then_writes_still_counts_each_failure_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Django's database cache does incr as a get and a set: two at once may see the same
+    number. The claim of each number with add makes the loser count again."""
+    key = access.limit_key("test", "racy")
+    assert access.count_failure(key, 60) == 1
+    real_incr = cache.incr
+    stale = iter([2, 2])  # the first two increments both 'read' 1
+
+    def racy_incr(k: str, delta: int = 1, version: Any = None) -> int:
+        value = next(stale, None)
+        if value is None:
+            return int(real_incr(k, delta))
+        cache.set(k, value, 60)
+        return value
+
+    monkeypatch.setattr(cache, "incr", racy_incr)
+    assert access.count_failure(key, 60) == 2
+    assert access.count_failure(key, 60) == 3
+
+
+def test_the_count_works_on_the_database_cache(clock: Clock) -> None:
+    """Without CACHE_URL the shared cache is Django's database cache: add, incr, touch and
+    delete_many there too."""
+    from django.core.cache import caches
+    from django.core.management import call_command
+    from django.test import override_settings
+
+    database = {"BACKEND": "django.core.cache.backends.db.DatabaseCache",
+                "LOCATION": "skatclub_limits_test_cache"}
+    with override_settings(CACHES={"default": database}):
+        call_command("createcachetable", verbosity=0)
+        caches["default"].clear()
+        limit = access.Limit(free=2, delay=5, max_delay=60, window=600)
+        key = access.limit_key("test", "database")
+        waits = [access.note_failure(key, limit) for _ in range(5)]
+        assert waits == [0, 5, 10, 20, 40]
+        assert access.waiting(key) == 40
+        clock.time += 40
+        assert access.waiting(key) == 0
+        access.forget_failures(key)
+        assert access.count_failure(key, 600) == 1
+
+
+def test_a_wait_stays_below_the_window() -> None:
+    """Or the count would be forgotten by the time the wait is over, and guessing would be
+    free again."""
+    limit = access.Limit(free=1, delay=1, max_delay=10_000, window=100)
+    assert [limit.wait(n) for n in (0, 1, 2, 7, 8, 50)] == [0, 1, 2, 64, 99, 99]
+    assert access.Limit(free=1, delay=0, max_delay=60, window=100).wait(9) == 0

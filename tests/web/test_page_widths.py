@@ -26,11 +26,13 @@ from pytest_django.live_server_helper import LiveServer
 
 from scoring.models import Deal, RuleProfile, Season
 from scoring.writes.services import Actor, deal_delete, deal_edit, deal_record
+from scoring.writes.tournament import series_draw
 
 from . import seasons
 from .factories import browser_login, make_club, make_user
 from .seasons import seat_and_play
 from .test_pdf_issue12 import story_table
+from .tournaments import fill_series, make_tournament
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
@@ -76,6 +78,15 @@ NOT_PAGES = {
     "import-preview": "shows the signed-in admin's own upload: measured at phone width by "
                       "test_import_browser.py",
     "import-confirm": "POST only: the form is on the import preview",
+    "tournament-entrant": "POST only: the buttons are on the tournament desk",
+    "tournament-settings": "POST only: the form is on the tournament desk",
+    "tournament-draw": "POST only: the form is on the tournament desk",
+    "tournament-seats-pdf": "PDF", "tournament-cards-pdf": "PDF",
+    "tournament-list-pdf": "PDF", "tournament-results-pdf": "PDF",
+    "tournament-results-csv": "CSV download",
+    "board-fragment": "fragment of the live board (measured as 'board')",
+    "board-tv-fragment": "fragment of the TV board (measured as 'board-tv')",
+    "board-version": "JSON for the live board's polling",
 }
 # The pages that were once too wide: saved as screenshots to look at.
 SHOWN = {"sheet", "sheet-six", "evening", "evening-audit", "deal-history", "season-player",
@@ -123,8 +134,12 @@ def played_club() -> dict[str, Any]:
     # and a 6-table at the same evening: the widest sheet there is
     six = seat_and_play(evening, [seasons.player(club, name) for name in SIX],
                         {0: [(1, True)], 2: [(2, False)], 4: [(3, True)], 5: [(1, False)]})
+    # and a tournament of 13 with its first series drawn and played, its board public
+    tournament = make_tournament(club, public=True)
+    series_draw(tournament=tournament, seed=1)
+    fill_series(tournament, 1)
     return {"club": club, "table": table, "evening": evening, "season": season,
-            "deal": edited, "player": player, "six": six}
+            "deal": edited, "player": player, "six": six, "tournament": tournament}
 
 
 def page_urls(objects: dict[str, Any]) -> dict[str, str]:
@@ -158,6 +173,11 @@ def page_urls(objects: dict[str, Any]) -> dict[str, str]:
         "scoring:season": [objects["season"].pk],
         "scoring:season-edit": [objects["season"].pk],
         "scoring:season-player": [objects["season"].pk, objects["player"].pk],
+        "scoring:tournament-create": [objects["club"].slug],
+        "scoring:tournament": [objects["tournament"].pk],
+        "scoring:tournament-results": [objects["tournament"].pk],
+        "scoring:board": [objects["tournament"].board_key],
+        "scoring:board-tv": [objects["tournament"].board_key],
     }
     urls = {}
     unknown = []

@@ -29,8 +29,10 @@ from django.urls.exceptions import NoReverseMatch
 
 from scoring.models import Deal, Season
 from scoring.writes.services import Actor, deal_record
+from scoring.writes.tournament import series_draw
 
 from .factories import make_club, make_table, make_user
+from .tournaments import make_tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -76,13 +78,18 @@ def objects() -> dict[str, Any]:
     evening.save(update_fields=["season"])
     player = club.players.first()
     assert player is not None, "a new club has players"
+    tournament = make_tournament(club, players=4, public=True)
+    series_draw(tournament=tournament, seed=1)
+    entrant = tournament.entrants.first()
+    assert entrant is not None
     return {"club": club, "table": table, "deal": deal, "evening": evening, "season": season,
             "player": player,
-            "pks": sorted({evening.pk, table.pk, season.pk}),
+            "pks": sorted({evening.pk, table.pk, season.pk, tournament.pk}),
             "values": {"slug": club.slug, "code": table.access_code, "deal": deal.pk,
                        "player": player.pk, "app_label": "scoring", "object_id": str(deal.pk),
                        "content_type_id": 1, "url": "x/", "uidb64": "MQ",
-                       "token": "set-password", "id": 1}}
+                       "token": "set-password", "id": 1, "entrant": entrant.pk,
+                       "series": 1, "number": 1, "key": tournament.board_key}}
 
 
 def urls_for(name: str, pattern: URLPattern, objects: dict[str, Any]) -> list[str]:

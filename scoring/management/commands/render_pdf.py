@@ -25,13 +25,14 @@ from scoring.models import Evening, Season, Table
 from scoring.pdf.documents import (
     KINDS,
     LAYOUTS,
+    Document,
     get_pdf,
     render,
     settlement_document,
     sheet_document,
     summary_document,
 )
-from scoring.pdf.standings import standings_pdf
+from scoring.pdf.standings import standings_document
 
 STANDINGS = "standings"
 
@@ -80,7 +81,7 @@ class Command(BaseCommand):
                 document = settlement_document(evening)
             else:
                 document = summary_document(evening)
-            pdf = render(document).pdf if options["no_cache"] else get_pdf(document)[0]
+            pdf = self._pdf(document, options["no_cache"])
         self._write(options["output"], pdf, document.filename)
 
     def _standings(self, options: dict[str, Any]) -> None:
@@ -91,8 +92,15 @@ class Command(BaseCommand):
         season = Season.objects.select_related("club").filter(pk=options["season"]).first()
         if season is None:
             raise CommandError(f"There is no season with id {options['season']}.")
-        pdf = standings_pdf(season, options["lang"] or season.club.language or "de")
+        document = standings_document(season, options["lang"] or season.club.language or "de")
+        pdf = self._pdf(document, options["no_cache"])
         self._write(options["output"], pdf, f"season {season.name}")
+
+    def _pdf(self, document: Document, no_cache: bool) -> bytes:
+        if no_cache:
+            return render(document).pdf
+        # a script may wait for a render slot as long as a render may take
+        return get_pdf(document, wait=settings.PDF_RENDER_TIMEOUT)[0]
 
     def _write(self, output: str, pdf: bytes, what: str) -> None:
         if output == "-":

@@ -1,0 +1,80 @@
+"""Tournament days (issue 17): the seat draw's speed, and the public live board under load.
+
+1. The draw of 1,000 players into 250 tables for 3 series (target < 1 s), the later series
+   drawn against repeated opponents; baseline in the same run: the same seating by a plain
+   shuffle (no search), the least any draw costs.
+2. With --board: the public live board while tablets save: version polls (ETag, cached) and
+   board fetches after a change, p50/p99 per request (bench/_board.py; target p99 < 100 ms).
+
+Run: .venv/bin/python bench/tournament.py [--runs N] [--board]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from scoring.draw import repeated_pairs, table_sizes, tournament  # noqa: E402
+
+PLAYERS, SERIES = 1000, 3
+DRAW_TARGET_S = 1.0
+
+
+def shuffled(players: int, series: int, seed: int) -> list[list[list[int]]]:
+    """The baseline: each series a plain shuffle split into tables, no search."""
+    rng = random.Random(seed)
+    sizes = table_sizes(players)
+    result = []
+    for _ in range(series):
+        order = list(range(1, players + 1))
+        rng.shuffle(order)
+        tables, start = [], 0
+        for size in sizes:
+            tables.append(order[start:start + size])
+            start += size
+        result.append(tables)
+    return result
+
+
+def bench_draw(runs: int) -> bool:
+    print(f"Seat draw: {PLAYERS} players, {len(table_sizes(PLAYERS))} tables, {SERIES} series")
+    times, base, repeats, base_repeats = [], [], 0, 0
+    for seed in range(runs):
+        start = time.perf_counter()
+        drawn = tournament(PLAYERS, SERIES, seed)
+        times.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        plain = shuffled(PLAYERS, SERIES, seed)
+        base.append(time.perf_counter() - start)
+        repeats += sum(repeated_pairs(drawn[k], drawn[:k]) for k in range(1, SERIES))
+        base_repeats += sum(repeated_pairs(plain[k], plain[:k]) for k in range(1, SERIES))
+    print(f"  draw against repeats   median {statistics.median(times) * 1000:7.1f} ms   "
+          f"max {max(times) * 1000:7.1f} ms   repeated pairs {repeats} over {runs} draws")
+    print(f"  baseline: plain shuffle median {statistics.median(base) * 1000:7.1f} ms   "
+          f"max {max(base) * 1000:7.1f} ms   repeated pairs {base_repeats} over {runs} draws")
+    ok = max(times) < DRAW_TARGET_S
+    print(f"  target < {DRAW_TARGET_S:.0f} s: {'met' if ok else 'MISSED'}")
+    return ok
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--board", action="store_true", help="also the live board under load")
+    args = parser.parse_args()
+    ok = bench_draw(args.runs)
+    if args.board:
+        from _board import bench_board  # sets Django up: only for this part
+
+        ok = bench_board() and ok
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

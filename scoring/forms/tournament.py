@@ -1,0 +1,159 @@
+"""Forms of the tournament pages: a new tournament, registering an entrant, the organiser's
+settings during the day, and the draw of a series. Shape checks only: the services check
+the rest (seating, categories, teams)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from scoring.collation import ordered_by_name
+from scoring.models import Club, Player, RuleProfile, Season, Tournament
+from scoring.presets import PRESETS
+from scoring.reads.tournament import parse_prizes
+
+MONEY: dict[str, Any] = {"max_digits": 8, "decimal_places": 2, "min_value": Decimal("0")}
+MAX_SEED = 2**53
+
+
+def _lines(text: str) -> list[str]:
+    return [" ".join(p.split()) for p in text.replace(",", "\n").splitlines() if p.strip()]
+
+
+def parse_prize_lines(text: str) -> list[str]:
+    return parse_prizes(text)
+
+
+class TournamentForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=100, initial=_("Preisskat"))
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(
+        format="%Y-%m-%d", attrs={"type": "date"}))
+    profile = forms.ModelChoiceField(label=_("Rule profile"), queryset=RuleProfile.objects.none())
+    season = forms.ModelChoiceField(
+        label=_("Counts for the season"), queryset=Season.objects.none(), required=False)
+    series_count = forms.IntegerField(label=_("Number of series"), initial=2,
+                                      min_value=1, max_value=10)
+    series_rounds = forms.IntegerField(
+        label=_("Rounds per series"), initial=12, min_value=1, max_value=50,
+        help_text=_("12 rounds are 48 games at a 4-table and 36 at a 3-table."))
+    entry_fee = forms.DecimalField(label=_("Entry fee"), initial=Decimal("10.00"), **MONEY)
+    lost_fee = forms.DecimalField(label=_("Lost-game fee"), initial=Decimal("0.50"), **MONEY)
+    lost_fee_from = forms.IntegerField(
+        label=_("Higher fee from lost game no."), initial=4, min_value=2, max_value=99,
+        required=False)
+    lost_fee_high = forms.DecimalField(label=_("Higher lost-game fee"),
+                                       initial=Decimal("1.00"), required=False, **MONEY)
+    passed_fee = forms.DecimalField(label=_("Passed-deal fee"), initial=Decimal("0.00"),
+                                    **MONEY)
+    categories = forms.CharField(
+        label=_("Categories"), required=False, initial=_("Women, Youth, Seniors"),
+        help_text=_("Separated by commas; each gets its own ranking."))
+    team_fee = forms.DecimalField(
+        label=_("Team fee (teams of 4)"), required=False, **MONEY,
+        help_text=_("Leave empty for no team ranking."))
+    tandem_fee = forms.DecimalField(
+        label=_("Tandem fee (tandems of 2)"), required=False, **MONEY,
+        help_text=_("Leave empty for no tandem ranking."))
+    reseat = forms.ChoiceField(label=_("Later series"), choices=Tournament.Reseat.choices,
+                               initial=Tournament.Reseat.DRAW)
+    tie_rule = forms.ChoiceField(label=_("Equal scores"), choices=Tournament.TieRule.choices,
+                                 initial=Tournament.TieRule.WON)
+    prizes = forms.CharField(
+        label=_("Prizes"), required=False, widget=forms.Textarea(attrs={"rows": 4}),
+        initial="30%\n20%\n10%",
+        help_text=_("One line per place: a fixed amount such as 50.00, or a share of the "
+                    "entry fees such as 25%. What is not paid out is carried."))
+    public = forms.BooleanField(label=_("Public live board"), required=False)
+
+    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.club = club
+        profiles = club.rule_profiles.all()
+        profile_field = self.fields["profile"]
+        assert isinstance(profile_field, forms.ModelChoiceField)
+        profile_field.queryset = profiles
+        isko = profiles.filter(name=PRESETS["isko_tournament"]["name"]).first()
+        if isko is not None:
+            profile_field.initial = isko.pk
+        season_field = self.fields["season"]
+        assert isinstance(season_field, forms.ModelChoiceField)
+        season_field.queryset = club.seasons.all()
+        self.fields["date"].initial = timezone.localdate()
+
+    def clean_categories(self) -> list[str]:
+        names = _lines(self.cleaned_data["categories"])
+        if len(set(names)) != len(names):
+            raise ValidationError(_("A category is named twice."))
+        if any(len(n) > 40 for n in names):
+            raise ValidationError(_("A category name is longer than 40 characters."))
+        return names
+
+    def clean_prizes(self) -> list[str]:
+        return parse_prize_lines(self.cleaned_data["prizes"])
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        high, start = data.get("lost_fee_high"), data.get("lost_fee_from")
+        if (high is None) != (start is None):
+            raise ValidationError(_("Give both the higher lost-game fee and the lost game "
+                                    "it starts from, or neither."))
+        return data
+
+
+class EntrantForm(forms.Form):
+    member = forms.ModelChoiceField(label=_("Member"), queryset=Player.objects.none(),
+                                    required=False, empty_label=_("— a guest —"))
+    name = forms.CharField(label=_("Guest's name"), max_length=100, required=False)
+    home_club = forms.CharField(label=_("Home club"), max_length=100, required=False)
+    category = forms.ChoiceField(label=_("Category"), required=False)
+    team = forms.CharField(label=_("Team"), max_length=60, required=False)
+    tandem = forms.CharField(label=_("Tandem"), max_length=60, required=False)
+    paid = forms.BooleanField(label=_("Paid"), required=False)
+    at_door = forms.BooleanField(label=_("At the door (checked in)"), required=False)
+
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        entered = tournament.entrants.values("player_id")
+        member = self.fields["member"]
+        assert isinstance(member, forms.ModelChoiceField)
+        member.queryset = ordered_by_name(
+            tournament.club.players.filter(guest=False).exclude(pk__in=entered))
+        category = self.fields["category"]
+        assert isinstance(category, forms.ChoiceField)
+        category.choices = [("", "—"), *((c, c) for c in tournament.categories)]
+        if not tournament.categories:
+            del self.fields["category"]
+        if tournament.team_fee is None:
+            del self.fields["team"]
+        if tournament.tandem_fee is None:
+            del self.fields["tandem"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("member") is None and not (data.get("name") or "").strip():
+            raise ValidationError(_("Choose a member or give a guest's name."))
+        return data
+
+
+class SettingsForm(forms.Form):
+    reseat = forms.ChoiceField(label=_("Later series"), choices=Tournament.Reseat.choices)
+    tie_rule = forms.ChoiceField(label=_("Equal scores"), choices=Tournament.TieRule.choices)
+    prizes = forms.CharField(label=_("Prizes"), required=False,
+                             widget=forms.Textarea(attrs={"rows": 4}))
+    public = forms.BooleanField(label=_("Public live board"), required=False)
+
+    def clean_prizes(self) -> list[str]:
+        return parse_prize_lines(self.cleaned_data["prizes"])
+
+
+class DrawForm(forms.Form):
+    seed = forms.IntegerField(
+        label=_("Seed"), required=False,
+        validators=[MinValueValidator(0), MaxValueValidator(MAX_SEED - 1)],
+        help_text=_("Leave empty for a fresh lot; give a recorded seed to repeat a draw."))

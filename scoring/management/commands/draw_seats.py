@@ -1,0 +1,63 @@
+"""`manage.py draw_seats --players N --series S --seed X [--by-standings FILE]`: the seat draw
+of a tournament (scoring/draw.py) for players numbered 1..N, printed as JSON:
+
+    {"series": [[[1, 7, 12, 3], [2, 5, 9], ...], ...]}
+
+one list of tables per series, each table its players in seat order. The first series is
+drawn by lot; each later one is drawn again so that players meet as few earlier opponents as
+possible, or with ``--by-standings FILE`` seated by the standings (places 1-4 at table 1 …).
+
+The FILE (``-`` for standard input) has one line per finished series: the ranking after
+series 1, after series 2 …, each the player numbers best first, separated by spaces or
+commas; empty lines and lines starting with # are skipped. S series need S - 1 lines, each
+listing every player 1..N exactly once. Example for 8 players and 2 series:
+
+    # after series 1
+    5 2 8 1 7 3 6 4
+
+The same seed gives the same draw. A problem is reported on standard error with exit status 1.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from scoring.draw import DrawError, parse_standings, tournament
+
+
+class Command(BaseCommand):
+    help = "Draw the seats of a tournament's series for players numbered 1..N; prints JSON."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--players", type=int, required=True, help="how many players (N)")
+        parser.add_argument("--series", type=int, required=True, help="how many series (S)")
+        parser.add_argument("--seed", type=int, required=True,
+                            help="the recorded seed: the same seed gives the same draw")
+        parser.add_argument("--by-standings", metavar="FILE", default=None,
+                            help="seat series 2.. by these rankings (one line per series, "
+                            "best first; - for standard input)")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        standings = None
+        source = options["by_standings"]
+        if source is not None:
+            try:
+                text = (sys.stdin.read() if source == "-"
+                        else Path(source).read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError) as err:
+                raise CommandError(f"Cannot read {source}: {err}") from None
+        try:
+            if source is not None:
+                standings = parse_standings(text)
+            if options["series"] < 1:
+                raise DrawError("series", "--series must be at least 1.")
+            result = tournament(options["players"], options["series"], options["seed"],
+                                standings)
+        except DrawError as err:
+            raise CommandError(err.message) from None
+        self.stdout.write(json.dumps({"series": result}, separators=(", ", ": ")))

@@ -1,0 +1,300 @@
+"""What a tournament's pages, PDFs and public board show, derived from its evening's tables
+by the existing evaluation (standings.evening_ranking: Seeger-Fabian points per table from
+the engine, cached per table version): the ranking after each series and overall with the
+organiser's tie rule, category, team and tandem rankings, the prize table, payouts and the
+organiser's fee income.
+
+Money is Decimal to the cent. The prize table: each place has a fixed amount ("100.00") or a
+share of the pot ("25%", rounded down to the cent); players sharing a place share the prizes
+of the places they cover, each the same amount rounded down to the cent; whatever of the pot
+is not paid out (shares below 100 %, cents of a split) is carried (Übertrag). So the payouts
+and the carried rest add up to the pot exactly."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from decimal import ROUND_DOWN, Decimal, InvalidOperation
+from typing import TypeVar
+
+from django.core.exceptions import ValidationError
+from django.db.models import Count, Sum
+from django.utils.translation import gettext as _
+
+from scoring.models import Entrant, Seat, Tournament
+from scoring.reads.standings import Standing, TableProgress, evening_ranking
+
+CENT = Decimal("0.01")
+ZERO = Decimal("0.00")
+
+
+def series_history(tournament: Tournament) -> list[list[list[int]]]:
+    """The drawn series as start numbers: [[table 1's numbers in seat order, …], …]."""
+    numbers = dict(tournament.entrants.values_list("player_id", "number"))
+    series: dict[int, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
+    for s, t, player in Seat.objects.filter(table__evening_id=tournament.evening_id).order_by(
+            "table__series", "table__number", "position").values_list(
+            "table__series", "table__number", "player_id"):
+        if player in numbers:
+            series[s][t].append(numbers[player])
+    return [[series[s][t] for t in sorted(series[s])] for s in sorted(series)]
+
+
+def board_version(tournament: Tournament) -> str:
+    """What the public board's cache, its ETag and the printed documents are keyed by: the
+    tournament's own version (registration, seating, settings), its evening's (the club
+    extras: the fees) and its tables' versions (every saved deal). One query, read fresh."""
+    row = Tournament.objects.filter(pk=tournament.pk).annotate(
+        tables=Count("evening__tables"), deals=Sum("evening__tables__version")).values(
+        "version", "evening__version", "tables", "deals").get()
+    return (f"{tournament.pk}.{row['version']}.{row['evening__version']}.{row['tables']}."
+            f"{row['deals'] or 0}")
+
+
+@dataclass
+class Row:
+    """One entrant's line of a ranking."""
+
+    entrant: Entrant
+    score: int = 0
+    won: int = 0
+    lost: int = 0
+    series: dict[int, int] = field(default_factory=dict)
+    fees: Decimal = ZERO  # lost-game and passed-deal fees over the lists played
+    rank: int = 0
+    prize: Decimal = ZERO
+
+    @property
+    def name(self) -> str:
+        return self.entrant.player.name
+
+    @property
+    def games(self) -> int:
+        return self.won + self.lost
+
+
+@dataclass
+class Group:
+    """A team or tandem in its ranking."""
+
+    name: str
+    members: list[Row]
+    score: int = 0
+    won: int = 0
+    lost: int = 0
+    rank: int = 0
+
+
+def tie_key(tie_rule: str) -> Callable[[Row | Group], tuple[int, ...]]:
+    """Who is ahead: the higher score; under the rule "won" (DECISIONS.md §2) then more games
+    won, then fewer games lost; under "shared" equal scores share the place."""
+    if tie_rule == Tournament.TieRule.SHARED:
+        return lambda r: (-r.score,)
+    return lambda r: (-r.score, -r.won, r.lost)
+
+
+Ranked = TypeVar("Ranked", Row, Group)
+
+
+def _rank(rows: list[Ranked], key: Callable[[Row | Group], tuple[int, ...]],
+          order: Callable[[Ranked], str | int]) -> None:
+    rows.sort(key=lambda r: (key(r), order(r)))
+    previous: tuple[int, ...] | None = None
+    place = 0
+    for index, row in enumerate(rows, start=1):
+        k = key(row)
+        if k != previous:
+            place, previous = index, k
+        row.rank = place
+
+
+@dataclass
+class Payout:
+    place: int
+    prize: str  # as the organiser wrote it: "100.00" or "25%"
+    amount: Decimal  # that place's prize in money
+
+
+@dataclass
+class Money:
+    pot: Decimal  # the entry fees paid
+    payouts: Decimal
+    carried: Decimal
+    fees: Decimal  # lost-game and passed-deal fees: the organiser's
+    team_fees: Decimal
+    tandem_fees: Decimal
+    paid: int
+    currency: str
+
+    @property
+    def income(self) -> Decimal:
+        """The organiser's fee income: lost-game and passed-deal fees (team and tandem fees
+        and the carried rest are shown apart)."""
+        return self.fees
+
+
+def parse_prizes(text: str) -> list[str]:
+    """The prize table as typed, one place per line: "100" or "100.00" a fixed amount, "25%"
+    a share of the pot. Shares may add up to 100 % at most."""
+    prizes: list[str] = []
+    shares = Decimal(0)
+    for number, raw in enumerate(text.replace(";", "\n").splitlines(), start=1):
+        line = raw.strip().replace(",", ".").replace("€", "").strip()
+        if not line:
+            continue
+        share = line.endswith("%")
+        try:
+            value = Decimal(line.rstrip("%").strip())
+        except InvalidOperation:
+            raise ValidationError(_("Prize line %(number)d is neither an amount nor a share "
+                                    "such as 25%%.") % {"number": number}) from None
+        if not value.is_finite() or value < 0 or value != value.quantize(CENT):
+            raise ValidationError(_("Prize line %(number)d: give an amount of at least 0 to "
+                                    "the cent.") % {"number": number})
+        if share:
+            shares += value
+            prizes.append(f"{value}%")
+        else:
+            prizes.append(f"{value.quantize(CENT)}")
+    if shares > 100:
+        raise ValidationError(_("The shares of the pot add up to more than 100%."))
+    return prizes
+
+
+def prize_amounts(pot: Decimal, prizes: Sequence[str]) -> list[Decimal]:
+    """Each place's prize in money: a share of the pot rounded down to the cent, or fixed."""
+    amounts = []
+    for prize in prizes:
+        if prize.endswith("%"):
+            amounts.append((pot * Decimal(prize[:-1]) / 100).quantize(CENT, ROUND_DOWN))
+        else:
+            amounts.append(Decimal(prize).quantize(CENT))
+    return amounts
+
+
+def split_prizes(pot: Decimal, prizes: Sequence[str], ranks: Sequence[int],
+                 ) -> tuple[list[Decimal], Decimal]:
+    """The payout of each ranked row (``ranks``: their places, best first, equal places
+    shared) and the carried rest; sum(payouts) + carried == pot to the cent. Fixed amounts
+    above the pot make the rest negative (the organiser adds the difference)."""
+    amounts = prize_amounts(pot, prizes)
+    payouts = [ZERO] * len(ranks)
+    index = 0
+    while index < len(ranks):
+        end = index
+        while end < len(ranks) and ranks[end] == ranks[index]:
+            end += 1
+        covered = sum(amounts[index:end], ZERO)
+        each = (covered / (end - index)).quantize(CENT, ROUND_DOWN)
+        for i in range(index, end):
+            payouts[i] = each
+        index = end
+    return payouts, pot - sum(payouts, ZERO)
+
+
+@dataclass
+class TournamentRanking:
+    tournament: Tournament
+    after: int  # the series counted (0: none played)
+    rows: list[Row]
+    progress: list[list[TableProgress]]  # per series drawn, its tables
+    tie_rule: str
+    money: Money
+    prizes: list[Payout]
+    problems: list[str]
+
+    def unfinished(self, series: int) -> TableProgress | None:
+        """The first table of ``series`` that has not played its series yet."""
+        if series < 1 or series > len(self.progress):
+            return None
+        return next((t for t in self.progress[series - 1]
+                     if t.length is not None and not t.complete), None)
+
+    def finished(self, series: int) -> bool:
+        return 1 <= series <= len(self.progress) and self.unfinished(series) is None
+
+    @property
+    def series_numbers(self) -> list[int]:
+        return list(range(1, self.after + 1))
+
+    def category(self, name: str) -> list[Row]:
+        rows = [Row(r.entrant, r.score, r.won, r.lost, r.series, r.fees)
+                for r in self.rows if r.entrant.category == name]
+        _rank(rows, tie_key(self.tie_rule), lambda r: r.entrant.number)
+        return rows
+
+    @property
+    def categories(self) -> list[tuple[str, list[Row]]]:
+        return [(name, self.category(name)) for name in self.tournament.categories]
+
+    def _groups(self, attribute: str) -> list[Group]:
+        groups: dict[str, list[Row]] = defaultdict(list)
+        for row in self.rows:
+            name = getattr(row.entrant, attribute)
+            if name:
+                groups[name].append(row)
+        result = [Group(name, members, sum(m.score for m in members),
+                        sum(m.won for m in members), sum(m.lost for m in members))
+                  for name, members in groups.items()]
+        _rank(result, tie_key(self.tie_rule), lambda g: g.name.casefold())
+        return result
+
+    @property
+    def teams(self) -> list[Group]:
+        return self._groups("team") if self.tournament.team_fee is not None else []
+
+    @property
+    def tandems(self) -> list[Group]:
+        return self._groups("tandem") if self.tournament.tandem_fee is not None else []
+
+
+def tournament_ranking(tournament: Tournament, after: int | None = None) -> TournamentRanking:
+    """The ranking over the series 1..``after`` (default: every series drawn, live while the
+    last is played); a constant number of queries."""
+    evening = tournament.evening
+    entrants = {e.player_id: e for e in tournament.entrants.select_related("player")}
+    result = evening_ranking(evening)
+    drawn = len(result.series)
+    after = drawn if after is None else max(0, min(after, drawn))
+    rows: list[Row] = []
+    standings: list[Standing] = result.rows
+    for standing in standings:
+        entrant = entrants.get(standing.player.pk)
+        if entrant is None:
+            continue
+        row = Row(entrant)
+        for seat in standing.lines[0].seats:
+            if seat.series > after:
+                continue
+            res = seat.result
+            score = (res.seeger_fabian or res.points)[seat.position]
+            row.series[seat.series] = row.series.get(seat.series, 0) + score
+            row.score += score
+            row.won += res.won[seat.position]
+            row.lost += res.lost[seat.position]
+            if res.money is not None:
+                # stake 0: a seat's balance is minus its fees
+                row.fees -= Decimal(res.money[seat.position])
+        rows.append(row)
+    _rank(rows, tie_key(tournament.tie_rule), lambda r: r.entrant.number)
+    paid = sum(1 for e in entrants.values() if e.paid)
+    pot = (tournament.entry_fee * paid).quantize(CENT)
+    payouts, carried = split_prizes(pot, tournament.prizes, [r.rank for r in rows])
+    for row, payout in zip(rows, payouts, strict=True):
+        row.prize = payout
+    teams = {e.team for e in entrants.values() if e.team}
+    tandems = {e.tandem for e in entrants.values() if e.tandem}
+    money = Money(
+        pot=pot, payouts=sum(payouts, ZERO), carried=carried,
+        fees=sum((r.fees for r in rows), ZERO),
+        team_fees=(tournament.team_fee or ZERO) * len(teams),
+        tandem_fees=(tournament.tandem_fee or ZERO) * len(tandems),
+        paid=paid, currency=evening.currency)
+    prizes = [Payout(place, prize, amount) for place, (prize, amount) in enumerate(
+        zip(tournament.prizes, prize_amounts(pot, tournament.prizes), strict=True), start=1)]
+    return TournamentRanking(
+        tournament=tournament, after=after, rows=rows,
+        progress=[s.tables for s in result.series], tie_rule=tournament.tie_rule,
+        money=money, prizes=prizes,
+        problems=[f"{p.table.series}/{p.table.number}: {p.message}" for p in result.problems])

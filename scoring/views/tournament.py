@@ -1,0 +1,305 @@
+"""Tournament days (Preisskat, league match days): the organiser's pages and documents.
+
+- Creating a tournament, registration and check-in, paid, withdrawals, the settings of the
+  day, drawing each series, the seat list, table cards and standard lists: club admins
+  (the organiser). Other members get 403, other clubs and anonymous visitors 404 (or the
+  sign-in page).
+- The rankings (page, PDF, CSV): every member of the club.
+- The tables themselves are recorded on the ordinary table screen (views/entry.py) through
+  their table codes; the public live board is views/board.py.
+"""
+
+from __future__ import annotations
+
+import csv
+from decimal import Decimal
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import URLPattern, path, reverse
+from django.utils.http import content_disposition_header
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST, require_safe
+
+from scoring import access
+from scoring.forms.tournament import DrawForm, EntrantForm, SettingsForm, TournamentForm
+from scoring.models import Entrant, Membership, Table, Tournament
+from scoring.pdf import tournament as documents
+from scoring.qr import qr_svg
+from scoring.reads.tournament import series_history, tournament_ranking
+from scoring.views import board
+from scoring.views.club import format_code
+from scoring.views.printed import pdf_response
+from scoring.writes import tournament as services
+
+
+def tournament_for(request: HttpRequest, pk: int, *, admin: bool = False,
+                   ) -> tuple[Tournament, Membership]:
+    """A tournament for a member of its club; the organiser's pages for its admins."""
+    tournament = get_object_or_404(
+        Tournament.objects.select_related("club", "evening__club", "evening__season"), pk=pk)
+    member = access.membership(request, tournament.club)
+    if member is None:
+        raise Http404
+    if admin and member.role != Membership.Role.ADMIN:
+        raise PermissionDenied
+    return tournament, member
+
+
+def _lang() -> str:
+    return (get_language() or "de")[:2]
+
+
+@login_required
+def tournament_create(request: HttpRequest, slug: str) -> HttpResponse:
+    club, _member = access.club_for(request, slug, admin=True)
+    form = TournamentForm(request.POST or None, club=club)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            tournament = services.tournament_create(
+                club=club, name=data["name"], date=data["date"], profile=data["profile"],
+                series_count=data["series_count"], series_rounds=data["series_rounds"],
+                entry_fee=data["entry_fee"],
+                settlement=services.fee_settlement(
+                    lost_fee=data["lost_fee"], lost_fee_high=data["lost_fee_high"],
+                    lost_fee_from=data["lost_fee_from"] or 1,
+                    passed_fee=data["passed_fee"]),
+                categories=data["categories"], team_fee=data["team_fee"],
+                tandem_fee=data["tandem_fee"], reseat=data["reseat"],
+                tie_rule=data["tie_rule"], prizes=data["prizes"], public=data["public"],
+                season=data["season"])
+        except ValidationError as err:
+            for message in err.messages:
+                form.add_error(None, message)
+        else:
+            messages.success(request, _("The tournament is set up: register the players."))
+            return redirect("scoring:tournament", pk=tournament.pk)
+    return render(request, "scoring/tournament/new.html", {"club": club, "form": form})
+
+
+def _series_tables(tournament: Tournament) -> list[tuple[int, list[Table]]]:
+    by_series: dict[int, list[Table]] = {}
+    for table in tournament.evening.tables.prefetch_related("seats__player").order_by(
+            "series", "number"):
+        by_series.setdefault(table.series, []).append(table)
+    return sorted(by_series.items())
+
+
+@login_required
+def tournament_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """The organiser's desk: registration and check-in, the draws, the documents."""
+    tournament, _member = tournament_for(request, pk, admin=True)
+    entrant_form = EntrantForm(tournament=tournament)
+    if request.method == "POST":
+        entrant_form = EntrantForm(request.POST, tournament=tournament)
+        if entrant_form.is_valid():
+            data = entrant_form.cleaned_data
+            try:
+                entrant = services.entrant_register(
+                    tournament=tournament, member=data["member"], name=data["name"],
+                    home_club=data["home_club"], category=data.get("category") or "",
+                    team=data.get("team") or "", tandem=data.get("tandem") or "",
+                    paid=data["paid"], at_door=data["at_door"])
+            except ValidationError as err:
+                for message in err.messages:
+                    entrant_form.add_error(None, message)
+            else:
+                messages.success(request, _("%(name)s is registered with start number "
+                                            "%(number)d.") % {"name": entrant.player.name,
+                                                              "number": entrant.number})
+                return redirect("scoring:tournament", pk=tournament.pk)
+    entrants = list(tournament.entrants.select_related("player"))
+    draws = list(tournament.draws.all())
+    next_series = len(draws) + 1
+    playing = sum(1 for e in entrants if e.plays_in(next_series))
+    return render(request, "scoring/tournament/desk.html", {
+        "tournament": tournament, "club": tournament.club, "entrants": entrants,
+        "entrant_form": entrant_form, "draws": draws, "series": _series_tables(tournament),
+        "next_series": next_series if next_series <= tournament.series_count else None,
+        "playing": playing, "paid": sum(1 for e in entrants if e.paid),
+        "checked_in": sum(1 for e in entrants if e.checked_in),
+        "draw_form": DrawForm(),
+        "settings_form": SettingsForm(initial={
+            "reseat": tournament.reseat, "tie_rule": tournament.tie_rule,
+            "prizes": "\n".join(tournament.prizes), "public": tournament.public}),
+        "board_url": request.build_absolute_uri(
+            reverse("scoring:board", args=[tournament.board_key])),
+    })
+
+
+@require_POST
+@login_required
+def entrant_action(request: HttpRequest, pk: int, entrant: int) -> HttpResponse:
+    tournament, _member = tournament_for(request, pk, admin=True)
+    who = get_object_or_404(Entrant.objects.select_related("player", "tournament"),
+                            pk=entrant, tournament=tournament)
+    action = request.POST.get("action", "")
+    try:
+        if action in ("paid", "unpaid"):
+            services.entrant_mark(entrant=who, paid=action == "paid")
+        elif action in ("checkin", "checkout"):
+            services.entrant_mark(entrant=who, checked_in=action == "checkin")
+        elif action in ("withdraw", "return"):
+            services.entrant_withdraw(entrant=who, undo=action == "return")
+        else:
+            raise ValidationError(_("Unknown action."))
+    except ValidationError as err:
+        for message in err.messages:
+            messages.error(request, message)
+    return redirect(reverse("scoring:tournament", args=[tournament.pk]) + f"#entrant-{who.pk}")
+
+
+@require_POST
+@login_required
+def tournament_settings(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament, _member = tournament_for(request, pk, admin=True)
+    form = SettingsForm(request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        services.tournament_settings(tournament=tournament, reseat=data["reseat"],
+                                     tie_rule=data["tie_rule"], prizes=data["prizes"],
+                                     public=data["public"])
+        board.forget(tournament)
+        messages.success(request, _("The settings are saved."))
+    else:
+        for errors in form.errors.values():
+            for message in errors:
+                messages.error(request, str(message))
+    return redirect("scoring:tournament", pk=tournament.pk)
+
+
+@require_POST
+@login_required
+def series_draw(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament, _member = tournament_for(request, pk, admin=True)
+    form = DrawForm(request.POST)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            for message in errors:
+                messages.error(request, str(message))
+        return redirect("scoring:tournament", pk=tournament.pk)
+    try:
+        drawn = services.series_draw(tournament=tournament, seed=form.cleaned_data["seed"])
+    except ValidationError as err:
+        for message in err.messages:
+            messages.error(request, message)
+    else:
+        messages.success(request, _(
+            "Series %(series)d is drawn (seed %(seed)d): %(count)d repeated opponents.")
+            % {"series": drawn.number, "seed": drawn.seed, "count": drawn.repeated_pairs})
+    return redirect("scoring:tournament", pk=tournament.pk)
+
+
+def _series(tournament: Tournament, series: int) -> int:
+    if not tournament.evening.tables.filter(series=series).exists():
+        raise Http404
+    return series
+
+
+@require_safe
+@login_required
+def seats_pdf(request: HttpRequest, pk: int, series: int) -> HttpResponse:
+    tournament, _member = tournament_for(request, pk, admin=True)
+    return pdf_response(request, documents.seat_list(
+        tournament, _series(tournament, series), _lang()))
+
+
+@require_safe
+@login_required
+def cards_pdf(request: HttpRequest, pk: int, series: int) -> HttpResponse:
+    tournament, _member = tournament_for(request, pk, admin=True)
+
+    def card(table: Table) -> documents.Card:
+        url = request.build_absolute_uri(reverse("scoring:code", args=[table.access_code]))
+        return documents.Card(table, format_code(table.access_code), url, qr_svg(
+            url, title=_("QR code for table %(number)d") % {"number": table.number}))
+
+    return pdf_response(request, documents.table_cards(
+        tournament, _series(tournament, series), _lang(), card))
+
+
+@require_safe
+@login_required
+def list_pdf(request: HttpRequest, pk: int, series: int, number: int) -> HttpResponse:
+    tournament, _member = tournament_for(request, pk, admin=True)
+    if not tournament.evening.tables.filter(series=series, number=number).exists():
+        raise Http404
+    blank = request.GET.get("blank") == "1"
+    return pdf_response(request, documents.standard_list(tournament, series, number, blank,
+                                                         _lang()))
+
+
+def _after(request: HttpRequest) -> int | None:
+    raw = request.GET.get("after", "")
+    return int(raw) if raw.isdigit() and len(raw) < 4 else None
+
+
+@require_safe
+@login_required
+def results(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament, member = tournament_for(request, pk)
+    ranking = tournament_ranking(tournament, _after(request))
+    return render(request, "scoring/tournament/results.html", {
+        "tournament": tournament, "club": tournament.club, "ranking": ranking,
+        "is_admin": member.role == Membership.Role.ADMIN,
+        "drawn": range(1, len(ranking.progress) + 1),
+        "history": series_history(tournament),
+    })
+
+
+@require_safe
+@login_required
+def results_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament, _member = tournament_for(request, pk)
+    return pdf_response(request, documents.rankings(tournament, _after(request), _lang()))
+
+
+@require_safe
+@login_required
+def results_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    """The ranking as CSV (UTF-8 with BOM, semicolons: what a German spreadsheet opens)."""
+    tournament, _member = tournament_for(request, pk)
+    ranking = tournament_ranking(tournament, _after(request))
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = content_disposition_header(
+        True, f"rangliste-{tournament.date:%Y-%m-%d}.csv") or ""
+    response.write("\ufeff")
+    writer = csv.writer(response, delimiter=";")
+    numbers = ranking.series_numbers
+    writer.writerow([_("Place"), _("No."), _("Player"), _("Club"), _("Category"), _("Team"),
+                     _("Tandem"), *[_("Series %(number)d") % {"number": n} for n in numbers],
+                     _("Points"), _("won"), _("lost"), _("Fees"), _("Prize money")])
+    for row in ranking.rows:
+        writer.writerow([row.rank, row.entrant.number, row.name, row.entrant.home_club,
+                         row.entrant.category, row.entrant.team, row.entrant.tandem,
+                         *[row.series.get(n, "") for n in numbers], row.score, row.won,
+                         row.lost, _csv_money(row.fees), _csv_money(row.prize)])
+    return response
+
+
+def _csv_money(value: Decimal) -> str:
+    return f"{value:.2f}".replace(".", ",") if _lang() == "de" else f"{value:.2f}"
+
+
+urlpatterns: list[URLPattern] = [
+    path("clubs/<slug:slug>/tournaments/new/", tournament_create, name="tournament-create"),
+    path("tournaments/<int:pk>/", tournament_page, name="tournament"),
+    path("tournaments/<int:pk>/entrants/<int:entrant>/", entrant_action,
+         name="tournament-entrant"),
+    path("tournaments/<int:pk>/settings/", tournament_settings, name="tournament-settings"),
+    path("tournaments/<int:pk>/draw/", series_draw, name="tournament-draw"),
+    path("tournaments/<int:pk>/series/<int:series>/seats.pdf", seats_pdf,
+         name="tournament-seats-pdf"),
+    path("tournaments/<int:pk>/series/<int:series>/cards.pdf", cards_pdf,
+         name="tournament-cards-pdf"),
+    path("tournaments/<int:pk>/series/<int:series>/tables/<int:number>/list.pdf", list_pdf,
+         name="tournament-list-pdf"),
+    path("tournaments/<int:pk>/results/", results, name="tournament-results"),
+    path("tournaments/<int:pk>/results.pdf", results_pdf, name="tournament-results-pdf"),
+    path("tournaments/<int:pk>/results.csv", results_csv, name="tournament-results-csv"),
+]

@@ -1,0 +1,229 @@
+"""Every change to a tournament: creating it, registration and check-in, withdrawals, and
+drawing each series' seats (scoring/draw.py) onto real tables of the tournament's evening.
+
+One transaction each; a change the rules do not allow raises ValidationError with a message
+for the organiser and changes nothing. Every change bumps the tournament's version (the
+public board is cached under it and the tables' versions)."""
+
+from __future__ import annotations
+
+import secrets
+from decimal import Decimal
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import F, Max
+from django.utils.translation import gettext as _
+
+from scoring import draw
+from scoring.models import Entrant, Player, Tournament, TournamentSeries
+from scoring.reads.tournament import series_history, tournament_ranking
+from scoring.writes import seating, services
+
+CENT = Decimal("0.01")
+MAX_SEED = 2**53  # shown to people and typed again: kept within a double's exact integers
+
+
+def _bump(tournament: Tournament) -> None:
+    Tournament.objects.filter(pk=tournament.pk).update(version=F("version") + 1)
+    tournament.refresh_from_db(fields=["version"])
+
+
+def fee_settlement(*, lost_fee: Decimal, lost_fee_high: Decimal | None, lost_fee_from: int,
+                   passed_fee: Decimal) -> dict[str, Any]:
+    """The evening's club extras for a tournament's fees: the lost-game fee, rising to
+    ``lost_fee_high`` from the ``lost_fee_from``-th lost game (tiers), and the passed-deal
+    fee. The engine charges them per list (table and series)."""
+    settlement: dict[str, Any] = {}
+    if lost_fee_high is not None and lost_fee_from > 1:
+        settlement["lost_game_fee_tiers"] = [
+            {"from": 1, "fee": f"{lost_fee:.2f}"},
+            {"from": lost_fee_from, "fee": f"{lost_fee_high:.2f}"}]
+    elif lost_fee:
+        settlement["lost_game_fee"] = f"{lost_fee:.2f}"
+    if passed_fee:
+        settlement["passed_deal_fee"] = f"{passed_fee:.2f}"
+    return settlement
+
+
+def tournament_create(*, club: Any, name: str, date: Any, profile: Any, series_count: int,
+                      series_rounds: int, entry_fee: Decimal, settlement: dict[str, Any],
+                      categories: list[str], team_fee: Decimal | None,
+                      tandem_fee: Decimal | None, reseat: str, tie_rule: str,
+                      prizes: list[str], public: bool, season: Any = None) -> Tournament:
+    """A tournament and its evening: the profile's rules frozen, stake 0 (the fees are the
+    organiser's), the series length of ``series_rounds`` rounds."""
+    if profile.club_id != club.pk:
+        raise ValidationError(_("The rule profile belongs to another club."))
+    with transaction.atomic():
+        evening = services.evening_create(
+            club=club, date=date, profile=profile, name=name, stake=Decimal("0"),
+            season=season, series_rounds=series_rounds)
+        evening.settlement = settlement
+        evening.full_clean()
+        evening.save(update_fields=["settlement"])
+        tournament = Tournament(
+            club=club, evening=evening, name=name, date=date, series_count=series_count,
+            entry_fee=entry_fee, categories=categories, team_fee=team_fee,
+            tandem_fee=tandem_fee, reseat=reseat, tie_rule=tie_rule, prizes=prizes,
+            public=public)
+        tournament.full_clean()
+        tournament.save()
+    return tournament
+
+
+def tournament_settings(*, tournament: Tournament, reseat: str, tie_rule: str,
+                        prizes: list[str], public: bool) -> Tournament:
+    """What the organiser may change during the day: how later series are seated, the tie
+    rule, the prize table and the public board."""
+    tournament.reseat, tournament.tie_rule = reseat, tie_rule
+    tournament.prizes, tournament.public = prizes, public
+    tournament.full_clean()
+    with transaction.atomic():
+        tournament.save(update_fields=["reseat", "tie_rule", "prizes", "public"])
+        _bump(tournament)
+    return tournament
+
+
+def _drawn(tournament: Tournament) -> int:
+    return tournament.draws.aggregate(last=Max("number"))["last"] or 0
+
+
+def entrant_register(*, tournament: Tournament, name: str = "", member: Player | None = None,
+                     home_club: str = "", category: str = "", team: str = "",
+                     tandem: str = "", paid: bool = False, at_door: bool = False) -> Entrant:
+    """Register a member (``member``) or a guest (``name``) in advance or at the door (then
+    checked in at once). A guest becomes a guest player of the organising club, found again
+    by name at the next tournament. A latecomer registered after series k has started plays
+    from the next series drawn."""
+    club = tournament.club
+    if tournament.evening.closed:
+        raise ValidationError(_("This tournament is closed."))
+    if category and category not in tournament.categories:
+        raise ValidationError(_("%(category)s is not one of this tournament's categories.")
+                              % {"category": category})
+    if team and tournament.team_fee is None:
+        raise ValidationError(_("This tournament has no team ranking."))
+    if tandem and tournament.tandem_fee is None:
+        raise ValidationError(_("This tournament has no tandem ranking."))
+    with transaction.atomic():
+        if member is not None:
+            if member.club_id != club.pk:
+                raise ValidationError(_("Every player must belong to the club."))
+            player = member
+        else:
+            name = " ".join(name.split())
+            if not name:
+                raise ValidationError(_("Give the guest's name."))
+            found = Player.objects.filter(club=club, name=name).first()
+            player = found if found is not None else Player.objects.create(
+                club=club, name=name[:100], guest=True)
+        if tournament.entrants.filter(player=player).exists():
+            raise ValidationError(_("%(name)s is registered already.") % {"name": player.name})
+        for attribute, value, size in (("team", team.strip(), 4), ("tandem", tandem.strip(), 2)):
+            if value and tournament.entrants.filter(**{attribute: value}).count() >= size:
+                raise ValidationError(_("%(name)s has %(size)d players already.")
+                                      % {"name": value, "size": size})
+        number = (tournament.entrants.aggregate(last=Max("number"))["last"] or 0) + 1
+        entrant = Entrant.objects.create(
+            tournament=tournament, number=number, player=player, home_club=home_club.strip(),
+            category=category, team=team.strip(), tandem=tandem.strip(), paid=paid,
+            at_door=at_door, checked_in=at_door)
+        _bump(tournament)
+    return entrant
+
+
+def entrant_mark(*, entrant: Entrant, paid: bool | None = None,
+                 checked_in: bool | None = None) -> Entrant:
+    """Mark an entrant paid (or not) and checked in (or not). Checking out someone who
+    already sits at a table of a drawn series is refused: withdraw him instead."""
+    tournament = entrant.tournament
+    if checked_in is False and entrant.checked_in and _drawn(tournament) and \
+            entrant.player.seats.filter(table__evening=tournament.evening).exists():
+        raise ValidationError(_("%(name)s is seated already: withdraw the player after a "
+                                "series instead.") % {"name": entrant.player.name})
+    with transaction.atomic():
+        if paid is not None:
+            entrant.paid = paid
+        if checked_in is not None:
+            entrant.checked_in = checked_in
+        entrant.save(update_fields=["paid", "checked_in"])
+        _bump(tournament)
+    return entrant
+
+
+def entrant_withdraw(*, entrant: Entrant, undo: bool = False) -> Entrant:
+    """Withdraw an entrant after the last series drawn (he plays no later series), or take
+    the withdrawal back while no later series is drawn."""
+    tournament = entrant.tournament
+    drawn = _drawn(tournament)
+    with transaction.atomic():
+        if undo:
+            if entrant.withdrawn_after is not None and entrant.withdrawn_after < drawn:
+                raise ValidationError(_("A later series is drawn already without %(name)s.")
+                                      % {"name": entrant.player.name})
+            entrant.withdrawn_after = None
+        else:
+            if entrant.withdrawn_after is not None:
+                raise ValidationError(_("%(name)s has withdrawn already.")
+                                      % {"name": entrant.player.name})
+            entrant.withdrawn_after = drawn
+        entrant.save(update_fields=["withdrawn_after"])
+        _bump(tournament)
+    return entrant
+
+
+def new_seed() -> int:
+    return secrets.randbelow(MAX_SEED)
+
+
+def series_draw(*, tournament: Tournament, seed: int | None = None) -> TournamentSeries:
+    """Seat the next series: the first by lot, each later one as the organiser chose (drawn
+    again against repeated opponents, or by the standings). Everyone checked in and not
+    withdrawn plays; the previous series must be finished. The seed is recorded."""
+    evening = tournament.evening
+    if evening.closed:
+        raise ValidationError(_("This tournament is closed."))
+    with transaction.atomic():
+        # the row lock keeps two organisers' clicks from drawing the same series twice
+        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        number = _drawn(locked) + 1
+        if number > locked.series_count:
+            raise ValidationError(_("All %(count)d series are drawn.")
+                                  % {"count": locked.series_count})
+        entrants = [e for e in locked.entrants.select_related("player") if e.plays_in(number)]
+        seating.table_sizes(len(entrants))  # the clear message for too few, or five
+        seed = new_seed() if seed is None else seed
+        if not 0 <= seed < MAX_SEED:
+            raise ValidationError(_("The seed must be a whole number from 0 to %(max)d.")
+                                  % {"max": MAX_SEED - 1})
+        by_number = {e.number: e for e in entrants}
+        numbers = sorted(by_number)
+        history = series_history(locked)
+        method = "lot"
+        if number > 1:
+            ranking = tournament_ranking(locked)
+            waiting = ranking.unfinished(number - 1)
+            if waiting:
+                raise ValidationError(_(
+                    "Series %(series)d is not finished yet: table %(table)d has played "
+                    "%(count)d of %(length)d games.") % {
+                        "series": number - 1, "table": waiting.table.number,
+                        "count": waiting.counted, "length": waiting.length})
+            method = locked.reseat
+        if method == Tournament.Reseat.STANDINGS:
+            order = [row.entrant.number for row in ranking.rows
+                     if row.entrant.number in by_number]
+            order += [n for n in numbers if n not in order]  # latecomers after the others
+            groups = draw.by_standings(order)
+        else:
+            groups = draw.draw(numbers, draw.series_random(seed, number), history)
+        for table_number, group in enumerate(groups, start=1):
+            services.table_create(evening=evening, players=[by_number[n].player for n in group],
+                                  number=table_number, series=number)
+        drawn = TournamentSeries.objects.create(
+            tournament=locked, number=number, method=method, seed=seed,
+            repeated_pairs=draw.repeated_pairs(groups, history))
+        _bump(tournament)
+    return drawn

@@ -1,0 +1,267 @@
+"""The tournament pages: the organiser's desk (register, paid, check-in, withdraw, draw,
+settings), the documents (seat list, table cards, standard lists, ranking PDF and CSV), the
+ranking page, and who may see what: the organiser's pages for the club's admins only, the
+ranking for every member, nothing for another club, anonymous visitors or a table code;
+the public board only while opted in."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+from django.urls import reverse
+
+from scoring.models import Entrant, Table, Tournament
+from scoring.writes import tournament as tw
+
+from .factories import make_club, make_user
+from .test_sheet_pages import grant_code
+from .tournaments import fill_series, make_tournament
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> None:
+    cache.clear()
+
+
+def played(public: bool = True) -> Tournament:
+    tournament = make_tournament(make_club(), public=public)
+    tw.series_draw(tournament=tournament, seed=1)
+    fill_series(tournament, 1)
+    tw.series_draw(tournament=tournament, seed=2)
+    fill_series(tournament, 2, leave=1)
+    return tournament
+
+
+def organiser_urls(t: Tournament) -> dict[str, str]:
+    table = Table.objects.filter(evening=t.evening, series=1).first()
+    assert table is not None
+    return {
+        "create": reverse("scoring:tournament-create", args=[t.club.slug]),
+        "desk": reverse("scoring:tournament", args=[t.pk]),
+        "seats": reverse("scoring:tournament-seats-pdf", args=[t.pk, 1]),
+        "cards": reverse("scoring:tournament-cards-pdf", args=[t.pk, 1]),
+        "list": reverse("scoring:tournament-list-pdf", args=[t.pk, 1, table.number]),
+        "blank": reverse("scoring:tournament-list-pdf", args=[t.pk, 1, table.number])
+        + "?blank=1",
+    }
+
+
+def post_urls(t: Tournament) -> dict[str, str]:
+    entrant = t.entrants.first()
+    assert entrant is not None
+    return {
+        "entrant": reverse("scoring:tournament-entrant", args=[t.pk, entrant.pk]),
+        "settings": reverse("scoring:tournament-settings", args=[t.pk]),
+        "draw": reverse("scoring:tournament-draw", args=[t.pk]),
+    }
+
+
+def member_urls(t: Tournament) -> dict[str, str]:
+    return {
+        "results": reverse("scoring:tournament-results", args=[t.pk]),
+        "results-pdf": reverse("scoring:tournament-results-pdf", args=[t.pk]),
+        "results-csv": reverse("scoring:tournament-results-csv", args=[t.pk]),
+    }
+
+
+def board_urls(t: Tournament) -> dict[str, str]:
+    key = t.board_key
+    return {name: reverse(f"scoring:{name}", args=[key]) for name in (
+        "board", "board-tv", "board-fragment", "board-tv-fragment", "board-version")}
+
+
+def test_the_organiser_sees_every_page_and_document(client: Client) -> None:
+    t = played()
+    client.force_login(make_user(t.club, "admin"))
+    for name, url in {**organiser_urls(t), **member_urls(t)}.items():
+        response = client.get(url)
+        assert response.status_code == 200, name
+    assert client.get(organiser_urls(t)["seats"])["Content-Type"] == "application/pdf"
+
+
+@pytest.mark.parametrize("role", ["scorer", "viewer"])
+def test_scorers_and_viewers_read_the_ranking_but_not_the_desk(client: Client,
+                                                             role: str) -> None:
+    t = played()
+    client.force_login(make_user(t.club, role))
+    for name, url in organiser_urls(t).items():
+        assert client.get(url).status_code == 403, name
+    for name, url in post_urls(t).items():
+        assert client.post(url, {"action": "paid"}).status_code == 403, name
+    for name, url in member_urls(t).items():
+        assert client.get(url).status_code == 200, name
+
+
+def test_another_clubs_admin_gets_404_everywhere(client: Client) -> None:
+    t = played(public=False)
+    client.force_login(make_user(make_club("zwickau", "Skatclub Zwickau"), "admin"))
+    urls = {**organiser_urls(t), **member_urls(t)}
+    urls.pop("create")  # their own club's form would be fine; ours is 404
+    for name, url in urls.items():
+        assert client.get(url).status_code == 404, name
+    for name, url in post_urls(t).items():
+        assert client.post(url, {"action": "paid"}).status_code == 404, name
+    assert client.get(organiser_urls(t)["create"]).status_code == 404
+    for name, url in board_urls(t).items():
+        assert client.get(url).status_code == 404, name
+
+
+def test_anonymous_visitors_and_table_codes_see_nothing_but_a_public_board(
+        client: Client) -> None:
+    t = played(public=False)
+    table = Table.objects.filter(evening=t.evening).first()
+    assert table is not None
+    for who in ("anonymous", "table code"):
+        if who == "table code":
+            grant_code(client, table)
+        for name, url in {**organiser_urls(t), **member_urls(t)}.items():
+            response = client.get(url)
+            assert response.status_code in (302, 404), (who, name)
+            if response.status_code == 302:
+                assert response["Location"].startswith(reverse("login")), (who, name)
+        for name, url in post_urls(t).items():
+            assert client.post(url, {"action": "paid"}).status_code in (302, 404), (who, name)
+        for name, url in board_urls(t).items():
+            assert client.get(url).status_code == 404, (who, name)
+    assert Entrant.objects.filter(tournament=t, paid=False).count() == 0
+
+
+def test_the_public_board_shows_the_ranking_without_signing_in(client: Client) -> None:
+    t = played(public=True)
+    urls = board_urls(t)
+    page = client.get(urls["board"])
+    assert page.status_code == 200
+    html = page.content.decode()
+    first = t.entrants.order_by("number").first()
+    assert first is not None and first.player.name in html
+    assert "Preisgeld" not in html and "Startgeld" not in html  # no money on the board
+    tv = client.get(urls["board-tv"]).content.decode()
+    assert 'class="tv"' in tv and "board.js" in tv
+    version = client.get(urls["board-version"])
+    etag = version["ETag"]
+    assert client.get(urls["board-version"], HTTP_IF_NONE_MATCH=etag).status_code == 304
+
+
+def test_a_saved_deal_moves_the_board_version(client: Client) -> None:
+    t = played(public=True)
+    url = board_urls(t)["board-version"]
+    before = client.get(url).json()["version"]
+    cache.clear()  # the version is cached for a second
+    fill_series(t, 2)
+    after = client.get(url).json()["version"]
+    assert before != after
+    fragment = client.get(board_urls(t)["board-fragment"])
+    assert fragment["X-Board-Version"] == after
+
+
+def test_new_fees_move_the_version_the_documents_are_keyed_by(client: Client) -> None:
+    from scoring.reads.tournament import board_version
+    from scoring.writes.services import evening_settlement
+
+    t = played(public=True)
+    before = board_version(t)
+    evening = t.evening
+    evening_settlement(evening=evening, stake=evening.stake, currency=evening.currency,
+                       settlement={"lost_game_fee": "1.00"}, expected_version=evening.version)
+    assert board_version(t) != before
+
+
+def test_switching_the_board_off_hides_it_at_once(client: Client) -> None:
+    t = played(public=True)
+    assert client.get(board_urls(t)["board"]).status_code == 200
+    admin = Client()
+    admin.force_login(make_user(t.club, "admin"))
+    admin.post(reverse("scoring:tournament-settings", args=[t.pk]), {
+        "reseat": "draw", "tie_rule": "won", "prizes": "50%", "public": ""})
+    assert client.get(board_urls(t)["board"]).status_code == 404
+    assert client.get("/board/not-a-key/").status_code == 404
+
+
+def test_registering_marking_and_drawing_through_the_desk(client: Client) -> None:
+    t = make_tournament(make_club(), players=6)
+    client.force_login(make_user(t.club, "admin"))
+    desk = reverse("scoring:tournament", args=[t.pk])
+    response = client.post(desk, {"name": "Olga Ort", "home_club": "SC Ort", "paid": "on",
+                                  "at_door": "on", "category": "Damen"})
+    assert response.status_code == 302
+    olga = t.entrants.get(player__name="Olga Ort")
+    assert olga.paid and olga.checked_in and olga.at_door and olga.number == 7
+    # bad input: a clear message, nothing changed
+    response = client.post(desk, {"name": "", "home_club": "x"})
+    assert response.status_code == 200 and t.entrants.count() == 7
+    url = reverse("scoring:tournament-entrant", args=[t.pk, olga.pk])
+    client.post(url, {"action": "unpaid"})
+    assert not Entrant.objects.get(pk=olga.pk).paid
+    client.post(url, {"action": "nonsense"})
+    response = client.post(reverse("scoring:tournament-draw", args=[t.pk]), {"seed": "77"})
+    assert response.status_code == 302
+    drawn = t.draws.get()
+    assert drawn.seed == 77 and drawn.number == 1
+    assert Table.objects.filter(evening=t.evening, series=1).count() == 2
+    response = client.post(reverse("scoring:tournament-draw", args=[t.pk]), {"seed": "x"})
+    assert response.status_code == 302 and t.draws.count() == 1
+    page = client.get(desk).content.decode()
+    assert "77" in page
+
+
+def test_creating_a_tournament(client: Client) -> None:
+    club = make_club()
+    client.force_login(make_user(club, "admin"))
+    url = reverse("scoring:tournament-create", args=[club.slug])
+    form = client.get(url)
+    assert form.status_code == 200
+    profile = form.context["form"].fields["profile"].initial
+    response = client.post(url, {
+        "name": "Preisskat im Advent", "date": "2026-12-05", "profile": profile,
+        "series_count": "3", "series_rounds": "12", "entry_fee": "12.00",
+        "lost_fee": "0.50", "lost_fee_from": "4", "lost_fee_high": "1.00",
+        "passed_fee": "0.00", "categories": "Damen, Jugend, Senioren",
+        "team_fee": "20", "tandem_fee": "", "reseat": "standings", "tie_rule": "shared",
+        "prizes": "50.00\n25%\n10%", "public": "on"})
+    assert response.status_code == 302, response.context["form"].errors
+    t = Tournament.objects.get(name="Preisskat im Advent")
+    assert t.categories == ["Damen", "Jugend", "Senioren"] and t.tandem_fee is None
+    assert t.prizes == ["50.00", "25%", "10%"]
+    evening = t.evening
+    assert evening.series_rounds == 12 and evening.series_length(4) == 48
+    assert evening.series_length(3) == 36
+    assert evening.options == {} and evening.scoring == "seeger_fabian"  # ISkO tournament
+    assert evening.settlement == {"lost_game_fee_tiers": [
+        {"from": 1, "fee": "0.50"}, {"from": 4, "fee": "1.00"}]}
+    bad = client.post(url, {"name": "X", "date": "2026-12-05", "profile": profile,
+                            "series_count": "2", "series_rounds": "12", "entry_fee": "1",
+                            "lost_fee": "0", "passed_fee": "0", "reseat": "draw",
+                            "tie_rule": "won", "prizes": "120%"})
+    assert bad.status_code == 200 and not Tournament.objects.filter(name="X").exists()
+
+
+def test_the_csv_has_every_ranked_player(client: Client) -> None:
+    t = played()
+    client.force_login(make_user(t.club, "viewer"))
+    body = client.get(member_urls(t)["results-csv"]).content.decode("utf-8-sig")
+    rows = list(csv.reader(io.StringIO(body), delimiter=";"))
+    assert len(rows) == 1 + 13
+    assert rows[1][0] == "1"
+
+
+def test_pages_read_in_constant_queries(client: Client,
+                                        django_assert_max_num_queries: Any) -> None:
+    t = played()
+    client.force_login(make_user(t.club, "admin"))
+    for url in (reverse("scoring:tournament", args=[t.pk]),
+                reverse("scoring:tournament-results", args=[t.pk])):
+        client.get(url)
+        with django_assert_max_num_queries(25):
+            client.get(url)
+    cache.clear()
+    with django_assert_max_num_queries(2):  # the opted-in tournament, its version
+        client.get(board_urls(t)["board-version"])
+    with django_assert_max_num_queries(0):  # within a second: from the cache
+        client.get(board_urls(t)["board-version"])
