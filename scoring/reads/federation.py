@@ -19,7 +19,7 @@ from django.db import connection
 
 from scoring.collation import name_key
 from scoring.models import Club, Evening, Player, Table, TableScore
-from scoring.reads.results import table_refs, table_results
+from scoring.reads.results import fresh_results, table_refs
 from scoring.reads.standings import tie_key
 
 
@@ -114,7 +114,7 @@ def recomputed(year: int, min_evenings: int) -> FederationRanking:
     players = {p.pk: p for p in Player.objects.filter(
         club_id__in={e.club_id for e in evenings.values()}).select_related("club")}
     refs = table_refs(tables, players, evenings)
-    results = table_results(refs, tables)
+    results = fresh_results(refs, tables)
     totals: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     played: dict[int, set[int]] = defaultdict(set)
     # Which tables have scores: the same rule as scores.seeger_fabian_capable (writes).

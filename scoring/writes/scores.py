@@ -17,7 +17,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 
 from scoring.models import Evening, Player, Scoring, Table, TableScore
-from scoring.reads.results import TableRef, TableResult, table_refs, table_results
+from scoring.reads.results import TableRef, TableResult, fresh_results, table_refs
 
 
 def seeger_fabian_capable(evening: Evening, seats: int) -> bool:
@@ -79,7 +79,7 @@ def recompute(tables: QuerySet[Table]) -> list[TableScore]:
     players = {p.pk: p for p in Player.objects.filter(seats__table__in=tables.values("pk"))
                .distinct()}
     refs = table_refs(tables.order_by("pk"), players, evenings)
-    results = table_results(refs, tables)
+    results = fresh_results(refs, tables)
     return [row for ref in refs for row in rows_of(ref, results[ref.pk])]
 
 
