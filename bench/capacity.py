@@ -280,6 +280,11 @@ def search(name: str, job: Any, args: argparse.Namespace, pool: ThreadPoolExecut
         ok, _ = step(job, middle, args, pool)
         if ok:
             best = middle
+    while failed is not None and not best and failed / 2 >= args.start / 8:
+        failed /= 2  # the first rate was too much already: halve down to an eighth of it
+        ok, _ = step(job, failed, args, pool)
+        if ok:
+            best = failed
     print(f"  saturation: {best:.1f} requests/s with p99 < {P99_TARGET_MS:.0f} ms"
           + ("" if failed is not None else f" (not reached below {args.max_rate:.0f}/s)"))
     return best
