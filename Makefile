@@ -2,7 +2,7 @@
 #   make run    install, migrate, serve on http://127.0.0.1:8000/
 #   make serve  the production way: DEBUG=0, gunicorn and WhiteNoise on 127.0.0.1:8000
 #   make test   install, ruff, mypy (strict, every package), Django checks, the whole pytest
-#               suite on SQLite, then again on a throwaway PostgreSQL server
+#               suite on SQLite, then again on a throwaway PostgreSQL server with a throwaway Redis
 #   make bench  run every bench/*.py
 
 VENV ?= .venv
@@ -61,7 +61,10 @@ run: install migrate demo
 # if not set there, is generated once into var/secret_key (git-ignored, mode 600) and read
 # from it on every start, so sessions survive a restart. ALLOWED_HOSTS defaults to the local
 # names; SECURE_SSL_REDIRECT to 0, so that plain http://127.0.0.1:8000/ can be tried out;
-# behind the proxy set SECURE_PROXY_SSL_HEADER=X-Forwarded-Proto SECURE_SSL_REDIRECT=1.
+# behind the proxy set TRUSTED_PROXIES=127.0.0.1,::1 SECURE_SSL_REDIRECT=1 (the proxy's
+# X-Forwarded-For and X-Forwarded-Proto are believed from those addresses only, by the site
+# and by gunicorn: skatclub/gunicorn_conf.py, which also sets the graceful shutdown and the
+# access log). Database connections are kept for CONN_MAX_AGE (60) seconds.
 # HSTS covers the site's own host for a year; its sub-domains and the preload list are
 # opt-in (SECURE_HSTS_INCLUDE_SUBDOMAINS=1 SECURE_HSTS_PRELOAD=1, only if every sub-domain
 # of the domain serves HTTPS).
@@ -72,12 +75,13 @@ serve: install $(SECRET_KEY_FILE)
 		SECURE_SSL_REDIRECT="$${SECURE_SSL_REDIRECT:-0}" \
 		SECURE_HSTS_INCLUDE_SUBDOMAINS="$${SECURE_HSTS_INCLUDE_SUBDOMAINS:-0}" \
 		SECURE_HSTS_PRELOAD="$${SECURE_HSTS_PRELOAD:-0}" \
+		CONN_MAX_AGE="$${CONN_MAX_AGE:-60}" \
 		SECRET_KEY="$${SECRET_KEY:-$$(cat $(SECRET_KEY_FILE))}" \
 	&& $(PY) manage.py collectstatic --noinput --verbosity 0 \
 	&& $(PY) manage.py migrate --noinput --verbosity 0 \
 	&& echo "Skatclub (DEBUG=0) runs at http://$(HOST):$(PORT)/  (Ctrl-C stops it)" \
-	&& exec $(VENV)/bin/gunicorn skatclub.wsgi --bind $(HOST):$(PORT) --workers $(WORKERS) \
-		--access-logfile -
+	&& exec $(VENV)/bin/gunicorn skatclub.wsgi --config skatclub/gunicorn_conf.py \
+		--bind $(HOST):$(PORT) --workers $(WORKERS)
 
 $(SECRET_KEY_FILE): | $(PY)
 	mkdir -p $(dir $@)
@@ -114,11 +118,13 @@ check: install
 pytest: install
 	$(PY) -m pytest
 
-# The suite again on PostgreSQL: scripts/pg-test-server installs the server if it is missing,
-# starts a throwaway cluster, sets DATABASE_URL, and always stops and removes the cluster.
-# The browser tests ran on SQLite already; they test the pages, not the database.
+# The suite again on PostgreSQL and Redis: scripts/pg-test-server installs the server if it is
+# missing, starts a throwaway cluster, sets DATABASE_URL, and always stops and removes the
+# cluster; scripts/redis-test-server does the same for a Redis server and CACHE_URL. The
+# first run (make pytest) had SQLite with the cache in the database. The browser tests ran
+# on SQLite already; they test the pages, not the database.
 pytest-postgres: install
-	scripts/pg-test-server $(PY) -m pytest -m "not browser"
+	scripts/pg-test-server scripts/redis-test-server $(PY) -m pytest -m "not browser"
 
 # Each benchmark is a standalone script (bench/_*.py are their shared helpers, not run);
 # bench/ may be empty or missing.

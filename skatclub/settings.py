@@ -5,13 +5,14 @@ from __future__ import annotations
 import os
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, unquote, urlsplit
 
 import django_stubs_ext
+import environ
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 from skatclub.csp import static_file_headers
+from skatclub.proxies import parse_networks
 
 # Django classes that django-stubs makes generic (ModelAdmin[Club], ModelForm[Evening],
 # BaseFormSet[...]) get the __class_getitem__ that lets them be subscripted as base classes.
@@ -20,32 +21,15 @@ django_stubs_ext.monkeypatch()
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
+env = environ.Env()
+
+
 def envbool(name: str, default: str) -> bool:
     return os.getenv(name, default).strip().lower() in {"1", "true", "yes", "on"}
 
 
 def envint(name: str, default: str) -> int:
     return int(os.getenv(name, default))
-
-
-def database_from_url(url: str) -> dict[str, Any]:
-    """Turn postgres://user:pass@host:port/name[?host=/socket/dir] into a DATABASES entry."""
-    parts = urlsplit(url)
-    if parts.scheme not in {"postgres", "postgresql"}:
-        raise ValueError(f"DATABASE_URL: unsupported scheme {parts.scheme!r}")
-    query = parse_qs(parts.query)
-    # ?host= wins over the netloc so that a unix-socket directory can be given,
-    # which has no place in the netloc ("postgres://user@/db?host=/run/pg").
-    host = query.get("host", [parts.hostname or ""])[0]
-    return {
-        "ENGINE": "django.db.backends.postgresql",
-        "NAME": unquote(parts.path.lstrip("/")),
-        "USER": unquote(parts.username or ""),
-        "PASSWORD": unquote(parts.password or ""),
-        "HOST": host,
-        "PORT": str(parts.port or ""),
-        "CONN_MAX_AGE": envint("DB_CONN_MAX_AGE", "0"),
-    }
 
 
 DEBUG = envbool("DEBUG", "1")
@@ -86,6 +70,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: the request's id (for every log line it writes) and, from our own proxies only,
+    # the client's address and scheme (skatclub/middleware.py), before anything reads them.
+    "skatclub.middleware.RequestIdMiddleware",
+    "skatclub.middleware.ProxyHeadersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "skatclub.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -119,47 +107,78 @@ TEMPLATES = [
 
 WSGI_APPLICATION = "skatclub.wsgi.application"
 
-if os.getenv("DATABASE_URL"):
-    DATABASES = {"default": database_from_url(os.environ["DATABASE_URL"])}
-else:
-    DATABASES = {
-        "default": {
-            "ENGINE": "django.db.backends.sqlite3",
-            "NAME": os.getenv("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
-            "OPTIONS": {
-                # Tablets write at the same time: a write transaction takes the lock when it
-                # begins (no deadlock between two readers upgrading to writers), waits up to
-                # 20 s for it, and the write-ahead log lets the sheet pages read meanwhile.
-                # WAL with synchronous=FULL still syncs every commit: a saved deal survives
-                # a power cut.
-                "transaction_mode": "IMMEDIATE",
-                "timeout": 20,
-                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;",
-            },
-        }
+# ---------------------------------------------------------------- database
+
+# DATABASE_URL names the database for every Django backend (django-environ reads it):
+# postgres://user:pass@host:port/name, postgres://user@/name?host=/run/postgresql (a unix
+# socket), sqlite:////absolute/path.sqlite3 or sqlite:///relative/to/the/checkout.sqlite3.
+# Unset (or empty): SQLite in SQLITE_PATH, by default db.sqlite3 in the checkout.
+SQLITE_PATH = os.getenv("SQLITE_PATH") or str(BASE_DIR / "db.sqlite3")
+DATABASES: dict[str, dict[str, Any]] = {"default": (
+    env.db_url_config(os.environ["DATABASE_URL"]) if os.getenv("DATABASE_URL")
+    else {"ENGINE": "django.db.backends.sqlite3", "NAME": SQLITE_PATH})}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    _sqlite: dict[str, Any] = DATABASES["default"]
+    if _sqlite["NAME"] != ":memory:" and not Path(_sqlite["NAME"]).is_absolute():
+        _sqlite["NAME"] = str(BASE_DIR / _sqlite["NAME"])
+    _sqlite["OPTIONS"] = {
+        # Tablets write at the same time: a write transaction takes the lock when it begins
+        # (no deadlock between two readers upgrading to writers), waits up to 20 s for it, and
+        # the write-ahead log lets the sheet pages read meanwhile. WAL with synchronous=FULL
+        # still syncs every commit: a saved deal survives a power cut.
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;",
+        **_sqlite.get("OPTIONS", {}),
     }
+# Connection reuse: a worker keeps its connection this many seconds (0: one per request,
+# Django's default; make serve uses 60), checked before it is reused after a request, so a
+# restarted database server costs no failed request.
+DATABASES["default"].setdefault("CONN_MAX_AGE", envint("CONN_MAX_AGE", "0"))
+DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", envbool("CONN_HEALTH_CHECKS", "1"))
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# ---------------------------------------------------------------- caches
+
+# Everything cached is shared by every worker process and every machine of the site: the
+# failure counts of the sign-in and table-code limits (default), each table's results
+# (results) and rendered PDFs (pdf). CACHE_URL names a Redis server (redis://host:port/db,
+# rediss:// for TLS, redis://:password@host/db), used through Django's own Redis backend;
+# unset, the caches are tables in the database (created by migrate), which every worker of
+# one site reaches already. Each alias has its own key prefix (and, in the database, its own
+# table), so that one never culls another's entries. CACHE_KEY_PREFIX sets them apart when
+# several sites share one Redis.
+REDIS_CACHE = "django.core.cache.backends.redis.RedisCache"
+CACHE_KEY_PREFIX = os.getenv("CACHE_KEY_PREFIX", "skatclub")
+
+
+def cache_config(alias: str, timeout: int | None, max_entries: int) -> dict[str, Any]:
+    """One alias of the shared cache: Redis from CACHE_URL, else a table in the database.
+    Redis has no entry limit of its own (give it maxmemory), the database culls beyond
+    ``max_entries``."""
+    prefix = f"{CACHE_KEY_PREFIX}:{alias}"
+    if os.getenv("CACHE_URL"):
+        config = env.cache_url_config(os.environ["CACHE_URL"])
+        if str(config["BACKEND"]).startswith("django_redis"):
+            config["BACKEND"] = REDIS_CACHE  # django-environ's default is django-redis
+        return {**config, "KEY_PREFIX": prefix, "TIMEOUT": timeout}
+    table = "skatclub_cache" if alias == "default" else f"skatclub_cache_{alias}"
+    return {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": table,
+            "KEY_PREFIX": prefix, "TIMEOUT": timeout, "OPTIONS": {"MAX_ENTRIES": max_entries}}
+
+
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    # Rendered PDFs (scoring.pdf), keyed by the versions of what they print: files, so that
-    # every worker process serves what one of them rendered. Old versions age out.
-    "pdf": {
-        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-        "LOCATION": os.getenv("PDF_CACHE_DIR", str(BASE_DIR / "var" / "pdf-cache")),
-        "TIMEOUT": envint("PDF_CACHE_SECONDS", str(60 * 60 * 24 * 30)),
-        "OPTIONS": {"MAX_ENTRIES": envint("PDF_CACHE_ENTRIES", "1000")},
-    },
-    # Each table's results for rankings and statistics (scoring/reads/results.py). An entry is keyed
-    # by the table's version, so it never goes stale and needs no timeout; old versions are
-    # culled least recently used first. A season of 40 evenings at 12 tables is 480 entries.
-    "results": {
-        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-        "LOCATION": "table-results",
-        "TIMEOUT": None,
-        "OPTIONS": {"MAX_ENTRIES": envint("RESULTS_CACHE_ENTRIES", "10000")},
-    },
+    # Failure counts (they expire with their window); many addresses may be counted at once.
+    "default": cache_config("default", 300, envint("CACHE_ENTRIES", "100000")),
+    # Rendered PDFs (scoring.pdf), keyed by the versions of what they print; old versions
+    # age out.
+    "pdf": cache_config("pdf", envint("PDF_CACHE_SECONDS", str(60 * 60 * 24 * 30)),
+                        envint("PDF_CACHE_ENTRIES", "1000")),
+    # Each table's results for rankings and statistics (scoring/reads/results.py). An entry is
+    # keyed by the table's version, so it never goes stale; old versions are culled. A season
+    # of 40 evenings at 12 tables is 480 entries.
+    "results": cache_config("results", None, envint("RESULTS_CACHE_ENTRIES", "10000")),
 }
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -256,12 +275,73 @@ if not DEBUG:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", "0")
     SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", "0")
 
-# Behind a TLS proxy, Django sees plain HTTP from the proxy; the proxy says in a header that
-# the browser used HTTPS. SECURE_PROXY_SSL_HEADER names that header (usually
-# X-Forwarded-Proto). Set it only when the proxy always sets or overwrites the header:
-# otherwise a client could claim HTTPS itself.
+# ---------------------------------------------------------------- proxies
+
+# Behind a proxy (nginx, Caddy, a load balancer) Django sees the proxy's address and plain
+# HTTP. TRUSTED_PROXIES lists the proxies' addresses or networks (comma-separated, e.g.
+# "127.0.0.1,::1" for a proxy on the same machine, "10.0.0.0/8"): from them, and only from
+# them, X-Forwarded-For gives the client's address (which the limits count) and
+# X-Forwarded-Proto the scheme (skatclub/middleware.py); gunicorn believes the scheme from the
+# same addresses (skatclub/gunicorn_conf.py). Empty by default: nobody is believed.
+try:
+    TRUSTED_PROXIES = parse_networks(os.getenv("TRUSTED_PROXIES", ""))
+except ValueError as err:
+    raise ImproperlyConfigured(str(err)) from None
 if os.getenv("SECURE_PROXY_SSL_HEADER"):
-    SECURE_PROXY_SSL_HEADER = (
-        "HTTP_" + os.environ["SECURE_PROXY_SSL_HEADER"].strip().upper().replace("-", "_"),
-        "https",
-    )
+    # It used to be believed from every client; the proxy middleware replaces it.
+    raise ImproperlyConfigured(
+        "SECURE_PROXY_SSL_HEADER is no longer read: set TRUSTED_PROXIES to your proxy's "
+        "address (e.g. TRUSTED_PROXIES=127.0.0.1,::1); X-Forwarded-Proto is believed from it "
+        "and from nobody else.")
+# A load balancer asks /healthz over plain HTTP.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+
+# ---------------------------------------------------------------- e-mail
+
+# EMAIL_URL: smtp+tls://user:pass@host:587 (STARTTLS), smtp+ssl://user:pass@host:465
+# (TLS from the start), smtp://host:25 (plain); a user name with an @ is written %40. Unset:
+# with DEBUG on, mails are printed on the console; with DEBUG off, Django's default (SMTP on
+# localhost:25). Every failed mail is logged by the "skatclub.mail" logger.
+if os.getenv("EMAIL_URL"):
+    _email = env.email_url_config(os.environ["EMAIL_URL"])
+    EMAIL_BACKEND = _email["EMAIL_BACKEND"]
+    EMAIL_HOST = _email["EMAIL_HOST"] or "localhost"
+    EMAIL_USE_TLS = bool(_email.get("EMAIL_USE_TLS", False))
+    EMAIL_USE_SSL = bool(_email.get("EMAIL_USE_SSL", False))
+    EMAIL_PORT = _email["EMAIL_PORT"] or (465 if EMAIL_USE_SSL else 587 if EMAIL_USE_TLS else 25)
+    EMAIL_HOST_USER = _email["EMAIL_HOST_USER"] or ""
+    EMAIL_HOST_PASSWORD = _email["EMAIL_HOST_PASSWORD"] or ""
+elif DEBUG:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+EMAIL_TIMEOUT = envint("EMAIL_TIMEOUT", "10")  # seconds; a hanging server must not hang a page
+DEFAULT_FROM_EMAIL = os.getenv("DEFAULT_FROM_EMAIL", "Skatclub <webmaster@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
+# ---------------------------------------------------------------- logging
+
+# One stream, standard error (gunicorn's and systemd's journal keep it), with DEBUG on or
+# off: every 500 with its traceback (logger django.request), every failed e-mail
+# (skatclub.mail), the health checks that fail (skatclub.health); each line carries the id
+# of the request that wrote it (skatclub/logs.py). LOG_LEVEL (default INFO) sets how much.
+LOG_LEVEL = os.getenv("LOG_LEVEL", "INFO").upper()
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "filters": {"request_id": {"()": "skatclub.logs.RequestIdFilter"}},
+    "formatters": {
+        "line": {"format": "%(asctime)s %(levelname)s [%(request_id)s] %(name)s: %(message)s"},
+    },
+    "handlers": {
+        "stderr": {"class": "logging.StreamHandler", "formatter": "line",
+                   "filters": ["request_id"], "level": LOG_LEVEL},
+    },
+    "root": {"handlers": ["stderr"], "level": "WARNING"},
+    "loggers": {
+        # Replaces Django's own handlers (console only with DEBUG on, mail to ADMINS), so
+        # that a 500 under DEBUG=0 is written too (runserver's request lines, django.server,
+        # keep Django's own handler).
+        "django": {"handlers": ["stderr"], "level": "INFO", "propagate": False},
+        "skatclub": {"handlers": ["stderr"], "level": "INFO", "propagate": False},
+        "scoring": {"handlers": ["stderr"], "level": "INFO", "propagate": False},
+    },
+}

@@ -5,8 +5,11 @@ from django.urls import include, path
 
 from scoring.views.account import PasswordResetView
 from scoring.views.login import LoginView, PasswordChangeView, admin_login
+from skatclub.health import healthz
 
 urlpatterns = [
+    # Database and cache reachable? For load balancers and monitoring (skatclub/health.py).
+    path("healthz", healthz, name="healthz"),
     # Django's set_language view: the language switch in base.html posts here.
     path("i18n/", include("django.conf.urls.i18n")),
     # Login (with a limit on wrong passwords), logout, password change and reset (the reset

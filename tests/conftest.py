@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,10 @@ import pytest
 from django.conf import settings
 from django.core.cache import caches
 from django.test import override_settings
+from django.test.utils import CaptureQueriesContext
 from playwright.sync_api import Playwright
+
+from skatclub.settings import REDIS_CACHE
 
 # Playwright's sync API marks its event loop as running in the test thread between its calls
 # (playwright/_impl/_greenlets.py, wait_for_future sets it again after every call), and its
@@ -83,18 +87,120 @@ SCREENSHOTS = Path(os.environ.get("SCREENSHOT_DIR") or Path(__file__).parents[1]
 TABLET = {"width": 1024, "height": 768}
 
 
+# ---------------------------------------------------------------- the shared cache
+
+# The tests use the cache the settings name: on the SQLite run the database's cache tables
+# (in the test database, made with it), on the PostgreSQL run Redis (CACHE_URL, from
+# scripts/redis-test-server). Each test starts with empty caches, so that what it counts (a
+# failure, a query, a render) does not depend on the tests before it. On Redis the run uses
+# keys of its own (a per-run prefix) and removes only those, so that two runs, or a run
+# beside a site, on one Redis server never see nor delete each other's entries.
+RUN_PREFIX = f"skatclub-test-{uuid.uuid4().hex[:12]}"
+# pytest-django's fixtures that give a test the database, the most thorough first.
+DB_FIXTURES_FIRST = ("live_server", "transactional_db", "django_db_reset_sequences",
+                     "django_db_serialized_rollback", "db")
+
+
+def on_redis() -> bool:
+    return any(c["BACKEND"] == REDIS_CACHE for c in settings.CACHES.values())
+
+
+def delete_run_keys(prefix: str = RUN_PREFIX) -> None:
+    """Every key of this run (and of the server processes it started) on Redis."""
+    seen = set()
+    for alias, config in settings.CACHES.items():
+        if config["BACKEND"] != REDIS_CACHE or config["LOCATION"] in seen:
+            continue
+        seen.add(config["LOCATION"])
+        client = caches[alias]._cache.get_client(write=True)  # type: ignore[attr-defined]
+        keys = list(client.scan_iter(match=f"{prefix}*", count=1000))
+        if keys:
+            client.delete(*keys)
+
+
+# Query counts (django_assert_num_queries, CaptureQueriesContext) are the page's own queries:
+# the database cache's reads and writes of its tables are left out, so that a page counts the
+# same on the SQLite run (cache in the database) as on the PostgreSQL run (cache in Redis,
+# no SQL at all).
+_captured = CaptureQueriesContext.captured_queries
+
+
+def _cache_query(sql: str) -> bool:
+    return "skatclub_cache" in sql
+
+
+def _without_cache_tables(self: CaptureQueriesContext) -> list[dict[str, Any]]:
+    queries = _captured.fget(self)  # type: ignore[attr-defined]
+    kept, i = [], 0
+    while i < len(queries):
+        sql = queries[i]["sql"]
+        if _cache_query(sql):
+            i += 1
+            continue
+        if sql.startswith("SAVEPOINT "):
+            # The cache's own atomic block: a savepoint around cache queries only.
+            name = sql.split(" ", 1)[1]
+            j = i + 1
+            while j < len(queries) and _cache_query(queries[j]["sql"]):
+                j += 1
+            if j > i + 1 and j < len(queries) and queries[j]["sql"] in (
+                    f"RELEASE SAVEPOINT {name}", f"ROLLBACK TO SAVEPOINT {name}"):
+                i = j + 1
+                continue
+        kept.append(queries[i])
+        i += 1
+    return kept
+
+
+CaptureQueriesContext.captured_queries = property(_without_cache_tables)  # type: ignore[assignment,method-assign]
+
+
 @pytest.fixture(autouse=True, scope="session")
-def _pdf_cache_in_memory() -> Iterator[None]:
-    # Never the project's var/pdf-cache: a test database reuses primary keys and versions, so
-    # a PDF cached by another run could answer for different deals.
-    pdf = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pdf-tests"}
-    with override_settings(CACHES={**settings.CACHES, "pdf": pdf}):
+def _caches_of_this_run() -> Iterator[None]:
+    if not on_redis():
+        yield
+        return
+    run = {alias: {**config, "KEY_PREFIX": f"{RUN_PREFIX}:{alias}"}
+           for alias, config in settings.CACHES.items()}
+    with override_settings(CACHES=run):
+        yield
+        delete_run_keys()
+
+
+@pytest.fixture
+def threads_share_the_cache() -> Iterator[None]:
+    """For a test whose threads use the cache at once. SQLite's in-memory test database
+    (shared cache mode) refuses a table to every other connection while one writes it
+    ("database table is locked", no waiting), unlike a SQLite file, so on the SQLite run such
+    a test gets the caches in memory, which its threads share; on Redis (or PostgreSQL) it
+    keeps the real shared cache."""
+    from django.db import connection
+
+    if on_redis() or connection.vendor != "sqlite":
+        yield
+        return
+    memory = {alias: {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                      "LOCATION": f"threads-{alias}"} for alias in settings.CACHES}
+    with override_settings(CACHES=memory):
+        for alias in memory:
+            caches[alias].clear()
         yield
 
 
 @pytest.fixture(autouse=True)
-def _empty_pdf_cache() -> None:
-    caches["pdf"].clear()
+def _empty_caches(request: pytest.FixtureRequest, _django_db_marker: None) -> None:
+    if on_redis():
+        delete_run_keys()
+        return
+    # The cache tables live in the test database: a test without database access cannot have
+    # used them (and may not empty them). A test that asks for database access by fixture
+    # rather than by mark gets it here first (it would a moment later).
+    wanted = [name for name in DB_FIXTURES_FIRST if name in request.fixturenames]
+    if wanted:
+        request.getfixturevalue("transactional_db" if wanted[0] == "live_server" else wanted[0])
+    if wanted or request.node.get_closest_marker("django_db"):
+        for alias in settings.CACHES:
+            caches[alias].clear()
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -136,13 +242,3 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
 def screenshot_dir() -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     return SCREENSHOTS
-
-
-@pytest.fixture(autouse=True)
-def _empty_results_cache() -> Iterator[None]:
-    # Table results are cached across requests (scoring/reads/results.py); a test starts cold so
-    # that the queries it counts do not depend on the tests before it.
-    from django.core.cache import caches
-
-    caches["results"].clear()
-    yield

@@ -18,11 +18,15 @@ import sys
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
+
+if TYPE_CHECKING:
+    from scoring.models import Club
 
 ROOT = Path(__file__).resolve().parent.parent
 PO_FILE = ROOT / "scoring/locale/de/LC_MESSAGES/django.po"
@@ -428,3 +432,150 @@ def test_english_is_still_english(client: Client, demo: dict[str, int]) -> None:
     text = visible_text(html)
     assert "New deal" in text and "Declarer" in text and "Forehand" in text
     assert "Neues Spiel" not in text and "Alleinspieler" not in text
+
+
+# ---------------------------------------------------------------- the pages of issues 16 and 17
+
+def german_page(response: Any, *, must_show: list[str], status: int = 200) -> str:
+    """``check_german`` for a response at hand (a POST's answer, a refusal with its status)."""
+    assert response.status_code == status, response.status_code
+    text = visible_text(response.content.decode())
+    english = english_on(text, [])
+    assert not english, f"shows English: {english}"
+    missing = [word for word in must_show if word not in text]
+    assert not missing, f"lacks the German {missing}"
+    return text
+
+
+def german_profiles(club: Club) -> None:
+    """The test factories name a club's preset profiles (and its evenings' profile names) in
+    English; a German club has them in German, as the set-up page makes them."""
+    from django.utils import translation
+    from django.utils.translation import gettext
+
+    from scoring.models import Evening, RuleProfile
+
+    with translation.override("de"):
+        for profile in RuleProfile.objects.filter(club=club):
+            profile.name = gettext(profile.name)
+            profile.save(update_fields=["name"])
+        for evening in Evening.objects.filter(club=club):
+            evening.profile_name = gettext(evening.profile_name)
+            evening.save(update_fields=["profile_name"])
+
+
+def test_setting_up_and_registering_speak_german(client: Client, db: None,
+                                                 settings: Any) -> None:
+    from django.core.cache import cache
+
+    from scoring.models import Club
+
+    check_german(client, reverse("scoring:setup"),
+                 must_show=["Skatclub einrichten", "Benutzername", "Passwort"])
+    german_page(client.post(reverse("scoring:setup"), {"username": "a", "password1": "1",
+                                                       "password2": "2"}, headers=GERMAN),
+                must_show=["Skatclub einrichten", "Dieses Feld ist zwingend erforderlich."])
+    Club.objects.create(name="Skatfreunde Altenburg", slug="altenburg")
+    settings.CLUB_REGISTRATION = True
+    cache.clear()
+    check_german(client, reverse("scoring:register"), must_show=["Club anmelden"])
+    german_page(client.post(reverse("scoring:register-confirm", args=["forged"]),
+                            headers=GERMAN), status=410,
+                must_show=["Bestätigungslink ist ungültig"])
+
+
+def test_invitations_and_accounts_speak_german(client: Client, db: None) -> None:
+    from scoring.writes import onboarding
+
+    from .web.factories import make_club, make_user
+
+    club = make_club()
+    admin = make_user(club, "admin")
+    invitation = onboarding.invitation_create(club=club, role="scorer", email="", by=admin)
+    url = reverse("scoring:invitation", args=[invitation.token])
+    check_german(client, url, must_show=["Einladung", "Benutzername", "Passwort"])
+    german_page(client.post(url, {"username": "", "password1": "1", "password2": "2"},
+                            headers=GERMAN), must_show=["Einladung"])
+    onboarding.invitation_create(club=club, role="viewer", email="gast@example.org", by=admin)
+    onboarding.invitation_revoke(invitation)
+    german_page(client.get(url, headers=GERMAN), status=410,
+                must_show=["Einladung", "zurückgezogen"])
+    client.force_login(admin)
+    check_german(client, reverse("scoring:members", args=[club.slug]),
+                 must_show=["Mitglieder", "Einladung", "gast@example.org"])
+    check_german(client, reverse("scoring:account"), must_show=["Ihr Konto"])
+    check_german(client, reverse("scoring:my-results", args=[club.slug]),
+                 must_show=["Meine Ergebnisse"])
+
+
+def test_bringing_old_lists_in_speaks_german(client: Client, db: None) -> None:
+    import json
+
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from scoring.models import Evening, PendingImport
+    from scoring.writes.interchange import evening_export
+
+    from .web.factories import make_user
+    from .web.interchange_data import build_club, evening_of
+
+    club = build_club()
+    german_profiles(club)
+    client.force_login(make_user(club, "admin"))
+    upload_url = reverse("scoring:import", args=[club.slug])
+    page = visible_text(client.get(upload_url, headers=GERMAN).content.decode())
+    # "gewonnen, won", "verloren, lost": the CSV headers accepted, in either language
+    assert set(english_on(page, [])) <= {"won", "lost"}, english_on(page, [])
+    assert "Alte Listen übernehmen" in page and "Datei prüfen" in page
+    doc = json.loads(json.dumps(evening_export(evening_of(club))))
+    doc["name"] = "Neu"
+
+    def upload(content: bytes) -> Any:
+        return client.post(upload_url, {"kind": "json",
+                                        "file": SimpleUploadedFile("abend.json", content)},
+                           headers=GERMAN, follow=True)
+
+    german_page(upload(json.dumps(doc).encode()),
+                must_show=["Vorschau der Übernahme", "1 Abend wird hinzugefügt", "gelöscht",
+                           "Jetzt übernehmen"])
+    pending = PendingImport.objects.get(club=club)
+    german_page(client.post(reverse("scoring:import-confirm", args=[club.slug, pending.pk]),
+                            {"digest": pending.digest}, headers=GERMAN, follow=True),
+                must_show=["1 Abend wurde hinzugefügt."])
+    german_page(upload(json.dumps(doc).encode()), must_show=["Nichts Neues"])
+    doc["tables"][0]["deals"][1]["note"] = {"x": 1}
+    german_page(upload(json.dumps(doc).encode()),
+                must_show=["kann nicht übernommen werden", "Tisch 1, Spiel 2: note muss"])
+    evening = Evening.objects.get(club=club, name="Neu")
+    check_german(client, reverse("scoring:evening-audit", args=[evening.pk]),
+                 must_show=["abend.json", "hinzugefügt"])
+    delete_url = reverse("scoring:evening-delete", args=[evening.pk])
+    check_german(client, delete_url, must_show=["Abend löschen", "2 Tische"])
+    client.post(delete_url, {"sure": "on", "reason": "doppelt"}, headers=GERMAN)
+    check_german(client, reverse("scoring:club-log", args=[club.slug]),
+                 must_show=["Vereinsprotokoll", "Abend gelöscht", "doppelt"])
+
+
+def test_the_tournament_pages_speak_german(client: Client, db: None) -> None:
+    from scoring.writes.tournament import series_draw
+
+    from .web.factories import make_club, make_user
+    from .web.tournaments import fill_series, make_tournament
+
+    club = make_club()
+    client.force_login(make_user(club, "admin"))
+    tournament = make_tournament(club, public=True)
+    german_profiles(club)
+    check_german(client, reverse("scoring:tournament-create", args=[club.slug]),
+                 must_show=["Neues Turnier"])
+    check_german(client, reverse("scoring:tournament", args=[tournament.pk]),
+                 must_show=["Preisskat", "Startgeld"])
+    series_draw(tournament=tournament, seed=1)
+    fill_series(tournament, 1)
+    check_german(client, reverse("scoring:tournament", args=[tournament.pk]),
+                 must_show=["Preisskat", "Serie"])
+    check_german(client, reverse("scoring:tournament-results", args=[tournament.pk]),
+                 must_show=["Rangliste", "Serie"])
+    for name in ("scoring:board", "scoring:board-tv"):
+        check_german(client, reverse(name, args=[tournament.board_key]),
+                     must_show=["Live-Anzeige", "Stand"])

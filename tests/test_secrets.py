@@ -32,7 +32,10 @@ NEVER = {
     "Google API key": re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b"),
 }
 SECRET_KEY = re.compile(r"SECRET_KEY\s*[:=]\s*[\"']([^\"']+)[\"']")
-PASSWORD = re.compile(r"(?i)\b(?:password|passwd|pwd)\w*[\"']?\s*[:=]\s*[\"']([^\"']+)[\"']")
+# The value starts with a character that is not a space: prose such as
+# "choose your password:" followed by a closing quote and the next string is not a password.
+PASSWORD = re.compile(r"(?i)\b(?:password|passwd|pwd)\w*[\"']?\s*[:=]\s*"
+                      r"[\"']([^\"'\s][^\"'\n]*)[\"']")
 URL_CREDENTIALS = re.compile(r"://([^/\s:@\"'`]+:[^/\s@\"'`]+)@")
 
 
@@ -84,5 +87,9 @@ def test_the_scan_finds_what_it_looks_for() -> None:
     found = findings("scoring/example.py", text)
     assert len(found) == 6, found
     assert findings("tests/web/example.py", 'password="pw-for-tests-only"') == []
+    # Prose that ends in "password:" before a quote is no password; one with spaces still is.
+    assert findings("x.po", 'msgid "choose your user name and password:"\nmsgstr "…"') == []
+    assert findings("x.py", 'raise CommandError("The password: " + reason)') == []
+    assert len(findings("x.py", 'password = "correct horse battery"')) == 1
     assert findings("skatclub/settings.py", f'SECRET_KEY = "{DEV_SECRET_KEY}"') == []
     assert findings("Makefile", 'SECRET_KEY="$${SECRET_KEY:-x}"') == []

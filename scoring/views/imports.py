@@ -12,8 +12,8 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path, reverse
 from django.utils.formats import date_format
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_safe
 
 from scoring import access
@@ -93,7 +93,8 @@ def confirm(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     try:
         outcome = uploads.confirm(pending, actor=_actor(request))
     except ImportProblem as err:
-        messages.error(request, _("Nothing was imported: %(problem)s") % {"problem": err})
+        messages.error(request, _("Nothing was imported: %(problem)s") % {
+            "problem": err.message_in(get_language())})
         return redirect("scoring:import-preview", slug=club.slug, pk=pk)
     if outcome.added:
         message = ngettext("%(count)d evening was added.", "%(count)d evenings were added.",

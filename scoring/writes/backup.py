@@ -29,7 +29,9 @@ from pathlib import Path
 from typing import Any
 
 from django.apps import apps
+from django.conf import settings
 from django.core import serializers
+from django.core.cache import caches
 from django.core.management import call_command
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection, transaction
@@ -137,7 +139,30 @@ def has_data() -> bool:
 
 
 def restore(path: Path, *, force: bool = False) -> str:
-    """Replace the database's contents by the backup at ``path``; returns the method."""
+    """Replace the database's contents by the backup at ``path``; returns the method. The
+    shared caches are emptied afterwards (their tables made again if the backup had none)."""
+    method = _restore(path, force=force)
+    call_command("createcachetable", verbosity=0)
+    empty_caches()
+    return method
+
+
+def empty_caches() -> None:
+    """Every entry of the site's caches: results keyed by table and version, PDFs and failure
+    counts could otherwise answer for restored rows that reuse those keys. On Redis only the
+    site's own keys (its prefixes) go, not those of other sites on the same server."""
+    for alias, config in settings.CACHES.items():
+        cache = caches[alias]
+        if config["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
+            client = cache._cache.get_client(write=True)  # type: ignore[attr-defined]
+            keys = list(client.scan_iter(match=f"{cache.key_prefix}:*", count=1000))
+            if keys:
+                client.delete(*keys)
+        else:
+            cache.clear()
+
+
+def _restore(path: Path, *, force: bool) -> str:
     try:
         with path.open("rb") as f:
             head = f.read(len(SQLITE_MAGIC))

@@ -29,6 +29,7 @@ import io
 import json
 import math
 import re
+import sys
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -37,9 +38,14 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
 from django.db import DatabaseError, transaction
 from django.db.models import Prefetch
-from django.utils.translation import gettext as _
+from django.utils import translation
+from django.utils.formats import number_format
+from django.utils.functional import Promise
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import SkatError, evaluate, evaluate_table
+from scoring.engine.errors import Localized, language
 from scoring.models import (
     AuditEntry,
     Club,
@@ -65,8 +71,102 @@ CLUB_KEYS = frozenset({"club", "name", "language", "players", "rule_profiles", "
                        "evenings"})
 
 
+class Words:
+    """A sentence of the reader, or a part of one ("Table 2, deal 3"), in either language:
+    a template marked for translation (gettext_lazy, ``%(name)s`` placeholders) and its
+    values, put together only when a language is asked for. A value that is words itself
+    (Words, an engine ``SkatError`` through its own German catalogue, a model's refusal)
+    renders in the same language; any other value (numbers, the file's own text, field names
+    of the format) is shown as it is."""
+
+    __slots__ = ("template", "params")
+
+    def __init__(self, template: str | Promise, /, **params: object) -> None:
+        self.template = template
+        self.params = params
+
+    def in_lang(self, lang: str) -> str:
+        lang = language(lang)
+        with translation.override(lang):
+            values = {key: value.in_lang(lang) if isinstance(value, Localized) else value
+                      for key, value in self.params.items()}
+            return str(self.template) % values
+
+    def __str__(self) -> str:
+        return self.in_lang("en")
+
+    def __repr__(self) -> str:
+        return f"Words({str(self.template)!r}, {self.params!r})"
+
+
+class _Refusal:
+    """A model's ValidationError inside a message: Django's own messages are lazy, so they
+    come out in the language asked for."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: ValidationError) -> None:
+        self.error = error
+
+    def in_lang(self, lang: str) -> str:
+        with translation.override(language(lang)):
+            return " ".join(str(m) for m in self.error.messages)
+
+
+class _Number:
+    """A large number, grouped the way the language writes it (20,971,520 / 20.971.520)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def in_lang(self, lang: str) -> str:
+        with translation.override(language(lang)):
+            return number_format(self.value, force_grouping=True)
+
+
+Where = Words | str  # a place in the file ("Table 1, deal 3") or a field name ("date")
+
+
+def _at(place: Where | None, what: Where) -> Where:
+    """``what`` at ``place``: "Table 1: number", "Evening 2: Table 1, deal 3: …"; at the
+    top of the file just ``what``."""
+    if place is None or place == "":
+        return what
+    return Words(_("%(where)s: %(what)s"), where=place, what=what)
+
+
 class ImportProblem(Exception):
-    """The file cannot be imported; ``str()`` says why in a sentence, naming table and deal."""
+    """The file cannot be imported; says why in a sentence, naming table and deal.
+
+    ``str()`` is the sentence in English, the language of the interchange contract and of
+    the import commands (as ``SkatError.message``); ``message_in(lang)`` is it in "de" or
+    "en", for a page. A problem made of text already translated (the CSV readers') is that
+    text in every language."""
+
+    def __init__(self, message: Words | Localized | str) -> None:
+        super().__init__(message)
+        self.words = message
+
+    def message_in(self, lang: str | None) -> str:
+        if isinstance(self.words, str):
+            return self.words
+        return self.words.in_lang(language(lang))
+
+    def in_lang(self, lang: str) -> str:
+        """An ImportProblem inside another's message renders like Words."""
+        return self.message_in(lang)
+
+    def __str__(self) -> str:
+        return self.message_in("en")
+
+
+def _problem(place: Where | None, what: Words | Localized) -> ImportProblem:
+    """A problem at a place of the file: "Table 1, deal 2: note must be …"."""
+    if place is None or place == "":
+        return ImportProblem(what)
+    return ImportProblem(Words(_("%(where)s: %(what)s"), where=place, what=what))
 
 
 # ---------------------------------------------------------------- export
@@ -146,7 +246,28 @@ def club_export(club: Club) -> dict[str, Any]:
 # ---------------------------------------------------------------- reading a file
 
 def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number JSON allows")
+    raise ImportProblem(Words(_("Invalid JSON: %(value)s is not a number JSON allows."),
+                              value=name))
+
+
+# What Python's JSON reader says is wrong (json/decoder.py), marked for translation: English
+# as Python says it, German from the catalogue; a message not listed is shown as it is.
+JSON_ERRORS: dict[str, str | Promise] = {
+    "Expecting value": _("Expecting value"),
+    "Expecting property name enclosed in double quotes":
+        _("Expecting property name enclosed in double quotes"),
+    "Expecting ':' delimiter": _("Expecting ':' delimiter"),
+    "Expecting ',' delimiter": _("Expecting ',' delimiter"),
+    "Unterminated string starting at": _("Unterminated string starting at"),
+    "Invalid control character at": _("Invalid control character at"),
+    "Invalid \\escape": _("Invalid \\escape"),
+    "Invalid \\uXXXX escape": _("Invalid \\uXXXX escape"),
+    "Extra data": _("Extra data"),
+    "Illegal trailing comma before end of object":
+        _("Illegal trailing comma before end of object"),
+    "Illegal trailing comma before end of array":
+        _("Illegal trailing comma before end of array"),
+}
 
 
 # Limits of what a file may hold (issue 16): the whole file, how deep objects and lists nest,
@@ -161,24 +282,29 @@ MAX_RECORD_TEXT = 200
 
 def loads(raw: bytes) -> Any:
     if len(raw) > MAX_FILE_BYTES:
-        raise ImportProblem(f"The file is too large: {len(raw):,} bytes; at most "
-                            f"{MAX_FILE_BYTES:,} bytes can be imported at once.")
+        raise ImportProblem(Words(_("The file is too large: %(size)s bytes; at most "
+                                     "%(limit)s bytes can be imported at once."),
+                                  size=_Number(len(raw)), limit=_Number(MAX_FILE_BYTES)))
     try:
         document = json.loads(raw, parse_constant=_no_constant)
     except UnicodeDecodeError:
-        raise ImportProblem("The file is not UTF-8 text.") from None
+        raise ImportProblem(Words(_("The file is not UTF-8 text."))) from None
     except json.JSONDecodeError as err:
-        raise ImportProblem(
-            f"Invalid JSON at line {err.lineno}, column {err.colno}: {err.msg}.") from None
+        raise ImportProblem(Words(
+            _("Invalid JSON at line %(line)d, column %(column)d: %(error)s."),
+            line=err.lineno, column=err.colno,
+            error=Words(JSON_ERRORS[err.msg]) if err.msg in JSON_ERRORS else err.msg,
+        )) from None
     except RecursionError:
         raise ImportProblem(_too_deep(raw)) from None
-    except ValueError as err:
-        raise ImportProblem(f"Invalid JSON: {err}.") from None
+    except ValueError:  # a number of more digits than Python converts
+        raise ImportProblem(Words(_("Invalid JSON: a number has more than %(digits)d "
+                                     "digits."), digits=sys.get_int_max_str_digits())) from None
     check_nesting(document)
     return document
 
 
-def _too_deep(raw: bytes) -> str:
+def _too_deep(raw: bytes) -> Words:
     """Where a file too deep for the JSON parser first nests deeper than MAX_DEPTH: found by
     a scan of the text that keeps the path (object keys, list indexes) without recursion,
     so that the message names the table and deal as for any other problem."""
@@ -205,8 +331,10 @@ def _too_deep(raw: bytes) -> str:
         elif char in "{[":
             if len(stack) >= MAX_DEPTH:
                 path = tuple(step[1] for step in stack)
-                return (f"{_place(path)}: nested too deep at line {line}, column {column} "
-                        f"(objects and lists at most {MAX_DEPTH} levels deep).")
+                return Words(_("%(where)s: nested too deep at line %(line)d, column "
+                                "%(column)d (objects and lists at most %(depth)d levels "
+                                "deep)."), where=_place(path), line=line, column=column,
+                             depth=MAX_DEPTH)
             stack.append([True, None, True] if char == "{" else [False, 0, False])
         elif char in "}]" and stack:
             stack.pop()
@@ -216,29 +344,49 @@ def _too_deep(raw: bytes) -> str:
             else:
                 stack[-1][1] += 1
         index += 1
-    return f"The file is nested too deep: objects and lists at most {MAX_DEPTH} levels deep."
+    return Words(_("The file is nested too deep: objects and lists at most %(depth)d levels "
+                    "deep."), depth=MAX_DEPTH)
 
 
-def _place(path: tuple[Any, ...]) -> str:
+PLACE_NAMES: dict[str, str | Promise] = {
+    "evenings": _("Evening %(number)s"), "tables": _("Table %(number)s"),
+    "players": _("Player %(number)s"), "rule_profiles": _("Rule profile %(number)s"),
+    "seasons": _("Season %(number)s"),
+}
+
+
+def _deal(table: Where | None, number: int, *, deleted: bool = False) -> Words:
+    """A deal of a table as the messages name it: "Table 1, deal 3", "Table 1, deleted deal 1"."""
+    if table is None:
+        return Words(_("deleted deal %(number)s") if deleted else _("deal %(number)s"),
+                     number=number)
+    return Words(_("%(table)s, deleted deal %(number)s") if deleted
+                 else _("%(table)s, deal %(number)s"), table=table, number=number)
+
+
+def _place(path: tuple[Any, ...]) -> Where:
     """Where in a club or evening document a path leads, as the import's messages name it:
     "Evening 2: Table 1, deal 3" or "Table 1, deleted deal 1"."""
-    parts: list[str] = []
+    parts: list[Where] = []
     rest = list(path)
     while rest:
-        key = rest.pop(0)
+        key = str(rest.pop(0))
         index = rest.pop(0) if rest and isinstance(rest[0], int) else None
         if index is None:
             continue
-        name = {"evenings": "Evening", "tables": "Table", "deals": "deal",
-                "deleted_deals": "deleted deal", "players": "Player",
-                "rule_profiles": "Rule profile", "seasons": "Season"}.get(str(key))
-        if name is None:
-            break
-        if name in ("deal", "deleted deal") and parts:
-            parts[-1] += f", {name} {index + 1}"
+        if key in ("deals", "deleted_deals"):
+            table = parts.pop() if parts else None
+            parts.append(_deal(table, index + 1, deleted=key == "deleted_deals"))
+        elif key in PLACE_NAMES:
+            parts.append(Words(PLACE_NAMES[key], number=index + 1))
         else:
-            parts.append(f"{name} {index + 1}")
-    return ": ".join(parts) or "The file"
+            break
+    if not parts:
+        return Words(_("The file"))
+    place = parts[0]
+    for part in parts[1:]:
+        place = _at(place, part)
+    return place
 
 
 def check_nesting(document: Any, limit: int = MAX_DEPTH) -> None:
@@ -249,8 +397,9 @@ def check_nesting(document: Any, limit: int = MAX_DEPTH) -> None:
         item, path = stack.pop()
         if isinstance(item, dict | list):
             if len(path) >= limit:
-                raise ImportProblem(f"{_place(path)}: nested too deep (objects and lists at "
-                                    f"most {limit} levels deep).")
+                raise ImportProblem(Words(_("%(where)s: nested too deep (objects and lists "
+                                             "at most %(depth)d levels deep)."),
+                                          where=_place(path), depth=limit))
             pairs = item.items() if isinstance(item, dict) else enumerate(item)
             stack.extend((sub, (*path, key)) for key, sub in pairs)
 
@@ -269,25 +418,26 @@ def _depth(value: Any) -> int:
     return deepest
 
 
-def _check_record(record: Any, spot: str) -> dict[str, Any]:
+def _check_record(record: Any, spot: Where) -> dict[str, Any]:
     """What the engine leaves to the reader in a deal record: its nesting, the free-text
     ``note`` (text for people, at most MAX_NOTE characters, or null), and the size of every
     other text in it (a penalty's reason, a card)."""
     if not isinstance(record, dict):
-        raise ImportProblem(f"{spot}: a deal must be a JSON object.")
+        raise _problem(spot, Words(_("A deal must be a JSON object.")))
     if _depth(record) > MAX_DEAL_DEPTH:
-        raise ImportProblem(f"{spot}: nested too deep (a deal record nests at most "
-                            f"{MAX_DEAL_DEPTH} levels).")
+        raise _problem(spot, Words(_("nested too deep (a deal record nests at most "
+                                      "%(depth)d levels)."), depth=MAX_DEAL_DEPTH))
     note = record.get("note")
     if note is not None and (not isinstance(note, str) or len(note) > MAX_NOTE):
-        raise ImportProblem(f"{spot}: note must be a text of at most {MAX_NOTE} characters.")
+        raise ImportProblem(Words(_("%(what)s must be a text of at most %(count)d "
+                                     "characters."), what=_at(spot, "note"), count=MAX_NOTE))
     stack: list[Any] = [record]
     while stack:
         item = stack.pop()
         if isinstance(item, str):
             if len(item) > MAX_RECORD_TEXT and item is not note:
-                raise ImportProblem(f"{spot}: a text in the record is longer than "
-                                    f"{MAX_RECORD_TEXT} characters.")
+                raise _problem(spot, Words(_("A text in the record is longer than "
+                                              "%(count)d characters."), count=MAX_RECORD_TEXT))
         elif isinstance(item, dict):
             stack.extend(item.keys())
             stack.extend(item.values())
@@ -296,17 +446,17 @@ def _check_record(record: Any, spot: str) -> dict[str, Any]:
     return record
 
 
-def _clean_json(value: Any, where: str) -> None:
+def _clean_json(value: Any, where: Where) -> None:
     """What a database's JSON column cannot keep: NUL characters, non-finite numbers."""
     stack = [value]
     while stack:
         item = stack.pop()
         if isinstance(item, str):
             if "\x00" in item:
-                raise ImportProblem(f"{where}: text must not contain NUL characters.")
+                raise _problem(where, Words(_("Text must not contain NUL characters.")))
         elif isinstance(item, float):
             if not math.isfinite(item):
-                raise ImportProblem(f"{where}: numbers must be finite.")
+                raise _problem(where, Words(_("Numbers must be finite.")))
         elif isinstance(item, dict):
             for key, sub in item.items():
                 stack.append(key)
@@ -315,84 +465,88 @@ def _clean_json(value: Any, where: str) -> None:
             stack.extend(item)
 
 
-def _object(value: Any, where: str, allowed: frozenset[str]) -> dict[str, Any]:
+def _object(value: Any, where: Where, allowed: frozenset[str]) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise ImportProblem(f"{where} must be a JSON object.")
+        raise ImportProblem(Words(_("%(what)s must be a JSON object."), what=where))
     unknown = sorted(str(k) for k in value if k not in allowed)
     if unknown:
-        raise ImportProblem(f"{where}: unknown field {unknown[0]!r}.")
+        raise _problem(where, Words(_("unknown field %(field)s."), field=repr(unknown[0])))
     return value
 
 
-def _text(value: Any, where: str, *, max_length: int = 100, blank: bool = False) -> str:
+def _text(value: Any, where: Where, *, max_length: int = 100, blank: bool = False) -> str:
     if not isinstance(value, str) or (not blank and not value.strip()):
-        raise ImportProblem(f"{where} must be a non-empty text.")
+        raise ImportProblem(Words(_("%(what)s must be a non-empty text."), what=where))
     if len(value) > max_length or "\x00" in value:
-        raise ImportProblem(f"{where} must be at most {max_length} characters.")
+        raise ImportProblem(Words(_("%(what)s must be at most %(count)d characters."),
+                                  what=where, count=max_length))
     return value
 
 
-def _int(value: Any, where: str, low: int, high: int, *, null: bool = False) -> int | None:
+def _int(value: Any, where: Where, low: int, high: int, *, null: bool = False) -> int | None:
     if value is None and null:
         return None
     if type(value) is not int or not low <= value <= high:
-        raise ImportProblem(f"{where} must be a whole number from {low} to {high}.")
+        raise ImportProblem(Words(_("%(what)s must be a whole number from %(low)d to "
+                                     "%(high)d."), what=where, low=low, high=high))
     return value
 
 
-def _bool(value: Any, where: str) -> bool:
+def _bool(value: Any, where: Where) -> bool:
     if type(value) is not bool:
-        raise ImportProblem(f"{where} must be true or false.")
+        raise ImportProblem(Words(_("%(what)s must be true or false."), what=where))
     return value
 
 
-def _date(value: Any, where: str) -> datetime.date:
+def _date(value: Any, where: Where) -> datetime.date:
     try:
         if not isinstance(value, str) or len(value) != 10:
             raise ValueError
         return datetime.date.fromisoformat(value)
     except ValueError:
-        raise ImportProblem(f"{where} must be a date written YYYY-MM-DD.") from None
+        raise ImportProblem(Words(_("%(what)s must be a date written YYYY-MM-DD."),
+                                  what=where)) from None
 
 
-def _slug(value: Any, where: str) -> str:
+def _slug(value: Any, where: Where) -> str:
     text = _text(value, where, max_length=50)
     try:
         validate_slug(text)
     except ValidationError:
-        raise ImportProblem(f"{where} must be a short name of letters, digits, - and _.") from None
+        raise ImportProblem(Words(_("%(what)s must be a short name of letters, digits, - and "
+                                     "_."), what=where)) from None
     return text
 
 
-def _messages(err: ValidationError) -> str:
-    return " ".join(str(m) for m in err.messages)
-
-
-def _rules(source: dict[str, Any], where: str) -> dict[str, Any]:
+def _rules(source: dict[str, Any], where: Where) -> dict[str, Any]:
     """The rule fields checked the way a profile or an evening checks them (model clean)."""
     values = {key: source.get(key) for key in RULE_KEYS}
     for key in ("rules", "scoring", "currency"):
         if not isinstance(values[key], str):
-            raise ImportProblem(f"{where}: {key} must be a text.")
+            raise ImportProblem(Words(_("%(what)s must be a text."), what=_at(where, key)))
     if not isinstance(values["options"], dict):
-        raise ImportProblem(f"{where}: options must be a JSON object.")
+        raise ImportProblem(Words(_("%(what)s must be a JSON object."),
+                                  what=_at(where, "options")))
     if values["settlement"] is not None and not isinstance(values["settlement"], dict):
-        raise ImportProblem(f"{where}: settlement must be a JSON object or null.")
+        raise ImportProblem(Words(_("%(what)s must be a JSON object or null."),
+                                  what=_at(where, "settlement")))
     if not isinstance(values["stake"], str):
-        raise ImportProblem(f"{where}: stake must be a decimal written as text, e.g. \"0.05\".")
+        raise ImportProblem(Words(_("%(what)s must be a decimal written as text, e.g. "
+                                     "\"0.05\"."), what=_at(where, "stake")))
     try:
         stake = Decimal(values["stake"])
         if not stake.is_finite():
             raise ArithmeticError
     except ArithmeticError:
-        raise ImportProblem(f"{where}: stake must be a decimal such as \"0.05\".") from None
+        raise ImportProblem(Words(_("%(what)s must be a decimal such as \"0.05\"."),
+                                  what=_at(where, "stake"))) from None
     values["stake"] = stake
     values["settlement"] = values["settlement"] or {}
     probe = RuleProfile(name="x", **values)
     try:
         probe.full_clean(exclude=["club", "name"])
     except ValidationError as err:
-        raise ImportProblem(f"{where}: {_messages(err)}") from None
+        raise _problem(where, _Refusal(err)) from None
     return values
 
 
@@ -413,7 +567,7 @@ class _PlannedEvening:
 
 def _check_table(raw: Any, index: int, rules: dict[str, Any], series_rounds: int | None,
                  ) -> _PlannedTable:
-    where = f"Table {index}"
+    where = Words(_("Table %(number)s"), number=index)
     doc = _object(raw, where, TABLE_KEYS)
     _clean_json(doc, where)
     for key in RULE_KEYS:
@@ -433,33 +587,37 @@ def _check_table(raw: Any, index: int, rules: dict[str, Any], series_rounds: int
             if same:
                 continue
         if theirs != ours:
-            raise ImportProblem(f"{where}: {key} differs from the evening's; an evening has "
-                                "one set of rules for all its tables.")
-    number = _int(doc.get("number", index), f"{where}: number", 1, 999)
-    series = _int(doc.get("series", 1), f"{where}: series", 1, 99)
+            raise ImportProblem(Words(_("%(what)s differs from the evening's; an evening has "
+                                         "one set of rules for all its tables."),
+                                      what=_at(where, key)))
+    number = _int(doc.get("number", index), _at(where, "number"), 1, 999)
+    series = _int(doc.get("series", 1), _at(where, "series"), 1, 99)
     engine_doc = {key: doc[key] for key in CONTRACT_TABLE_KEYS if key in doc}
     engine_doc.update({key: (str(rules[key]) if key == "stake" else rules[key])
                        for key in RULE_KEYS})
     engine_doc["settlement"] = rules["settlement"] or None
     if not isinstance(doc.get("deals"), list):
-        raise ImportProblem(f"{where}: deals must be a list of deal records.")
+        raise ImportProblem(Words(_("%(what)s must be a list of deal records."),
+                                  what=_at(where, "deals")))
     for k, record in enumerate(doc["deals"], 1):
-        _check_record(record, f"{where}, deal {k}")
+        _check_record(record, _deal(where, k))
     try:
         result = evaluate_table(engine_doc)
     except SkatError as err:
-        at = f", deal {err.deal}" if err.deal is not None else ""
-        field = f" ({err.field})" if err.field and err.deal is None else ""
-        raise ImportProblem(f"{where}{at}{field}: {err.message}") from None
+        place: Where = where if err.deal is None else _deal(where, err.deal)
+        if err.field and err.deal is None:
+            place = Words(_("%(where)s (%(field)s)"), where=where, field=err.field)
+        raise _problem(place, err) from None
     players = list(result["players"]) if isinstance(result["players"], list) else []
     if not players:  # the engine also takes a number of players; a table to store needs names
-        raise ImportProblem(f"{where}: players must be a list of names.")
+        raise ImportProblem(Words(_("%(what)s must be a list of names."),
+                                  what=_at(where, "players")))
     if series_rounds is not None:
         length = series_rounds * len(players)
         counted = sum(1 for row in result["deals"] if row["counts"])
         if counted > length:
-            raise ImportProblem(f"{where}: a series has {length} games here; this table has "
-                                f"{counted}.")
+            raise _problem(where, Words(_("a series has %(length)d games here; this table "
+                                           "has %(count)d."), length=length, count=counted))
     deals = []
     for record in engine_doc["deals"]:
         stored = dict(record)
@@ -468,26 +626,29 @@ def _check_table(raw: Any, index: int, rules: dict[str, Any], series_rounds: int
         deals.append(stored)
     deleted_raw = doc.get("deleted_deals", [])
     if not isinstance(deleted_raw, list):
-        raise ImportProblem(f"{where}: deleted_deals must be a list.")
+        raise ImportProblem(Words(_("%(what)s must be a list."),
+                                  what=_at(where, "deleted_deals")))
     total = len(deals) + len(deleted_raw)
     deleted: list[tuple[int, dict[str, Any]]] = []
     seen: set[int] = set()
     for k, item in enumerate(deleted_raw, 1):
-        spot = f"{where}, deleted deal {k}"
+        spot = _deal(where, k, deleted=True)
         item = _object(item, spot, frozenset({"position", "record"}))
-        position = _int(item.get("position"), f"{spot}: position", 1, total)
+        position = _int(item.get("position"), _at(spot, "position"), 1, total)
         assert position is not None
         if position in seen:
-            raise ImportProblem(f"{spot}: position {position} is given twice.")
+            raise _problem(spot, Words(_("position %(position)d is given twice."),
+                                       position=position))
         seen.add(position)
         record = item.get("record")
         if not isinstance(record, dict):
-            raise ImportProblem(f"{spot}: record must be a JSON object.")
+            raise ImportProblem(Words(_("%(what)s must be a JSON object."),
+                                      what=_at(spot, "record")))
         _check_record(record, spot)
         deleted.append((position, record))
     for k, (position, record) in enumerate(deleted, 1):
         _check_deleted(engine_doc, deals, deleted, position, record,
-                       f"{where}, deleted deal {k}")
+                       _deal(where, k, deleted=True))
     return _PlannedTable(number or index, series or 1, players,
                          int(engine_doc.get("first_dealer", 0)), deals, sorted(deleted,
                                                                               key=lambda x: x[0]))
@@ -495,7 +656,7 @@ def _check_table(raw: Any, index: int, rules: dict[str, Any], series_rounds: int
 
 def _check_deleted(engine_doc: dict[str, Any], live: list[dict[str, Any]],
                    deleted: list[tuple[int, dict[str, Any]]], position: int,
-                   record: dict[str, Any], spot: str) -> None:
+                   record: dict[str, Any], spot: Where) -> None:
     """A deleted deal is a deal record the table could take back: restored in its place
     (the table then scores), or, where later deals moved the rounds since, valid on its own
     under the table's rules and players. Anything else would break its pages."""
@@ -519,53 +680,59 @@ def _check_deleted(engine_doc: dict[str, Any], live: list[dict[str, Any]],
     try:
         evaluate(lone)
     except SkatError as err:
-        field = f" ({err.field})" if err.field else ""
-        raise ImportProblem(f"{spot}{field}: {err.message}") from None
+        spot_field = (Words(_("%(where)s (%(field)s)"), where=spot, field=err.field)
+                      if err.field else spot)
+        raise _problem(spot_field, err) from None
 
 
-def check_evening(raw: Any, where: str = "", club_slug: str | None = None) -> _PlannedEvening:
+def check_evening(raw: Any, where: Where | None = None,
+                  club_slug: str | None = None) -> _PlannedEvening:
     """Everything about an evening document that needs no database, checked in full."""
-    prefix = f"{where}: " if where else ""
-    if not where:
+    if where is None:
         check_nesting(raw)
-    doc = _object(raw, where or "The evening", EVENING_KEYS)
-    _clean_json({k: v for k, v in doc.items() if k != "tables"}, where or "The evening")
-    _slug(doc.get("club"), f"{prefix}club")
+    doc = _object(raw, where or Words(_("The evening")), EVENING_KEYS)
+    _clean_json({k: v for k, v in doc.items() if k != "tables"},
+                where or Words(_("The evening")))
+    _slug(doc.get("club"), _at(where, "club"))
     if club_slug is not None and doc["club"] != club_slug:
-        raise ImportProblem(f"{prefix}the evening belongs to club {doc['club']!r}, not "
-                            f"{club_slug!r}.")
-    _date(doc.get("date"), f"{prefix}date")
-    _text(doc.get("name"), f"{prefix}name")
-    _text(doc.get("profile_name", ""), f"{prefix}profile_name", blank=True)
-    _bool(doc.get("closed", False), f"{prefix}closed")
+        raise _problem(where, Words(_("The evening belongs to club %(theirs)s, not "
+                                       "%(ours)s."), theirs=repr(doc["club"]),
+                                    ours=repr(club_slug)))
+    _date(doc.get("date"), _at(where, "date"))
+    _text(doc.get("name"), _at(where, "name"))
+    _text(doc.get("profile_name", ""), _at(where, "profile_name"), blank=True)
+    _bool(doc.get("closed", False), _at(where, "closed"))
     if doc.get("season") is not None:
-        _text(doc["season"], f"{prefix}season")
-    series_rounds = _int(doc.get("series_rounds"), f"{prefix}series_rounds", 1, 50, null=True)
+        _text(doc["season"], _at(where, "season"))
+    series_rounds = _int(doc.get("series_rounds"), _at(where, "series_rounds"), 1, 50,
+                         null=True)
     tables = doc.get("tables")
     if not isinstance(tables, list):
-        raise ImportProblem(f"{prefix}tables must be a list of tables.")
+        raise ImportProblem(Words(_("%(what)s must be a list of tables."),
+                                  what=_at(where, "tables")))
     if "rules" in doc:
         rule_source = doc
     elif tables and isinstance(tables[0], dict):
         rule_source = tables[0]
     else:
-        raise ImportProblem(f"{prefix}an evening without tables must give its rules.")
+        raise _problem(where, Words(_("An evening without tables must give its rules.")))
     options = rule_source.get("options")
     rules = _rules({**rule_source, "options": {} if options is None else options,
                     "stake": rule_source.get("stake", "0"),
                     "currency": rule_source.get("currency", "EUR"),
                     "scoring": rule_source.get("scoring", "classic"),
-                    "rules": rule_source.get("rules", "isko")}, f"{prefix}rules")
+                    "rules": rule_source.get("rules", "isko")}, _at(where, "rules"))
     planned = []
     places: set[tuple[int, int]] = set()
     for index, table in enumerate(tables, 1):
         try:
             plan = _check_table(table, index, rules, series_rounds)
         except ImportProblem as err:
-            raise ImportProblem(f"{prefix}{err}") from None
+            raise _problem(where, err) from None
         if (plan.series, plan.number) in places:
-            raise ImportProblem(f"{prefix}Table {index}: series {plan.series} has two tables "
-                                f"numbered {plan.number}.")
+            raise _problem(_at(where, Words(_("Table %(number)s"), number=index)), Words(
+                _("series %(series)d has two tables numbered %(number)d."),
+                series=plan.series, number=plan.number))
         places.add((plan.series, plan.number))
         planned.append(plan)
     return _PlannedEvening(doc, rules, planned)
@@ -574,15 +741,15 @@ def check_evening(raw: Any, where: str = "", club_slug: str | None = None) -> _P
 # ---------------------------------------------------------------- writing
 
 def _write_evening(plan: _PlannedEvening, club: Club, players: dict[str, Player],
-                   where: str) -> Evening:
+                   where: Where | None) -> Evening:
     doc = plan.doc
-    prefix = f"{where}: " if where else ""
     season = None
     if doc.get("season") is not None:
         season = Season.objects.filter(club=club, name=doc["season"]).first()
         if season is None:
-            raise ImportProblem(f"{prefix}club {club.slug!r} has no season {doc['season']!r} "
-                                "(import the whole club, or create the season first).")
+            raise _problem(where, Words(_("Club %(club)s has no season %(season)s (import "
+                                           "the whole club, or create the season first)."),
+                                        club=repr(club.slug), season=repr(doc["season"])))
     evening = Evening(club=club, date=_date(doc["date"], "date"), name=doc["name"],
                       profile_name=doc.get("profile_name", ""),
                       closed=doc.get("closed", False), season=season,
@@ -591,7 +758,7 @@ def _write_evening(plan: _PlannedEvening, club: Club, players: dict[str, Player]
         evening.full_clean()
         check_season(evening)
     except ValidationError as err:
-        raise ImportProblem(f"{prefix}{_messages(err)}") from None
+        raise _problem(where, _Refusal(err)) from None
     evening.save()
     for index, table in enumerate(plan.tables, 1):
         seated = []
@@ -603,7 +770,8 @@ def _write_evening(plan: _PlannedEvening, club: Club, players: dict[str, Player]
             made = table_create(evening=evening, players=seated, first_dealer=table.first_dealer,
                                 number=table.number, series=table.series)
         except ValidationError as err:
-            raise ImportProblem(f"{prefix}Table {index}: {_messages(err)}") from None
+            raise _problem(_at(where, Words(_("Table %(number)s"), number=index)),
+                           _Refusal(err)) from None
         live = iter(table.deals)
         deleted = dict(table.deleted)
         rows = []
@@ -625,7 +793,7 @@ def _club(slug: str, name: str | None = None, language: str | None = None) -> Cl
         try:
             club.full_clean()
         except ValidationError as err:
-            raise ImportProblem(f"Club {slug!r}: {_messages(err)}") from None
+            raise _problem(Words(_("Club %(club)s"), club=repr(slug)), _Refusal(err)) from None
         club.save()
     return club
 
@@ -638,9 +806,10 @@ def _run(write: Any) -> Any:
     except ImportProblem:
         raise
     except ValidationError as err:
-        raise ImportProblem(_messages(err)) from None
+        raise ImportProblem(_Refusal(err)) from None
     except DatabaseError as err:
-        raise ImportProblem(f"The database refused the import: {err}") from None
+        raise ImportProblem(Words(_("The database refused the import: %(error)s"),
+                                  error=str(err))) from None
 
 
 # An evening counts as already there (and is not added again) when the club has an evening
@@ -666,11 +835,12 @@ def _content(evening: Evening) -> dict[str, Any]:
     return document
 
 
-def _add_evening(plan: _PlannedEvening, club: Club, players: dict[str, Player], where: str,
+def _add_evening(plan: _PlannedEvening, club: Club, players: dict[str, Player],
+                 where: Where | None,
                  report: ImportReport, actor: Actor, source: str) -> Evening:
     """Write the planned evening, unless the club has it already (see IMPORT_ACTOR above);
     either way the evening's audit log gets an entry."""
-    what = source or _("standard input")
+    what = source or gettext("standard input")
     same = list(Evening.objects.filter(club=club, date=_date(plan.doc["date"], "date"),
                                        name=plan.doc["name"]).select_related("club",
                                                                              "season"))
@@ -685,7 +855,7 @@ def _add_evening(plan: _PlannedEvening, club: Club, players: dict[str, Player], 
             players.clear()
             players.update(known)
             report.skipped.append(twin)
-            evening_audit(twin, AuditEntry.Action.IMPORT, actor, _(
+            evening_audit(twin, AuditEntry.Action.IMPORT, actor, gettext(
                 "%(file)s: this evening is already there (same date, name and content); "
                 "nothing added.") % {"file": what}, after={"file": source, "added": False})
             return twin
@@ -693,7 +863,7 @@ def _add_evening(plan: _PlannedEvening, club: Club, players: dict[str, Player], 
     tables = evening.tables.count()
     deals = Deal.objects.filter(table__evening=evening).count()
     report.added.append(evening)
-    evening_audit(evening, AuditEntry.Action.IMPORT, actor, _(
+    evening_audit(evening, AuditEntry.Action.IMPORT, actor, gettext(
         "%(file)s: added with %(tables)d tables and %(deals)d deals.") % {
             "file": what, "tables": tables, "deals": deals},
         after={"file": source, "added": True, "tables": tables, "deals": deals})
@@ -715,7 +885,7 @@ def import_evening_report(raw: Any, *, actor: Actor = IMPORT_ACTOR, source: str 
         club = _club(plan.doc["club"])
         players = {p.name: p for p in Player.objects.filter(club=club)}
         report = ImportReport(club)
-        _add_evening(plan, club, players, "", report, actor, source)
+        _add_evening(plan, club, players, None, report, actor, source)
         return report
 
     result: ImportReport = _run(write)
@@ -733,61 +903,63 @@ def import_club_report(raw: Any, *, actor: Actor = IMPORT_ACTOR, source: str = "
                        ) -> ImportReport:
     """import_club, saying which evenings were added and which were already there."""
     check_nesting(raw)
-    doc = _object(raw, "The club", CLUB_KEYS)
+    doc = _object(raw, Words(_("The club")), CLUB_KEYS)
     slug = _slug(doc.get("club"), "club")
     name = _text(doc.get("name", slug), "name")
-    language = doc.get("language", "de")
-    if language not in ("de", "en"):
-        raise ImportProblem("language must be \"de\" or \"en\".")
+    club_language = doc.get("language", "de")
+    if club_language not in ("de", "en"):
+        raise ImportProblem(Words(_("%(what)s must be \"de\" or \"en\"."), what="language"))
     people = doc.get("players", [])
     if not isinstance(people, list):
-        raise ImportProblem("players must be a list.")
+        raise ImportProblem(Words(_("%(what)s must be a list."), what="players"))
     wanted_players = []
     for k, person in enumerate(people, 1):
-        person = _object(person, f"Player {k}", frozenset({"name", "guest"}))
-        wanted_players.append((_text(person.get("name"), f"Player {k}: name"),
-                               _bool(person.get("guest", False), f"Player {k}: guest")))
+        who = Words(PLACE_NAMES["players"], number=k)
+        person = _object(person, who, frozenset({"name", "guest"}))
+        wanted_players.append((_text(person.get("name"), _at(who, "name")),
+                               _bool(person.get("guest", False), _at(who, "guest"))))
     profiles = doc.get("rule_profiles", [])
     if not isinstance(profiles, list):
-        raise ImportProblem("rule_profiles must be a list.")
+        raise ImportProblem(Words(_("%(what)s must be a list."), what="rule_profiles"))
     wanted_profiles = []
     for k, profile in enumerate(profiles, 1):
-        where = f"Rule profile {k}"
+        where = Words(PLACE_NAMES["rule_profiles"], number=k)
         profile = _object(profile, where, frozenset({"name", *RULE_KEYS}))
-        wanted_profiles.append((_text(profile.get("name"), f"{where}: name"),
+        wanted_profiles.append((_text(profile.get("name"), _at(where, "name")),
                                 _rules(profile, where)))
     seasons = doc.get("seasons", [])
     if not isinstance(seasons, list):
-        raise ImportProblem("seasons must be a list.")
+        raise ImportProblem(Words(_("%(what)s must be a list."), what="seasons"))
     wanted_seasons = []
     for k, season in enumerate(seasons, 1):
-        where = f"Season {k}"
+        where = Words(PLACE_NAMES["seasons"], number=k)
         season = _object(season, where, frozenset({
             "name", "start", "end", "evaluation", "best_of", "min_evenings", "series_rounds"}))
         fields = {
-            "name": _text(season.get("name"), f"{where}: name"),
-            "start": _date(season.get("start"), f"{where}: start"),
-            "end": _date(season.get("end"), f"{where}: end"),
+            "name": _text(season.get("name"), _at(where, "name")),
+            "start": _date(season.get("start"), _at(where, "start")),
+            "end": _date(season.get("end"), _at(where, "end")),
             "evaluation": season.get("evaluation", "seeger_fabian"),
-            "best_of": _int(season.get("best_of"), f"{where}: best_of", 1, 999, null=True),
-            "min_evenings": _int(season.get("min_evenings", 1), f"{where}: min_evenings",
+            "best_of": _int(season.get("best_of"), _at(where, "best_of"), 1, 999, null=True),
+            "min_evenings": _int(season.get("min_evenings", 1), _at(where, "min_evenings"),
                                  0, 999),
-            "series_rounds": _int(season.get("series_rounds"), f"{where}: series_rounds",
+            "series_rounds": _int(season.get("series_rounds"), _at(where, "series_rounds"),
                                   1, 50, null=True),
         }
         if fields["evaluation"] not in Season.Evaluation.values:
-            raise ImportProblem(f"{where}: evaluation must be classic or seeger_fabian.")
+            raise ImportProblem(Words(_("%(what)s must be classic or seeger_fabian."),
+                                      what=_at(where, "evaluation")))
         if fields["end"] < fields["start"]:
-            raise ImportProblem(f"{where}: the season cannot end before it starts.")
+            raise _problem(where, Words(_("The season cannot end before it starts.")))
         wanted_seasons.append(fields)
     evenings = doc.get("evenings", [])
     if not isinstance(evenings, list):
-        raise ImportProblem("evenings must be a list.")
-    plans = [check_evening(e, f"Evening {k}", club_slug=slug)
+        raise ImportProblem(Words(_("%(what)s must be a list."), what="evenings"))
+    plans = [check_evening(e, Words(PLACE_NAMES["evenings"], number=k), club_slug=slug)
              for k, e in enumerate(evenings, 1)]
 
     def write() -> ImportReport:
-        club = _club(slug, name, language)
+        club = _club(slug, name, club_language)
         report = ImportReport(club)
         players = {p.name: p for p in Player.objects.filter(club=club)}
         for person, guest in wanted_players:
@@ -798,17 +970,18 @@ def import_club_report(raw: Any, *, actor: Actor = IMPORT_ACTOR, source: str = "
             if existing is None:
                 RuleProfile.objects.create(club=club, name=title, **rules)
             elif existing.rules_dict() != RuleProfile(name=title, **rules).rules_dict():
-                raise ImportProblem(f"Rule profile {title!r} exists in the club with other "
-                                    "rules.")
+                raise ImportProblem(Words(_("Rule profile %(name)s exists in the club with "
+                                             "other rules."), name=repr(title)))
         for fields in wanted_seasons:
             existing_season = Season.objects.filter(club=club, name=fields["name"]).first()
             if existing_season is None:
                 Season.objects.create(club=club, **fields)
             elif any(getattr(existing_season, key) != value for key, value in fields.items()):
-                raise ImportProblem(f"Season {fields['name']!r} exists in the club with other "
-                                    "settings.")
+                raise ImportProblem(Words(_("Season %(name)s exists in the club with other "
+                                             "settings."), name=repr(fields["name"])))
         for k, plan in enumerate(plans, 1):
-            _add_evening(plan, club, players, f"Evening {k}", report, actor, source)
+            _add_evening(plan, club, players, Words(PLACE_NAMES["evenings"], number=k),
+                         report, actor, source)
         return report
 
     result: ImportReport = _run(write)
@@ -842,9 +1015,9 @@ def sheet_csv(sheet: ScoreSheet) -> str:
     active language, as on the sheet."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n", quoting=csv.QUOTE_NONNUMERIC)
-    head = [_("No."), _("Dealer"), _("Declarer"), _("Game"), _("Details"), _("Bid"),
-            _("Result"), "Kontra/Re", "Bock"]
-    total = _("Total")
+    head = [gettext("No."), gettext("Dealer"), gettext("Declarer"), gettext("Game"),
+            gettext("Details"), gettext("Bid"), gettext("Result"), "Kontra/Re", "Bock"]
+    total = gettext("Total")
     for name in sheet.players:
         head += [name, f"{name} ({total})"]
     writer.writerow([_cell(c) for c in head])

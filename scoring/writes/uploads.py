@@ -18,6 +18,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from scoring.models import Club, Deal, Evening, PendingImport, Player, Season, Table
@@ -147,7 +148,7 @@ def preview_json(content: bytes, club: Club, *, actor: Actor, source: str) -> Pr
     try:
         kind = kind_of(loads(content))
     except ImportProblem as err:
-        return Preview(PendingImport.Kind.EVENING, problems=[str(err)])
+        return Preview(PendingImport.Kind.EVENING, problems=[err.message_in(get_language())])
     try:
         with transaction.atomic():
             known = set(Player.objects.filter(club=club).values_list("name", flat=True))
@@ -158,7 +159,7 @@ def preview_json(content: bytes, club: Club, *, actor: Actor, source: str) -> Pr
     except _DryRun as done:
         return done.preview
     except ImportProblem as err:
-        return Preview(kind, problems=[str(err)])
+        return Preview(kind, problems=[err.message_in(get_language())])
 
 
 # ---------------------------------------------------------------- the file held in between

@@ -153,3 +153,33 @@ def test_a_json_backup_without_its_migrations_is_refused(tmp_path: Path) -> None
     with pytest.raises(CommandError, match="does not list the migrations"):
         run("restore", "--force", str(old))
     assert snapshot() == before
+
+
+@pytest.mark.parametrize("json", [False, True])
+def test_a_restore_empties_the_shared_caches_and_keeps_their_tables(tmp_path: Path,
+                                                                    json: bool) -> None:
+    """What was cached before (results keyed by table and version, PDFs, failure counts)
+    would answer for the restored rows, which may reuse those keys; and a SQLite backup made
+    before the caches moved into the database has no cache tables."""
+    from django.conf import settings
+    from django.core.cache import caches
+
+    _data()
+    target = tmp_path / "skatclub.backup"
+    if json or connection.vendor != "sqlite":
+        run("backup", str(target), "--json")
+    else:
+        run("backup", str(target))
+        import sqlite3
+
+        with sqlite3.connect(target) as old:  # as a backup of an older version was
+            for config in settings.CACHES.values():
+                if config["BACKEND"].endswith("DatabaseCache"):
+                    old.execute(f'DROP TABLE "{config["LOCATION"]}"')
+    for alias in settings.CACHES:
+        caches[alias].set("before-the-restore", alias)
+    run("restore", "--force", str(target))
+    for alias in settings.CACHES:
+        assert caches[alias].get("before-the-restore") is None
+        caches[alias].set("after-the-restore", alias)
+        assert caches[alias].get("after-the-restore") == alias

@@ -34,9 +34,10 @@ def won(declarer: int) -> dict[str, object]:
 
 
 def test_the_database_is_the_one_asked_for() -> None:
-    if os.environ.get("DATABASE_URL"):
+    url = os.environ.get("DATABASE_URL", "")
+    if url.startswith(("postgres://", "postgresql://")):
         assert connection.vendor == "postgresql"
-    else:
+    elif not url or url.startswith("sqlite:"):
         assert connection.vendor == "sqlite"
 
 
@@ -156,3 +157,18 @@ def test_two_tablets_saving_against_one_version_save_one_deal() -> None:
     assert isinstance(second, StaleTable), second
     assert list(Deal.objects.filter(table=table).values_list("record__declarer", flat=True)) \
         == [1]
+
+
+@pytest.mark.django_db
+def test_the_cache_is_the_one_asked_for() -> None:
+    """make test's second run has CACHE_URL (scripts/redis-test-server): every cache is then
+    Redis, through Django's own backend; the first run keeps them in the database."""
+    from django.conf import settings
+    from django.core.cache import caches
+
+    expected = ("django.core.cache.backends.redis.RedisCache" if os.environ.get("CACHE_URL")
+                else "django.core.cache.backends.db.DatabaseCache")
+    for alias in ("default", "results", "pdf"):
+        assert settings.CACHES[alias]["BACKEND"] == expected
+        caches[alias].set("asked-for", alias)
+        assert caches[alias].get("asked-for") == alias

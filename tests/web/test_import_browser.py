@@ -102,3 +102,37 @@ def test_delete_an_evening_from_its_page(page: Any, live_server: Any,
     page.get_by_role("link", name="Vereinsprotokoll").click()
     assert "doppelt angelegt" in page.locator("table").inner_text()
     page.screenshot(path=str(screenshot_dir / "club-log.png"), full_page=True)
+
+
+@pytest.mark.browser_context_args(viewport={"width": 390, "height": 844})
+def test_a_refused_file_is_named_in_german_at_phone_width(
+        page: Any, live_server: Any, screenshot_dir: Path, tmp_path: Path) -> None:
+    """An export written with indentation, a note nested 950 deep in table 1's third deal:
+    the German preview names table, deal, line and column in German and does not scroll
+    sideways."""
+    club = build_club()
+    doc = evening_export(evening_of(club))
+    doc["name"] = "Tiefe Notiz"
+    note: Any = "tief"
+    for _ in range(950):
+        note = [note]
+    doc["tables"][0]["deals"][2]["note"] = note
+    text = json.dumps(doc, ensure_ascii=False, indent=2)
+    note_at = text[:text.index('"note"')].count("\n") + 1  # the line of the note's key
+    broken = tmp_path / "tiefe-notiz.json"
+    broken.write_text(text, encoding="utf-8")
+    browser_login(page.context, live_server, make_user(club, "admin"))
+    page.goto(live_server.url + reverse("scoring:import", args=[club.slug]))
+    page.locator("input[type=file]").set_input_files(str(broken))
+    page.get_by_role("button", name="Datei prüfen").click()
+    page.wait_for_selector("ul.import-problems")
+    problem = page.locator("ul.import-problems").inner_text()
+    assert problem.startswith("Tisch 1, Spiel 3: zu tief verschachtelt in Zeile "), problem
+    # the line where the note first nests deeper than 16 levels: a few lines below its key
+    line = int(problem.split("Zeile ")[1].split(",")[0])
+    assert note_at < line < note_at + 20, (note_at, line)
+    assert "nested" not in problem and "Table" not in problem and "deal" not in problem
+    scroll, inner = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert scroll <= inner, f"the refusal is {scroll} px wide on a {inner} px screen"
+    page.screenshot(path=str(screenshot_dir / "import-refused-de.png"), full_page=True)
+    assert not Evening.objects.filter(name="Tiefe Notiz").exists()

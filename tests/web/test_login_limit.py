@@ -224,6 +224,7 @@ def test_the_password_change_limits_wrong_old_passwords(clock: Clock) -> None:
 
 # ---------------------------------------------------------------- the count itself
 
+@pytest.mark.usefixtures("threads_share_the_cache")
 def test_the_count_is_exact_under_threads() -> None:
     key = access.limit_key("test", "threads")
     counts: list[int] = []

@@ -125,6 +125,7 @@ def fake_document(text: str = "twenty-at-once") -> documents.Document:
                               lambda: f"<title>{text}</title>")
 
 
+@pytest.mark.usefixtures("threads_share_the_cache")
 def test_twenty_requests_at_once_render_once(renders: Renders, settings: Settings) -> None:
     settings.PDF_WAIT_SECONDS = 5  # they wait for the one render (gunicorn with --threads)
     renders.pause = 0.2  # long enough for the other 19 to arrive while it renders
@@ -151,6 +152,7 @@ def test_twenty_requests_at_once_render_once(renders: Renders, settings: Setting
     assert sorted(cached for _pdf, cached in results) == [False] + [True] * 19
 
 
+@pytest.mark.usefixtures("threads_share_the_cache")
 def test_without_a_wait_the_others_are_told_to_come_back(renders: Renders,
                                                          settings: Settings) -> None:
     """Sync workers (make serve): nobody waits, one renders, the others get PdfBusy (503)."""
@@ -223,6 +225,7 @@ def test_the_bound_holds_for_every_pdf(client: Client, renders: Renders,
     assert renders.count == 3
 
 
+@pytest.mark.usefixtures("threads_share_the_cache")
 def test_a_request_waits_briefly_for_a_slot(renders: Renders, settings: Settings) -> None:
     settings.PDF_RENDERS_AT_ONCE = 1
     settings.PDF_WAIT_SECONDS = 5
@@ -261,6 +264,7 @@ def test_a_render_that_does_not_finish_in_the_wait_answers_busy(
     assert renders.count == 1
 
 
+@pytest.mark.usefixtures("threads_share_the_cache")
 def test_the_command_waits_for_a_slot_where_a_page_would_not(
         renders: Renders, settings: Settings, tmp_path: Path) -> None:
     """render_pdf from a script is no viewer to turn away: it waits for the slot."""

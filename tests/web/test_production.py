@@ -35,6 +35,7 @@ def manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
                           "SECURE_SSL_REDIRECT", "SECURE_HSTS_SECONDS", "SECURE_COOKIES",
                           "SECURE_HSTS_INCLUDE_SUBDOMAINS", "SECURE_HSTS_PRELOAD",
                           "SECURE_PROXY_SSL_HEADER", "DJANGO_SETTINGS_MODULE",
+                          "TRUSTED_PROXIES", "CACHE_URL", "EMAIL_URL",
                           "DJANGO_ALLOW_ASYNC_UNSAFE"}}
     return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, text=True,
                           capture_output=True, env={**clean, **env}, timeout=120)
@@ -91,13 +92,15 @@ def test_production_refuses_to_start_without(missing: str, message: str) -> None
 def test_production_settings_come_from_the_environment() -> None:
     code = ("from django.conf import settings as s; print(s.DEBUG, s.ALLOWED_HOSTS, "
             "s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SECURE_SSL_REDIRECT, "
-            "s.SECURE_HSTS_SECONDS, s.SECURE_PROXY_SSL_HEADER)")
+            "s.SECURE_HSTS_SECONDS, s.SECURE_PROXY_SSL_HEADER, s.TRUSTED_PROXIES)")
     done = manage("shell", "-c", code, **{**PRODUCTION, "ALLOWED_HOSTS": "a.example, b.example"},
-                  SECURE_SSL_REDIRECT="0", SECURE_PROXY_SSL_HEADER="X-Forwarded-Proto")
+                  SECURE_SSL_REDIRECT="0", TRUSTED_PROXIES="127.0.0.1")
     assert done.returncode == 0, done.stderr
+    # X-Forwarded-Proto is believed from the trusted proxies only (skatclub/middleware.py),
+    # never through Django's SECURE_PROXY_SSL_HEADER, which believes it from anybody.
     assert done.stdout.strip().splitlines()[-1] == (
-        "False ['a.example', 'b.example'] True True False 31536000 "
-        "('HTTP_X_FORWARDED_PROTO', 'https')")
+        "False ['a.example', 'b.example'] True True False 31536000 None "
+        "[IPv4Network('127.0.0.1/32')]")
 
 
 @pytest.mark.django_db

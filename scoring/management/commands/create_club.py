@@ -27,7 +27,7 @@ from scoring.presets import PRESETS
 from scoring.writes import onboarding
 from scoring.writes.onboarding import NewClub
 
-PASSWORD_VARIABLE = "SKATCLUB_ADMIN_PASSWORD"
+ENV_ADMIN_PASSWORD = "SKATCLUB_ADMIN_PASSWORD"
 
 
 class Command(BaseCommand):
@@ -56,7 +56,7 @@ class Command(BaseCommand):
             raise CommandError("--currency: three letters, such as EUR")
         password = None
         if not options["existing_admin"]:
-            password = os.environ.get(PASSWORD_VARIABLE) or self._ask()
+            password = os.environ.get(ENV_ADMIN_PASSWORD) or self._ask()
             user = get_user_model()(username=options["admin"], email=options["email"])
             try:
                 validate_password(password, user)
@@ -78,7 +78,7 @@ class Command(BaseCommand):
             first = getpass.getpass("Password of the club admin: ")
             second = getpass.getpass("The same again: ")
         except EOFError:
-            raise CommandError(f"No password: set {PASSWORD_VARIABLE} or run on a terminal.") \
+            raise CommandError(f"No password: set {ENV_ADMIN_PASSWORD} or run on a terminal.") \
                 from None
         if first != second:
             raise CommandError("The two passwords differ.")
