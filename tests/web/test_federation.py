@@ -277,3 +277,25 @@ def test_the_page_costs_the_same_however_many_clubs(
     with django_assert_max_num_queries(6):
         response = client.get(_url(year=YEAR, min_evenings=1))
     assert response.content.decode().count('<td class="num place">') == 5 + 3 + 5 * 4
+
+
+def test_a_seat_corrected_in_the_admin_moves_the_scores(federation: dict[str, Any]) -> None:
+    from types import SimpleNamespace
+
+    from django.contrib import admin
+    from django.test import RequestFactory
+
+    from scoring.models import Seat
+
+    table = federation["tables"][0]
+    deal_record(table=table, record=game(1), expected_version=0, actor=ME)
+    bernd, fritz = federation["players"][0][1], federation["players"][0][5]
+    # The seat inline saved Fritz where Bernd sat; then the admin saves the related objects.
+    Seat.objects.filter(table=table, player=bernd).update(player=fritz)
+    admin.site._registry[Table].save_related(
+        RequestFactory().post("/"), SimpleNamespace(instance=table, save_m2m=lambda: None),
+        [], True)
+    ranking = federation_ranking(YEAR, 1)
+    assert _row(ranking, fritz).score == 74
+    assert _row(ranking, bernd).evenings == 1  # his other evening, at the club evening's table
+    assert _flat(ranking) == _flat(recomputed(YEAR, 1))
