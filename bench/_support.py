@@ -32,6 +32,9 @@ if POSTGRES and not os.environ.get("DATABASE_URL", "").startswith(("postgres://"
 if REDIS and not os.environ.get("CACHE_URL", "").startswith("redis://"):
     _servers.append(str(ROOT / "scripts" / "redis-test-server"))
 if _servers:  # run again with throwaway servers, which are removed when it ends
+    missing = [server for server in _servers if not Path(server).exists()]
+    if missing:
+        sys.exit(f"{Path(sys.argv[0]).name} needs {', '.join(missing)}")
     os.execv(_servers[0], [*_servers, sys.executable, *sys.argv])
 if not POSTGRES:
     os.environ["DATABASE_URL"] = ""  # SQLite here: those targets are stated for SQLite
