@@ -255,6 +255,10 @@ def step(job: Any, rate: float, args: argparse.Namespace, pool: ThreadPoolExecut
     print(f"  {rate:7.1f}/s  {len(samples):5d} requests  p50 {percentile(samples, 50):7.1f} "
           f"ms  p99 {p99:8.1f} ms  errors {sum(results.errors.values())}  "
           f"{'ok' if ok else 'over'}")
+    if not ok:  # which kind of request is slow
+        print("           p99 by kind: " + ", ".join(
+            f"{kind} {percentile(ms, 99):.0f} ms (n {len(ms)})"
+            for kind, ms in sorted(results.ms.items())))
     return ok, results
 
 
