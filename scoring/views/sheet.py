@@ -10,17 +10,30 @@ import json
 import re
 from typing import Any
 
+from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.urls import URLPattern, path
+from django.utils.cache import patch_vary_headers
 from django.utils.http import content_disposition_header
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from scoring.access import deal_for, evening_for, table_for
-from scoring.models import AuditEntry, HeldOperation, ImportedTotal, Membership, Seat, Table
+from scoring.models import (
+    AuditEntry,
+    Evening,
+    HeldOperation,
+    ImportedTotal,
+    Membership,
+    Seat,
+    Table,
+)
 from scoring.notation import record_summary
+from scoring.reads import live
 from scoring.reads.change_words import changed_fields
 from scoring.reads.sheet import (
     audit_for_deal,
@@ -72,9 +85,49 @@ def sheet_csv(request: HttpRequest, pk: int) -> HttpResponse:
     return response
 
 
+# ---------------------------------------------------------------- polled pages
+#
+# The sheet fragment (every 10 s on each open sheet) and the evening's live overview (every
+# 5 s) are what thousands of viewers poll. Each is answered from the digest of what it shows
+# (reads/live.py): 304 when the browser's copy (If-None-Match) is current, else the HTML kept
+# in the shared cache under that digest, rendered only when no process has rendered it yet;
+# the overview re-renders only the tables whose digest changed.
+
+POLLED = "default"  # the shared cache
+POLLED_SECONDS = 15 * 60  # long enough for every poll of a state; old states age out
+
+
+def _not_modified(request: HttpRequest, etag: str) -> bool:
+    asked = request.headers.get("If-None-Match", "")
+    return etag in [tag.strip() for tag in asked.split(",")]
+
+
+def _polled(request: HttpRequest, etag: str, html: str | None) -> HttpResponse:
+    """The answer of a polled page: 304 (``html`` None) or the HTML, with its ETag; always
+    revalidated (the browser then sends If-None-Match by itself), for this session only."""
+    response = HttpResponse(status=304) if html is None else HttpResponse(html)
+    response["ETag"] = etag
+    response["Cache-Control"] = "private, no-cache"
+    patch_vary_headers(response, ["Cookie"])
+    return response
+
+
 @require_safe
 def sheet_fragment(request: HttpRequest, pk: int) -> HttpResponse:
-    return render(request, "scoring/sheet/_sheet.html", _sheet_context(request, pk))
+    table, _actor = table_for(request, pk)  # 404 for strangers, before anything is read
+    lang, layout = _lang(), _layout(request)
+    name = "scoring/sheet/_sheet.html"
+    state = live.digest(live.table_state(table), lang, layout, live.template_digest(name))
+    etag = f'"sheet-{table.pk}-{state}"'
+    if _not_modified(request, etag):
+        return _polled(request, etag, None)
+    cache = caches[POLLED]
+    key = f"polled:sheet:{table.pk}:{state}"
+    html: str | None = cache.get(key)
+    if html is None:
+        html = render_to_string(name, _sheet_context(request, pk), request)
+        cache.set(key, html, POLLED_SECONDS)
+    return _polled(request, etag, html)
 
 
 # ---------------------------------------------------------------- the evening overview
@@ -82,30 +135,71 @@ def sheet_fragment(request: HttpRequest, pk: int) -> HttpResponse:
 LAST_ROWS = 5  # rows of each table on the evening overview (polled every few seconds)
 
 
-def _evening_context(request: HttpRequest, pk: int) -> dict[str, Any]:
-    evening, member = evening_for(request, pk)
+def _evening_articles(request: HttpRequest, evening: Evening,
+                      states: list[live.TableState] | None = None) -> tuple[str, list[str]]:
+    """The overview's digest and its tables' articles (HTML, in the overview's order): four
+    queries at most, whatever the number of tables (their states; the changed tables with
+    everything), and the engine and the template only for tables changed since any process
+    last rendered them."""
     lang = _lang()
-    sheets = [table_sheet(table, lang, explain=False, last_rows=LAST_ROWS)
-              for table in evening_tables(evening)]
-    return {"evening": evening, "member": member, "sheets": sheets, "last_rows": LAST_ROWS,
-            "is_admin": member.role == Membership.Role.ADMIN,
-            "multi_series": any(s.table.series > 1 for s in sheets)}
+    name = "scoring/sheet/_evening_table.html"
+    if states is None:
+        states = live.evening_states(evening)
+    multi = any(state.series > 1 for state in states)
+    context = live.digest(lang, multi, LAST_ROWS, live.template_digest(name))
+    keys = {state.pk: f"polled:evening-table:{state.pk}:{state.digest}:{context}"
+            for state in states}
+    cache = caches[POLLED]
+    found: dict[str, str] = cache.get_many(list(keys.values())) if keys else {}
+    missing = [pk for pk, key in keys.items() if key not in found]
+    if missing:
+        basis = live.evening_basis(evening)
+        fresh = {}
+        for table in evening_tables(evening).filter(pk__in=missing):
+            table.evening = evening  # the same evening, already read: no query
+            html = render_to_string(name, {
+                "sheet": table_sheet(table, lang, explain=False, last_rows=LAST_ROWS),
+                "multi_series": multi, "last_rows": LAST_ROWS}, request)
+            # under the state it was read in (a save since the states were read gets a key
+            # of its own, never this one)
+            fresh[f"polled:evening-table:{table.pk}:{live.fetched_state(table, basis)}:"
+                  f"{context}"] = html
+            found[keys[table.pk]] = html
+        cache.set_many(fresh, POLLED_SECONDS)
+    state = live.digest(context, [(s.pk, s.digest) for s in states])
+    return state, [mark_safe(found[keys[s.pk]]) for s in states if keys[s.pk] in found]  # noqa: S308 (our own template's output)
 
 
 @require_safe
 def evening(request: HttpRequest, pk: int) -> HttpResponse:
-    context = _evening_context(request, pk)
+    evening_obj, member = evening_for(request, pk)
+    _state, articles = _evening_articles(request, evening_obj)
+    context: dict[str, Any] = {
+        "evening": evening_obj, "member": member, "articles": articles,
+        "is_admin": member.role == Membership.Role.ADMIN}
     if context["is_admin"]:  # what tablets sent after closing or with a stale code
         context["held_waiting"] = HeldOperation.objects.filter(
-            table__evening=context["evening"], state=HeldOperation.State.WAITING).count()
+            table__evening=evening_obj, state=HeldOperation.State.WAITING).count()
     context["paper_totals"] = list(ImportedTotal.objects.filter(
-        evening=context["evening"]).select_related("player").order_by("-points", "player__name"))
+        evening=evening_obj).select_related("player").order_by("-points", "player__name"))
     return render(request, "scoring/sheet/evening.html", context)
 
 
 @require_safe
 def evening_live(request: HttpRequest, pk: int) -> HttpResponse:
-    return render(request, "scoring/sheet/_evening_tables.html", _evening_context(request, pk))
+    evening_obj, _member = evening_for(request, pk)
+    # The states cost two cheap queries; an unchanged overview is answered without more.
+    states = live.evening_states(evening_obj)
+    multi = any(state.series > 1 for state in states)
+    name = "scoring/sheet/_evening_table.html"
+    context = live.digest(_lang(), multi, LAST_ROWS, live.template_digest(name))
+    etag = f'"evening-{evening_obj.pk}-{live.digest(context, [(s.pk, s.digest) for s in states])}"'
+    if _not_modified(request, etag):
+        return _polled(request, etag, None)
+    state, articles = _evening_articles(request, evening_obj, states)
+    html = render_to_string("scoring/sheet/_evening_tables.html", {"articles": articles},
+                            request)
+    return _polled(request, f'"evening-{evening_obj.pk}-{state}"', html)
 
 
 # ---------------------------------------------------------------- the audit log

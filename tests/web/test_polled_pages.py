@@ -1,0 +1,146 @@
+"""The polled pages (a table's sheet fragment, the evening's live overview) answer from the
+digest of what they show (scoring/reads/live.py): 304 to a current If-None-Match without
+rendering, the shared cache's HTML for a state any process rendered before, and the overview
+re-scores only the tables that changed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from pytest_django import DjangoAssertNumQueries
+
+from scoring.models import Player, Seat
+from scoring.reads import sheet as sheet_reads
+from scoring.views import sheet as sheet_views
+
+from .factories import make_club, make_table
+from .test_evening_overview import evening_with_tables
+from .test_sheet_pages import EN, login, play, won
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def scored(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The ids of the tables the views score (each call of table_sheet)."""
+    calls: list[int] = []
+    original = sheet_reads.table_sheet
+
+    def counting(table: Any, *args: Any, **kwargs: Any) -> Any:
+        calls.append(table.pk)
+        return original(table, *args, **kwargs)
+
+    monkeypatch.setattr(sheet_views, "table_sheet", counting)
+    return calls
+
+
+def test_sheet_fragment_answers_304_to_its_etag_and_200_after_a_save(
+        client: Client, scored: list[int],
+        django_assert_max_num_queries: DjangoAssertNumQueries) -> None:
+    club = make_club()
+    table = make_table(club)
+    play(table, [won(1)])
+    login(client, club, "viewer")
+    url = reverse("scoring:sheet-fragment", args=[table.pk])
+    first = client.get(url, headers=EN)
+    assert first.status_code == 200 and first["Cache-Control"] == "private, no-cache"
+    etag = first["ETag"]
+    with django_assert_max_num_queries(5):  # session, user, table, role, seats
+        again = client.get(url, headers={**EN, "if-none-match": etag})
+    assert again.status_code == 304 and again.content == b"" and again["ETag"] == etag
+    assert "sessionid" not in again.cookies  # a viewer's poll writes no session
+    assert scored == [table.pk]  # rendered once
+    table.refresh_from_db()
+    play(table, [won(2, 90)])
+    after = client.get(url, headers={**EN, "if-none-match": etag})
+    assert after.status_code == 200 and after["ETag"] != etag
+    assert after.content.count(b'class="entry') > first.content.count(b'class="entry')
+
+
+def test_sheet_fragment_is_rendered_once_for_every_viewer_and_again_for_a_renamed_player(
+        client: Client, scored: list[int]) -> None:
+    club = make_club()
+    table = make_table(club)
+    play(table, [won(1)])
+    login(client, club, "viewer")
+    url = reverse("scoring:sheet-fragment", args=[table.pk])
+    first = client.get(url, headers=EN)
+    other = Client()
+    login(other, club, "scorer")
+    assert other.get(url, headers=EN).content == first.content
+    assert scored == [table.pk]  # the second viewer got the shared cache's copy
+    # A seat corrected in the admin changes no version, but the sheet shows the name.
+    seat = Seat.objects.get(table=table, position=0)
+    Player.objects.filter(pk=seat.player_id).update(name="Neuer Name")
+    renamed = client.get(url, headers={**EN, "if-none-match": first["ETag"]})
+    assert renamed.status_code == 200 and "Neuer Name" in renamed.content.decode()
+    assert len(scored) == 2
+
+
+def test_sheet_fragment_layouts_and_languages_have_their_own_etags(client: Client) -> None:
+    club = make_club()
+    table = make_table(club)
+    login(client, club, "viewer")
+    url = reverse("scoring:sheet-fragment", args=[table.pk])
+    tags = {client.get(url, headers=EN)["ETag"],
+            client.get(url + "?layout=historical", headers=EN)["ETag"],
+            client.get(url, headers={"accept-language": "de"})["ETag"]}
+    assert len(tags) == 3
+
+
+def test_sheet_fragment_stays_404_for_a_stranger_with_an_etag(client: Client) -> None:
+    club = make_club()
+    table = make_table(club)
+    login(client, club, "viewer")
+    url = reverse("scoring:sheet-fragment", args=[table.pk])
+    etag = client.get(url)["ETag"]
+    stranger = Client()
+    login(stranger, make_club("other", "Other club"), "admin")
+    assert stranger.get(url, headers={"if-none-match": etag}).status_code == 404
+    assert Client().get(url, headers={"if-none-match": etag}).status_code in (302, 404)
+
+
+def test_evening_live_rescored_only_for_the_changed_table_and_304_when_unchanged(
+        client: Client, scored: list[int],
+        django_assert_max_num_queries: DjangoAssertNumQueries) -> None:
+    club = make_club()
+    evening = evening_with_tables(club, tables=3)
+    first, second, third = evening.tables.order_by("number")
+    play(first, [won(1)])
+    login(client, club, "viewer")
+    url = reverse("scoring:evening-live", args=[evening.pk])
+    page = client.get(url, headers=EN)
+    assert page.status_code == 200 and sorted(scored) == sorted([first.pk, second.pk,
+                                                                  third.pk])
+    etag = page["ETag"]
+    with django_assert_max_num_queries(6):  # session, user, evening, role, tables, seats
+        again = client.get(url, headers={**EN, "if-none-match": etag})
+    assert again.status_code == 304 and again.content == b""
+    assert "sessionid" not in again.cookies
+    scored.clear()
+    second.refresh_from_db()
+    play(second, [won(2, 95)])
+    changed = client.get(url, headers={**EN, "if-none-match": etag})
+    assert changed.status_code == 200 and changed["ETag"] != etag
+    assert scored == [second.pk]  # the other tables came from the shared cache
+    for table in (first, second, third):
+        assert f"Table {table.number}" in changed.content.decode()
+    # the overview as a fresh page shows the same tables as the poll
+    full = client.get(reverse("scoring:evening", args=[evening.pk]), headers=EN)
+    assert changed.content.decode().strip() in full.content.decode()
+
+
+def test_evening_live_queries_do_not_grow_with_the_tables(
+        client: Client, django_assert_max_num_queries: DjangoAssertNumQueries) -> None:
+    club = make_club()
+    for _ in range(6):
+        Player.objects.create(club=club, name=f"Gast {_}")
+    evening = evening_with_tables(club, tables=8)
+    login(client, club, "viewer")
+    url = reverse("scoring:evening-live", args=[evening.pk])
+    with django_assert_max_num_queries(10):  # every table scored: states + 3 for the tables
+        page = client.get(url, headers=EN)
+    assert page.content.decode().count('class="compact-sheet"') == 8
