@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 from django.template.loader import get_template
 
-from scoring.models import Evening, Seat, Table
+from scoring.models import Evening, ImportedTotal, Player, Season, Seat, Table
 
 # Bump when what a digest covers changes meaning.
 FORMAT = 1
@@ -35,7 +35,7 @@ def template_digest(name: str) -> str:
     return digest(source)
 
 
-def _fields(obj: Evening | Table) -> tuple[object, ...]:
+def _fields(obj: Evening | Table | Season) -> tuple[object, ...]:
     return tuple(getattr(obj, f.attname) for f in type(obj)._meta.concrete_fields)
 
 
@@ -82,3 +82,24 @@ def evening_states(evening: Evening) -> list[TableState]:
     pk_at, series_at = names.index("id"), names.index("series")
     return [TableState(row[pk_at], row[series_at], table_digest(basis, row, seated[row[pk_at]]))
             for row in evening.tables.order_by("-series", "number").values_list(*names)]
+
+
+def season_state(season: Season) -> str:
+    """The digest of everything the season table is computed from: the season (and its
+    club's name), its evenings, the club's players, the season's tables (with their versions)
+    and seats, and the totals imported from paper. Five cheap queries, however large the
+    season, where computing the table reads every table's result and renders a row per
+    player."""
+    tables = Table.objects.filter(evening__season=season)
+    names = [f.attname for f in Table._meta.concrete_fields]
+    return digest(
+        _fields(season), season.club.name,
+        [_fields(e) for e in season.evenings.order_by("pk")],
+        list(Player.objects.filter(club_id=season.club_id).order_by("pk").values_list(
+            *[f.attname for f in Player._meta.concrete_fields])),
+        list(tables.order_by("pk").values_list(*names)),
+        list(Seat.objects.filter(table__in=tables.values("pk")).order_by(
+            "table_id", "position").values_list("table_id", "player_id")),
+        list(ImportedTotal.objects.filter(evening__season=season).order_by("pk").values_list(
+            *[f.attname for f in ImportedTotal._meta.concrete_fields])),
+    )

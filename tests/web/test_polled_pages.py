@@ -15,10 +15,11 @@ from pytest_django import DjangoAssertNumQueries
 from scoring.models import Player, Seat
 from scoring.reads import sheet as sheet_reads
 from scoring.views import sheet as sheet_views
+from scoring.writes.services import deal_delete
 
-from .factories import make_club, make_table
+from .factories import make_club, make_table, make_user
 from .test_evening_overview import evening_with_tables
-from .test_sheet_pages import EN, login, play, won
+from .test_sheet_pages import EN, ME, login, play, won
 
 pytestmark = pytest.mark.django_db
 
@@ -144,3 +145,61 @@ def test_evening_live_queries_do_not_grow_with_the_tables(
     with django_assert_max_num_queries(10):  # every table scored: states + 3 for the tables
         page = client.get(url, headers=EN)
     assert page.content.decode().count('class="compact-sheet"') == 8
+
+
+# ---------------------------------------------------------------- the season table
+
+@pytest.fixture
+def standings_computed(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The seasons the season table computed standings for."""
+    from scoring.reads import standings
+    from scoring.views import season as season_views
+
+    calls: list[int] = []
+    original = standings.season_standings
+
+    def counting(season: Any) -> Any:
+        calls.append(season.pk)
+        return original(season)
+
+    monkeypatch.setattr(season_views, "season_standings", counting)
+    return calls
+
+
+def test_season_table_is_computed_once_per_change_for_every_viewer(
+        client: Client, standings_computed: list[int]) -> None:
+    from scoring.models import Season
+    from scoring.writes.demo_season import build_season
+
+    build_season(evenings=2, tables=2, series=1, seed=3)
+    season = Season.objects.get()
+    login(client, season.club, "viewer")
+    url = reverse("scoring:season", args=[season.pk])
+    first = client.get(url, headers=EN).content.decode()
+    other = Client()
+    other.force_login(make_user(season.club, role="viewer", username="viewer-2"))
+    assert other.get(url, headers=EN).content.decode().count("<tr") == first.count("<tr")
+    assert standings_computed == [season.pk]
+    # a deal saved, a player renamed, another sort order, the admin's view: computed again
+    table = season.evenings.order_by("date").last().tables.first()  # type: ignore[union-attr]
+    assert table is not None
+    seat = Seat.objects.filter(table=table).order_by("position").first()
+    assert seat is not None
+    Player.objects.filter(pk=seat.player_id).update(name="Umbenannt")
+    assert "Umbenannt" in client.get(url, headers=EN).content.decode()
+    assert len(standings_computed) == 2
+    before = client.get(url, headers=EN).content
+    last = table.deals.order_by("position").last()
+    assert last is not None
+    deal_delete(deal=last, reason="test", expected_version=table.version, actor=ME)
+    assert client.get(url, headers=EN).content != before  # the table's points changed
+    assert len(standings_computed) == 3
+    client.get(url + "?sort=-name", headers=EN)
+    assert len(standings_computed) == 4
+    admin = Client()
+    login(admin, season.club, "admin")
+    page = admin.get(url, headers=EN).content.decode()
+    assert reverse("scoring:season-edit", args=[season.pk]) in page
+    assert reverse("scoring:season-edit", args=[season.pk]) not in client.get(
+        url, headers=EN).content.decode()
+    assert len(standings_computed) == 5
