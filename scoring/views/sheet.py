@@ -193,12 +193,18 @@ def evening_live(request: HttpRequest, pk: int) -> HttpResponse:
     multi = any(state.series > 1 for state in states)
     name = "scoring/sheet/_evening_table.html"
     context = live.digest(_lang(), multi, LAST_ROWS, live.template_digest(name))
-    etag = f'"evening-{evening_obj.pk}-{live.digest(context, [(s.pk, s.digest) for s in states])}"'
+    state = live.digest(context, [(s.pk, s.digest) for s in states])
+    etag = f'"evening-{evening_obj.pk}-{state}"'
     if _not_modified(request, etag):
         return _polled(request, etag, None)
-    state, articles = _evening_articles(request, evening_obj, states)
-    html = render_to_string("scoring/sheet/_evening_tables.html", {"articles": articles},
-                            request)
+    cache = caches[POLLED]
+    key = f"polled:evening:{evening_obj.pk}:{state}"  # the whole overview, one read
+    html: str | None = cache.get(key)
+    if html is None:
+        state, articles = _evening_articles(request, evening_obj, states)
+        html = render_to_string("scoring/sheet/_evening_tables.html", {"articles": articles},
+                                request)
+        cache.set(f"polled:evening:{evening_obj.pk}:{state}", html, POLLED_SECONDS)
     return _polled(request, f'"evening-{evening_obj.pk}-{state}"', html)
 
 
