@@ -8,7 +8,10 @@ live results, on this 2-core machine. Its traffic: each table saves a deal about
 minutes (a deal POST and the table screen it returns to: 1.7 of each per second), and 2,000
 viewers poll as the pages do: three in four a table's sheet (every 10 s), one in five the
 evening's live overview (every 5 s), the rest the season table (every 10 s): about 240
-requests per second in all. --tables sets the evening's size (250 for the target).
+requests per second; and every table's open screen asks for its table's version every 2.5 s
+(static/js/table-live.js: 100 more per second at 250 tables), about 340 in all. Polls send
+the ETag their previous poll got (If-None-Match), as the browser and table-live.js do.
+--tables sets the evening's size (250 for the target).
 
 Open loop: requests arrive at fixed times (rate × seconds of them, evenly spaced), whatever
 the server's answers; each is timed from when it was due to arrive, so a server that falls
@@ -33,7 +36,7 @@ import sys
 import threading
 import time
 import uuid
-from collections import defaultdict
+from collections import defaultdict, deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -76,6 +79,17 @@ SEEDED = 12
 # The Preisskat's mix, per request: (kind, share)
 MIX = [("deal POST", 1.7), ("sheet fragment", 150.0), ("evening live", 80.0),
        ("season standings", 10.0)]
+# Every open table screen asks for its table's version every 2.5 s (static/js/table-live.js),
+# with the ETag of its last answer: at a Preisskat every table's tablet is open.
+VERSION_POLL_SECONDS = 2.5
+# How often a viewer's page polls (templates: every 10 s, every 5 s); the ETag it sends is
+# the one its previous poll got, as the browser's cache keeps it.
+POLL_SECONDS = {"sheet fragment": 10.0, "evening live": 5.0,
+                "table version": VERSION_POLL_SECONDS}
+
+
+def mix(tables: int) -> list[tuple[str, float]]:
+    return [*MIX, ("table version", tables / VERSION_POLL_SECONDS)]
 TIMEOUT = 15.0
 
 
@@ -127,8 +141,10 @@ def login(port: int, username: str) -> dict[str, str]:
 # ---------------------------------------------------------------- one request
 
 def call(port: int, method: str, path: str, cookies: dict[str, str],
-         form: dict[str, str] | None = None) -> tuple[int, str, dict[str, str]]:
-    headers = {"Host": HOST, "Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())}
+         form: dict[str, str] | None = None, extra: dict[str, str] | None = None,
+         ) -> tuple[int, str, dict[str, str]]:
+    headers = {"Host": HOST, "Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items()),
+               **(extra or {})}
     body = None
     if form is not None:
         body = urlencode(form)
@@ -170,6 +186,32 @@ class Traffic:
         self.tablet, self.viewer = tablet, viewer
         self.turn = 0
         self.lock = threading.Lock()
+        self.mix = mix(len(site.tables))
+        # per path, the ETags it answered with and when: a viewer sends the one its own
+        # previous poll (an interval ago) got
+        self.etags: dict[str, deque[tuple[float, str]]] = defaultdict(
+            lambda: deque(maxlen=64))
+        self.conditional = {"sent": 0, "304": 0}
+
+    def etag_for(self, kind: str, path: str) -> str | None:
+        """The ETag a viewer polling ``path`` every interval got at its previous poll."""
+        before = time.perf_counter() - POLL_SECONDS.get(kind, float("inf"))
+        with self.lock:
+            return next((etag for at, etag in reversed(self.etags[path]) if at <= before),
+                        None)
+
+    def conditional_get(self, kind: str, path: str, cookies: dict[str, str],
+                        results: Results, due: float) -> None:
+        etag = self.etag_for(kind, path)
+        status, _, headers = call(self.port(), "GET", path, cookies,
+                                  extra={"If-None-Match": etag} if etag else None)
+        with self.lock:
+            if etag:
+                self.conditional["sent"] += 1
+                self.conditional["304"] += status == 304
+            if headers.get("etag"):
+                self.etags[path].append((time.perf_counter(), headers["etag"]))
+        results.add(kind, due, status in (200, 304))
 
     def port(self) -> int:
         with self.lock:  # round robin, as a load balancer
@@ -181,13 +223,17 @@ class Traffic:
         results.add("plain view", due, status == 200)
 
     def viewer_get(self, kind: str, results: Results, due: float) -> None:
+        """A poll as the page's script sends it (the sheet with its layout, as
+        sheet.html asks), with the ETag of the previous poll; the season table is a page
+        a viewer loads (no ETag)."""
         site = self.site
         path = {"sheet fragment":
-                f"/tables/{random.choice(site.tables)}/sheet/fragment/",
+                f"/tables/{random.choice(site.tables)}/sheet/fragment/?layout=standard",
                 "evening live": f"/evenings/{site.evening}/live/",
-                "season standings": f"/seasons/{site.season}/"}[kind]
-        status, _, _ = call(self.port(), "GET", path, self.viewer)
-        results.add(kind, due, status == 200)
+                "season standings": f"/seasons/{site.season}/",
+                "table version": f"/tables/{random.choice(site.tables)}/version/"}[kind]
+        self.conditional_get(kind, path, self.tablet if kind == "table version"
+                             else self.viewer, results, due)
 
     def deal(self, results: Results, due: float) -> None:
         """A tablet's save: the table screen (for the form's version), then the POST."""
@@ -210,7 +256,7 @@ class Traffic:
         results.add("deal POST", posted, status in (302, 409))
 
     def mixed(self, results: Results, due: float) -> None:
-        kind = random.choices([k for k, _ in MIX], [w for _, w in MIX])[0]
+        kind = random.choices([k for k, _ in self.mix], [w for _, w in self.mix])[0]
         if kind == "deal POST":
             self.deal(results, due)
         else:
@@ -249,11 +295,16 @@ def verdict(results: Results) -> tuple[bool, float]:
 def step(job: Any, rate: float, args: argparse.Namespace, pool: ThreadPoolExecutor,
          ) -> tuple[bool, Results]:
     """One rate for --step-seconds, long enough for --min-requests (a p99 needs them)."""
+    cpu, wall = os.times(), time.perf_counter()
     results = open_loop(job, rate, max(args.step_seconds, args.min_requests / rate), pool)
+    spent = os.times()
+    client = ((spent.user - cpu.user + spent.system - cpu.system)
+              / (time.perf_counter() - wall))
     ok, p99 = verdict(results)
     samples = results.all_ms()
     print(f"  {rate:7.1f}/s  {len(samples):5d} requests  p50 {percentile(samples, 50):7.1f} "
           f"ms  p99 {p99:8.1f} ms  errors {sum(results.errors.values())}  "
+          f"client CPU {client:.2f} core  load {os.getloadavg()[0]:.1f}  "
           f"{'ok' if ok else 'over'}")
     if not ok:  # which kind of request is slow
         print("           p99 by kind: " + ", ".join(
@@ -262,12 +313,27 @@ def step(job: Any, rate: float, args: argparse.Namespace, pool: ThreadPoolExecut
     return ok, results
 
 
+def settle(ports: list[int]) -> None:
+    """Waits (at most 20 s) until every instance answers the plain view within 20 ms
+    again: the backlog of the step before that saturated it is not this search's."""
+    until = time.monotonic() + 20
+    time.sleep(1)
+    while time.monotonic() < until:
+        started = time.perf_counter()
+        for port in ports:
+            call(port, "GET", "/accounts/login/", {})
+        if (time.perf_counter() - started) * 1000 < 20 * len(ports):
+            return
+        time.sleep(0.5)
+
+
 def search(name: str, job: Any, args: argparse.Namespace, pool: ThreadPoolExecutor,
            ) -> float:
     """The highest rate (requests/s) with p99 < 250 ms and no errors. Rates rise by
     --factor; a rate that fails is tried once more (a shared machine has its moments) and
     ends the search when it fails again; one step halfway back refines the answer."""
     rate, best, failed = args.start, 0.0, None
+    settle(job.__self__.ports)
     print(f"{name}:")
     while rate <= args.max_rate:
         ok, _ = step(job, rate, args, pool)
@@ -368,16 +434,23 @@ def main() -> int:
         viewer = login(ports[0], "zuschauer")
         one = Traffic(site, ports[:1], tablet, viewer)
         two = Traffic(site, ports, tablet, viewer)
+        # a deal is two requests (the table screen, the POST)
+        target = sum(share for _kind, share in one.mix) + MIX[0][1]
         for path in ("/accounts/login/", f"/evenings/{site.evening}/live/",
                      f"/seasons/{site.season}/"):
             for port in ports:  # warm every worker a little
                 for _ in range(2 * args.workers):
                     call(port, "GET", path, viewer)
+        # As during an evening, every table's sheet has been seen once (the shared cache
+        # holds it): a cold start would time the first renders, not the steady state.
+        for table in site.tables:
+            call(ports[0], "GET", f"/tables/{table}/sheet/fragment/?layout=standard", viewer)
         print(f"instances: {args.workers} sync workers each on {HOST}:{ports[0]} and "
               f"{HOST}:{ports[1]}, DEBUG=0; client: open loop, at most {args.clients} "
-              f"requests in flight; mix per 243 requests: "
-              + ", ".join(f"{kind} {share:g}" for kind, share in MIX)
-              + " (each deal POST after its table screen)")
+              f"requests in flight; mix per {target:.0f} requests: "
+              + ", ".join(f"{kind} {share:g}" for kind, share in one.mix)
+              + " (each deal POST after its table screen; polls send the ETag of the "
+              "poll before, as the browser does)")
         plain = search("plain Django view (the sign-in page), one instance", one.plain, args,
                        pool)
         single = search("the mix, one instance", one.mixed, args, pool)
@@ -385,8 +458,11 @@ def main() -> int:
         print(f"capacity: the mix {single:.1f}/s on one instance, {double:.1f}/s on two "
               f"({double / single if single else 0:.2f}x); the plain view {plain:.1f}/s "
               f"(the mix at {single / plain if plain else 0:.2f} of it on one instance)")
-        print(f"the Preisskat target: about 243 requests/s of this mix; "
-              f"{'reached' if double >= 243 else 'not reached'} on two instances")
+        print(f"conditional polls: {one.conditional['sent'] + two.conditional['sent']} sent "
+              f"with an ETag, {one.conditional['304'] + two.conditional['304']} answered 304")
+        print(f"the Preisskat target: about {target:.0f} requests/s of this mix at "
+              f"{args.tables} tables; {'reached' if double >= target else 'not reached'} "
+              "on two instances")
         ok &= pdf_storm(one, args, pool)
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
