@@ -93,6 +93,7 @@ def server_env(**extra: str) -> dict[str, str]:
            "SECURE_COOKIES": "0", "SECURE_HSTS_SECONDS": "0",
            "PDF_CACHE_DIR": str(Path(WORKDIR) / "pdf-cache")}
     env.setdefault("SECRET_KEY", "bench-only-" + "x" * 50)
+    env.setdefault("CONN_MAX_AGE", "60")  # as make serve: a worker keeps its connection
     if not POSTGRES:
         env |= {"DATABASE_URL": "", "SQLITE_PATH": str(settings.DATABASES["default"]["NAME"])}
     return env | extra
