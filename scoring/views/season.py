@@ -60,6 +60,11 @@ def _player_url(season: Season) -> Any:
 
 # ---------------------------------------------------------------- the season table
 
+# How long viewers may see the last season table while one worker computes the new one (a
+# worker that died while computing holds the others no longer than this).
+SEASON_STALE_SECONDS = 10
+
+
 @require_safe
 @login_required
 def season_view(request: HttpRequest, pk: int) -> HttpResponse:
@@ -69,20 +74,34 @@ def season_view(request: HttpRequest, pk: int) -> HttpResponse:
     # computed from (five cheap queries), for every viewer: it is scored and rendered once
     # per change of the season, not once per request (a Preisskat's 1,000 rows cost ~80 ms).
     name = "scoring/season/_season_body.html"
-    state = live.digest(live.season_state(season), _lang(), request.GET.urlencode(),
-                        is_admin, live.template_digest(name))
-    key = f"polled:season:{season.pk}:{state}"
+    variant = live.digest(_lang(), request.GET.urlencode(), is_admin,
+                          live.template_digest(name))
+    key = f"polled:season:{season.pk}:{variant}:{live.season_state(season)}"
     cache = caches[POLLED]
     body: str | None = cache.get(key)
     if body is None:
-        standings = season_standings(season)
-        table = season_table(standings, _player_url(season))
-        RequestConfig(request, paginate=False).configure(table)
-        body = render_to_string(name, {
-            "season": season, "club": season.club, "standings": standings, "table": table,
-            "counting_rule": counting_rule(season), "tie_rule": tie_rule(),
-            "is_admin": is_admin}, request)
-        cache.set(key, body, POLLED_SECONDS)
+        # After a save every viewer's next request misses at once; one worker computes the
+        # new table while the others show the last one (SEASON_STALE_SECONDS at most),
+        # rather than all of them scoring the same season side by side.
+        latest, computing = (f"polled:season-latest:{season.pk}:{variant}",
+                             f"polled:season-computing:{season.pk}:{variant}")
+        stale: str | None = cache.get(latest)
+        mine = stale is None or cache.add(computing, 1, SEASON_STALE_SECONDS)
+        if not mine:
+            body = stale
+        else:  # nothing to show meanwhile (the first request), or this worker computes
+            try:
+                standings = season_standings(season)
+                table = season_table(standings, _player_url(season))
+                RequestConfig(request, paginate=False).configure(table)
+                body = render_to_string(name, {
+                    "season": season, "club": season.club, "standings": standings,
+                    "table": table, "counting_rule": counting_rule(season),
+                    "tie_rule": tie_rule(), "is_admin": is_admin}, request)
+                cache.set_many({key: body, latest: body}, POLLED_SECONDS)
+            finally:
+                if stale is not None:
+                    cache.delete(computing)
     return render(request, "scoring/season/season.html", {
         "season": season, "club": season.club,
         "body": mark_safe(body),  # noqa: S308 (our own template's output)

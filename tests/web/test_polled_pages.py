@@ -203,3 +203,37 @@ def test_season_table_is_computed_once_per_change_for_every_viewer(
     assert reverse("scoring:season-edit", args=[season.pk]) not in client.get(
         url, headers=EN).content.decode()
     assert len(standings_computed) == 5
+
+
+def test_season_table_shows_the_last_one_while_another_worker_computes_the_change(
+        client: Client, standings_computed: list[int]) -> None:
+    from django.core.cache import caches
+
+    from scoring.models import Season
+    from scoring.writes.demo_season import build_season
+
+    build_season(evenings=2, tables=2, series=1, seed=3)
+    season = Season.objects.get()
+    login(client, season.club, "viewer")
+    url = reverse("scoring:season", args=[season.pk])
+    before = client.get(url, headers=EN).content
+    seat = Seat.objects.filter(table__evening__season=season).first()
+    assert seat is not None
+    Player.objects.filter(pk=seat.player_id).update(name="Umbenannt")
+    cache = caches[sheet_views.POLLED]
+    client.get(url, headers=EN)  # computes (renamed), as the first request after the change
+    assert len(standings_computed) == 2
+    Player.objects.filter(pk=seat.player_id).update(name="Nochmal")
+    from scoring.views import season as season_views
+    real_add = cache.add
+    try:  # another worker holds the "computing" mark of this season
+        cache.add = lambda *args, **kwargs: False  # type: ignore[method-assign]
+        shown = client.get(url, headers=EN).content.decode()
+    finally:
+        cache.add = real_add  # type: ignore[method-assign]
+    assert "Umbenannt" in shown and "Nochmal" not in shown  # the last one, not computed
+    assert len(standings_computed) == 2
+    assert "Nochmal" in client.get(url, headers=EN).content.decode()  # computed now
+    assert len(standings_computed) == 3
+    assert season_views.SEASON_STALE_SECONDS <= 10
+    assert before != shown.encode()
