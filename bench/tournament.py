@@ -97,7 +97,18 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--fields", action="store_true",
                         help="also the repeats of smaller fields, now and before")
-    parser.add_argument("--board", action="store_true", help="also the live board under load")
+    parser.add_argument("--board", action="store_true",
+                        help="also the live board under load, over HTTP (bench/_board.py)")
+    parser.add_argument("--seconds", type=float, default=45.0,
+                        help="--board: the measured phase (default 45)")
+    parser.add_argument("--baseline-seconds", type=float, default=15.0,
+                        help="--board: the baseline phase (default 15)")
+    parser.add_argument("--viewers", type=int, default=2000)
+    parser.add_argument("--players", type=int, default=1000)
+    parser.add_argument("--time-factor", type=float, default=1.0,
+                        help="--board: tablets save this many times faster than at a real "
+                        "table (a deal every 60-90 s)")
+    parser.add_argument("--workers", type=int, default=3)
     args = parser.parse_args()
     ok = bench_draw(args.runs)
     if args.fields:
@@ -105,7 +116,9 @@ def main() -> int:
     if args.board:
         from _board import bench_board  # sets Django up: only for this part
 
-        ok = bench_board() and ok
+        ok = bench_board(players=args.players, viewers=args.viewers, seconds=args.seconds,
+                         baseline_seconds=args.baseline_seconds, factor=args.time_factor,
+                         workers=args.workers) and ok
     return 0 if ok else 1
 
 
