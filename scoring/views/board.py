@@ -9,10 +9,22 @@ time and a saved deal is on the board within about 1 s + one poll interval (stat
 board.js polls every 2.5 s: within 5 s). The board's HTML is rendered once per version and
 language and then served from the cache to every viewer; the version endpoint answers
 304 Not Modified to a viewer that has it already.
+
+What one request costs (bench/tournament.py --board measures it over HTTP): a poll is one
+round trip to the shared cache (the tournament and its version in one get_many), no session,
+no query; a fragment is the same round trip, and the rendered board of that version comes
+from the worker's own memory once it has had it (a version's HTML never changes, so keeping
+it is always right), gzip-compressed once per version for every browser that accepts it
+(a 1,000-player board is ~140 kB of HTML, ~10 kB compressed; a saved deal a second means
+nearly every poll fetches it).
 """
 
 from __future__ import annotations
 
+import gzip
+import re
+import threading
+from collections import OrderedDict
 from typing import Any
 
 from django.core.cache import cache
@@ -30,42 +42,51 @@ from scoring.reads.tournament import board_version, tournament_ranking
 VERSION_SECONDS = 1  # how long a board's version is taken from the cache
 HTML_SECONDS = 60 * 60  # a rendered board (keyed by its version) stays this long
 TV_ROWS = 10  # rows per page in the TV mode: large type on a 16:9 screen
+LOCAL_ENTRIES = 8  # rendered boards a worker keeps in its own memory (by version)
+_ACCEPTS_GZIP = re.compile(r"\bgzip\b")
+_local: OrderedDict[str, tuple[bytes, bytes]] = OrderedDict()
+_local_lock = threading.Lock()
 
 
-def _tournament(key: str) -> Tournament:
-    """The opted-in tournament of this key, from the cache (30 s) or one query."""
-    cache_key = f"board:t:{key}"
-    found = cache.get(cache_key)
+def _lookup(key: str) -> tuple[Tournament, str]:
+    """The opted-in tournament of this key (cached 30 s) and its board's version (cached
+    VERSION_SECONDS): one round trip to the shared cache, a query only when one expired."""
+    tournament_key, version_key = f"board:t:{key}", f"board:v:{key}"
+    cached = cache.get_many([tournament_key, version_key])
+    found: Tournament | bool | None = cached.get(tournament_key)
     if found is None:
         found = Tournament.objects.select_related("evening", "club").filter(
             board_key=key, public=True).first() or False
-        cache.set(cache_key, found, 30)
-    if not found:
+        cache.set(tournament_key, found, 30)
+    if not isinstance(found, Tournament):
         raise Http404
-    return found  # type: ignore[no-any-return]
-
-
-def _version(tournament: Tournament) -> str:
-    cache_key = f"board:v:{tournament.pk}"
-    version = cache.get(cache_key)
+    version = cached.get(version_key)
     if version is None:
-        version = board_version(tournament)  # read fresh: a withdrawal, a new draw, a deal
-        cache.set(cache_key, version, VERSION_SECONDS)
-    return str(version)
+        version = board_version(found)  # read fresh: a withdrawal, a new draw, a deal
+        cache.set(version_key, version, VERSION_SECONDS)
+    return found, str(version)
 
 
 def forget(tournament: Tournament) -> None:
     """After the organiser switches the board on or off: no cached answer outlives it."""
-    cache.delete_many([f"board:t:{tournament.board_key}", f"board:v:{tournament.pk}"])
+    cache.delete_many([f"board:t:{tournament.board_key}", f"board:v:{tournament.board_key}"])
 
 
 def _pages(rows: list[Any], size: int) -> list[list[Any]]:
     return [rows[i:i + size] for i in range(0, len(rows), size)] or [[]]
 
 
-def _fragment(tournament: Tournament, version: str, tv: bool) -> str:
+def _fragment(tournament: Tournament, version: str, tv: bool) -> tuple[bytes, bytes]:
+    """The board's HTML of this version (UTF-8) and the same gzip-compressed: from this
+    worker's memory, else from the shared cache, else rendered (and shared)."""
     lang = (get_language() or "de")[:2]
-    cache_key = f"board:html:{tournament.pk}:{version}:{lang}:{int(tv)}"
+    # The board's key (random, never reused) too: a deleted tournament's number may come back
+    # on SQLite, with a version string that happens to match.
+    cache_key = f"board:html:{tournament.board_key}:{version}:{lang}:{int(tv)}"
+    with _local_lock:
+        kept = _local.get(cache_key)
+    if kept is not None:
+        return kept
     html = cache.get(cache_key)
     if html is None:
         # read afresh: the cached tournament may be up to 30 s old (a new tie rule, a name)
@@ -76,14 +97,20 @@ def _fragment(tournament: Tournament, version: str, tv: bool) -> str:
             "pages": _pages(ranking.rows, TV_ROWS if tv else max(1, len(ranking.rows))),
             "stamp": timezone.localtime(), "version": version})
         cache.set(cache_key, html, HTML_SECONDS)
-    return str(html)
+    body = str(html).encode()
+    kept = (body, gzip.compress(body, compresslevel=6, mtime=0))
+    with _local_lock:
+        _local[cache_key] = kept
+        while len(_local) > LOCAL_ENTRIES:
+            _local.popitem(last=False)
+    return kept
 
 
 def _page(request: HttpRequest, key: str, tv: bool) -> HttpResponse:
-    tournament = _tournament(key)
-    version = _version(tournament)
+    tournament, version = _lookup(key)
     response = render(request, "scoring/tournament/board.html", {
-        "tournament": tournament, "tv": tv, "fragment": _fragment(tournament, version, tv),
+        "tournament": tournament, "tv": tv,
+        "fragment": _fragment(tournament, version, tv)[0].decode(),
         "version": version,
         "version_url": reverse("scoring:board-version", args=[key]),
         "fragment_url": reverse("scoring:board-tv-fragment" if tv else "scoring:board-fragment",
@@ -104,9 +131,14 @@ def board_tv(request: HttpRequest, key: str) -> HttpResponse:
 
 
 def _fragment_view(request: HttpRequest, key: str, tv: bool) -> HttpResponse:
-    tournament = _tournament(key)
-    version = _version(tournament)
-    response = HttpResponse(_fragment(tournament, version, tv))
+    tournament, version = _lookup(key)
+    plain, compressed = _fragment(tournament, version, tv)
+    if _ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")):
+        response = HttpResponse(compressed)
+        response["Content-Encoding"] = "gzip"
+    else:
+        response = HttpResponse(plain)
+    response["Vary"] = "Accept-Encoding"
     response["X-Board-Version"] = version
     response["Cache-Control"] = "no-cache"
     return response
@@ -126,8 +158,7 @@ def board_tv_fragment(request: HttpRequest, key: str) -> HttpResponse:
 def board_version_view(request: HttpRequest, key: str) -> HttpResponse:
     """The board's version with an ETag: mostly 304 Not Modified, no query within a second
     of the last."""
-    tournament = _tournament(key)
-    version = _version(tournament)
+    _tournament, version = _lookup(key)
     etag = f'"board-{version}"'
     if etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
         response = HttpResponse(status=304)

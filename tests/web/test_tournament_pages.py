@@ -7,15 +7,18 @@ the public board only while opted in."""
 from __future__ import annotations
 
 import csv
+import gzip
 import io
 from typing import Any
+from unittest import mock
 
 import pytest
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from django.test import Client
 from django.urls import reverse
 
 from scoring.models import Entrant, Table, Tournament
+from scoring.views import board
 from scoring.writes import tournament as tw
 
 from .factories import make_club, make_user
@@ -28,6 +31,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> None:
     cache.clear()
+    board._local.clear()  # what a worker keeps of rendered boards
 
 
 def played(public: bool = True) -> Tournament:
@@ -265,3 +269,62 @@ def test_pages_read_in_constant_queries(client: Client,
         client.get(board_urls(t)["board-version"])
     with django_assert_max_num_queries(0):  # within a second: from the cache
         client.get(board_urls(t)["board-version"])
+
+
+def test_the_board_fragment_is_compressed_for_a_browser_that_accepts_it(
+        client: Client) -> None:
+    t = played(public=True)
+    url = board_urls(t)["board-fragment"]
+    plain = client.get(url)
+    packed = client.get(url, HTTP_ACCEPT_ENCODING="gzip, deflate, br")
+    assert "Content-Encoding" not in plain and packed["Content-Encoding"] == "gzip"
+    assert gzip.decompress(packed.content) == plain.content
+    first = t.entrants.order_by("number").first()
+    assert first is not None and first.player.name in plain.content.decode()
+    assert len(packed.content) * 3 < len(plain.content)
+    for response in (plain, packed):
+        assert "Accept-Encoding" in response["Vary"]  # a cache in between keeps both apart
+        assert response["X-Board-Version"] == plain["X-Board-Version"]
+    # a new version is a new board, compressed or not
+    cache.clear()
+    fill_series(t, 2)
+    moved = client.get(url, HTTP_ACCEPT_ENCODING="gzip")
+    assert moved["X-Board-Version"] != plain["X-Board-Version"]
+    assert gzip.decompress(moved.content) == client.get(url).content
+
+
+def test_a_poll_is_one_cache_round_trip_without_query_or_session(
+        client: Client, django_assert_num_queries: Any) -> None:
+    t = played(public=True)
+    urls = board_urls(t)
+    etag = client.get(urls["board-version"])["ETag"]
+    client.get(urls["board-fragment"])
+    shared = caches["default"]
+    with mock.patch.object(shared, "get_many", wraps=shared.get_many) as get_many, \
+            mock.patch.object(shared, "get", wraps=shared.get) as get, \
+            mock.patch.object(shared, "set", wraps=shared.set) as set_, \
+            django_assert_num_queries(0):
+        poll = client.get(urls["board-version"], HTTP_IF_NONE_MATCH=etag)
+        assert poll.status_code == 304 and get_many.call_count == 1
+        # the board of that version: from this worker's memory, not the shared cache
+        fragment = client.get(urls["board-fragment"])
+        assert fragment.status_code == 200 and get_many.call_count == 2
+    assert get.call_count == 0 and set_.call_count == 0
+    for response in (poll, fragment):
+        assert not response.cookies  # no session, no CSRF cookie for a viewer
+        assert "Cookie" not in response.get("Vary", "")
+    assert poll["ETag"] == etag and poll["Cache-Control"] == "no-cache"
+
+
+def test_a_worker_keeps_only_a_few_rendered_boards(client: Client) -> None:
+    t = played(public=True)
+    url = board_urls(t)["board-fragment"]
+    versions = set()
+    for _ in range(board.LOCAL_ENTRIES + 3):
+        cache.clear()
+        versions.add(client.get(url)["X-Board-Version"])
+        t.refresh_from_db()
+        tw.tournament_settings(tournament=t, reseat=t.reseat, tie_rule=t.tie_rule,
+                               prizes=t.prizes, public=True)
+    assert len(versions) == board.LOCAL_ENTRIES + 3
+    assert len(board._local) == board.LOCAL_ENTRIES
