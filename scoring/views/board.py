@@ -7,16 +7,20 @@ cache. The board's version (the tournament's version and its tables' versions: e
 deal moves it) is itself cached for a second, so a poll costs no query at all most of the
 time and a saved deal is on the board within about 1 s + one poll interval (static/js/
 board.js polls every 2.5 s: within 5 s). The board's HTML is rendered once per version and
-language and then served from the cache to every viewer; the version endpoint answers
-304 Not Modified to a viewer that has it already.
+language and then served from the cache to every viewer.
 
-What one request costs (bench/tournament.py --board measures it over HTTP): a poll is one
-round trip to the shared cache (the tournament and its version in one get_many), no session,
-no query; a fragment is the same round trip, and the rendered board of that version comes
-from the worker's own memory once it has had it (a version's HTML never changes, so keeping
-it is always right), gzip-compressed once per version for every browser that accepts it
-(a 1,000-player board is ~140 kB of HTML, ~10 kB compressed; a saved deal a second means
-nearly every poll fetches it).
+board.js polls the board's fragment itself with the ETag of the board it shows: 304 Not
+Modified while nothing moved, else the new board in the same round trip (while tablets save,
+the version moves about every second, so nearly every poll of a viewer brings a new board:
+one request instead of a version check and a fetch). The version endpoint answers the same
+question without the board (304 or the version as JSON).
+
+What one request costs (bench/tournament.py --board measures it over HTTP): one round trip
+to the shared cache (the tournament and its version in one get_many), no session, no query;
+the rendered board of that version comes from the worker's own memory once it has had it (a
+version's HTML never changes, so keeping it is always right), gzip-compressed once per
+version for every browser that accepts it (a 1,000-player board is ~140 kB of HTML, some
+10 kB compressed).
 """
 
 from __future__ import annotations
@@ -109,7 +113,7 @@ def _fragment(tournament: Tournament, version: str, tv: bool) -> tuple[bytes, by
 def _page(request: HttpRequest, key: str, tv: bool) -> HttpResponse:
     tournament, version = _lookup(key)
     response = render(request, "scoring/tournament/board.html", {
-        "tournament": tournament, "tv": tv,
+        "tournament": tournament, "tv": tv, "etag": _etag(version, tv),
         "fragment": _fragment(tournament, version, tv)[0].decode(),
         "version": version,
         "version_url": reverse("scoring:board-version", args=[key]),
@@ -130,8 +134,32 @@ def board_tv(request: HttpRequest, key: str) -> HttpResponse:
     return _page(request, key, tv=True)
 
 
+def _etag(version: str, tv: bool) -> str:
+    """The fragment's ETag: weak (the same board, compressed or not), with the language and
+    the mode, which the board's HTML depends on besides its version."""
+    return f'W/"board-{version}-{(get_language() or "de")[:2]}-{int(tv)}"'
+
+
+def _has(request: HttpRequest, etag: str) -> bool:
+    """Whether the request's If-None-Match names this (weak) ETag."""
+    given = request.headers.get("If-None-Match", "")
+    return any(t.strip().removeprefix("W/") == etag.removeprefix("W/")
+               for t in given.split(","))
+
+
 def _fragment_view(request: HttpRequest, key: str, tv: bool) -> HttpResponse:
+    """The board itself, conditional: static/js/board.js polls it with the ETag of the board
+    it shows and gets 304 Not Modified (nothing rendered, nothing read but the version) or
+    the new board in the same round trip."""
     tournament, version = _lookup(key)
+    etag = _etag(version, tv)
+    if _has(request, etag):
+        response = HttpResponse(status=304)
+        response["ETag"] = etag
+        response["Vary"] = "Accept-Encoding"
+        response["X-Board-Version"] = version
+        response["Cache-Control"] = "no-cache"
+        return response
     plain, compressed = _fragment(tournament, version, tv)
     if _ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")):
         response = HttpResponse(compressed)
@@ -139,6 +167,7 @@ def _fragment_view(request: HttpRequest, key: str, tv: bool) -> HttpResponse:
     else:
         response = HttpResponse(plain)
     response["Vary"] = "Accept-Encoding"
+    response["ETag"] = etag
     response["X-Board-Version"] = version
     response["Cache-Control"] = "no-cache"
     return response
@@ -160,7 +189,7 @@ def board_version_view(request: HttpRequest, key: str) -> HttpResponse:
     of the last."""
     _tournament, version = _lookup(key)
     etag = f'"board-{version}"'
-    if etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
+    if _has(request, etag):
         response = HttpResponse(status=304)
     else:
         response = JsonResponse({"version": version})

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import csv
 import gzip
+import html
 import io
+import re
 from typing import Any
 from unittest import mock
 
@@ -328,3 +330,32 @@ def test_a_worker_keeps_only_a_few_rendered_boards(client: Client) -> None:
                                prizes=t.prizes, public=True)
     assert len(versions) == board.LOCAL_ENTRIES + 3
     assert len(board._local) == board.LOCAL_ENTRIES
+
+
+def test_the_board_polls_its_fragment_with_the_etag_of_the_board_it_shows(
+        client: Client) -> None:
+    """static/js/board.js: If-None-Match with the page's ETag → 304 while nothing moved, the
+    new board (with its ETag) in the same round trip once a deal moved the version."""
+    t = played(public=True)
+    urls = board_urls(t)
+    for page_url, fragment_url in ((urls["board"], urls["board-fragment"]),
+                                   (urls["board-tv"], urls["board-tv-fragment"])):
+        page = client.get(page_url).content.decode()
+        found = re.search(r'data-etag="([^"]+)"', page)
+        assert found is not None
+        etag = html.unescape(found.group(1))
+        assert etag.startswith('W/"board-')
+        unchanged = client.get(fragment_url, HTTP_IF_NONE_MATCH=etag)
+        assert unchanged.status_code == 304 and not unchanged.content
+        assert unchanged["ETag"] == etag
+        # another language is another board
+        other = client.get(fragment_url, HTTP_IF_NONE_MATCH=etag, HTTP_ACCEPT_LANGUAGE="en")
+        assert other.status_code == 200 and other["ETag"] != etag
+    etag = client.get(urls["board-fragment"])["ETag"]
+    cache.clear()
+    fill_series(t, 2)
+    moved = client.get(urls["board-fragment"], HTTP_IF_NONE_MATCH=etag)
+    assert moved.status_code == 200 and moved["ETag"] != etag
+    assert moved["X-Board-Version"] in moved["ETag"]
+    again = client.get(urls["board-fragment"], HTTP_IF_NONE_MATCH=f'x, {moved["ETag"]}')
+    assert again.status_code == 304
