@@ -469,7 +469,8 @@ def profile(key: str) -> None:
         print(f"  {name:<20} {answer.status_code}  {len(queries)} queries  "
               f"{len(answer.content):7d} bytes  {ms:6.2f} ms per request")
     caches["default"].clear()
-    board._local.clear()  # this process's kept boards: a render as after a saved deal
+    board._local.clear()
+    board._newest.clear()  # this process's kept boards: a render as after a saved deal
     reset_queries()
     with CaptureQueriesContext(connection) as queries:
         t0 = time.perf_counter()

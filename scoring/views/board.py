@@ -29,6 +29,7 @@ import gzip
 import re
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.cache import cache
@@ -48,7 +49,9 @@ HTML_SECONDS = 60 * 60  # a rendered board (keyed by its version) stays this lon
 TV_ROWS = 10  # rows per page in the TV mode: large type on a 16:9 screen
 LOCAL_ENTRIES = 8  # rendered boards a worker keeps in its own memory (by version)
 _ACCEPTS_GZIP = re.compile(r"\bgzip\b")
-_local: OrderedDict[str, tuple[bytes, bytes]] = OrderedDict()
+RENDER_LOCK_SECONDS = 30  # a worker that dies while rendering holds the lock this long
+_local: OrderedDict[str, Board] = OrderedDict()  # by variant and version
+_newest: dict[str, Board] = {}  # the last board this worker had, by variant
 _local_lock = threading.Lock()
 
 
@@ -80,42 +83,69 @@ def _pages(rows: list[Any], size: int) -> list[list[Any]]:
     return [rows[i:i + size] for i in range(0, len(rows), size)] or [[]]
 
 
-def _fragment(tournament: Tournament, version: str, tv: bool) -> tuple[bytes, bytes]:
-    """The board's HTML of this version (UTF-8) and the same gzip-compressed: from this
-    worker's memory, else from the shared cache, else rendered (and shared)."""
+@dataclass(frozen=True)
+class Board:
+    """A rendered board: its version, its HTML (UTF-8) and the same gzip-compressed."""
+
+    version: str
+    plain: bytes
+    compressed: bytes
+
+
+def _fragment(tournament: Tournament, version: str, tv: bool) -> Board:
+    """The board of this version: from this worker's memory, else from the shared cache,
+    else rendered (and shared). One worker renders a board at a time (a lock in the shared
+    cache): while another renders the new version, a worker that has an older board serves
+    that one (with its own version; the viewer gets the new one at a later poll), so that a
+    saved deal does not make every worker render the same board at once while the polls
+    queue up."""
     lang = (get_language() or "de")[:2]
     # The board's key (random, never reused) too: a deleted tournament's number may come back
     # on SQLite, with a version string that happens to match.
-    cache_key = f"board:html:{tournament.board_key}:{version}:{lang}:{int(tv)}"
+    variant = f"{tournament.board_key}:{lang}:{int(tv)}"
+    cache_key = f"board:html:{variant}:{version}"
     with _local_lock:
         kept = _local.get(cache_key)
+        newest = _newest.get(variant)
     if kept is not None:
         return kept
     html = cache.get(cache_key)
     if html is None:
-        # read afresh: the cached tournament may be up to 30 s old (a new tie rule, a name)
-        tournament = Tournament.objects.select_related("evening", "club").get(pk=tournament.pk)
-        ranking = tournament_ranking(tournament)
-        html = render_to_string("scoring/tournament/_board.html", {
-            "tournament": tournament, "ranking": ranking, "tv": tv,
-            "pages": _pages(ranking.rows, TV_ROWS if tv else max(1, len(ranking.rows))),
-            "stamp": timezone.localtime(), "version": version})
-        cache.set(cache_key, html, HTML_SECONDS)
+        lock = f"board:render:{variant}"
+        locked = cache.add(lock, version, RENDER_LOCK_SECONDS)
+        if not locked and newest is not None:
+            return newest
+        try:
+            # read afresh: the cached tournament may be up to 30 s old (a tie rule, a name)
+            tournament = Tournament.objects.select_related("evening", "club").get(
+                pk=tournament.pk)
+            ranking = tournament_ranking(tournament)
+            html = render_to_string("scoring/tournament/_board.html", {
+                "tournament": tournament, "ranking": ranking, "tv": tv,
+                "pages": _pages(ranking.rows, TV_ROWS if tv else max(1, len(ranking.rows))),
+                "stamp": timezone.localtime(), "version": version})
+            cache.set(cache_key, html, HTML_SECONDS)
+        finally:
+            if locked:
+                cache.delete(lock)
     body = str(html).encode()
-    kept = (body, gzip.compress(body, compresslevel=6, mtime=0))
+    kept = Board(version, body, gzip.compress(body, compresslevel=6, mtime=0))
     with _local_lock:
         _local[cache_key] = kept
+        _newest[variant] = kept
         while len(_local) > LOCAL_ENTRIES:
             _local.popitem(last=False)
+        while len(_newest) > LOCAL_ENTRIES:
+            _newest.pop(next(iter(_newest)))
     return kept
 
 
 def _page(request: HttpRequest, key: str, tv: bool) -> HttpResponse:
     tournament, version = _lookup(key)
+    shown = _fragment(tournament, version, tv)
     response = render(request, "scoring/tournament/board.html", {
-        "tournament": tournament, "tv": tv, "etag": _etag(version, tv),
-        "fragment": _fragment(tournament, version, tv)[0].decode(),
-        "version": version,
+        "tournament": tournament, "tv": tv, "etag": _etag(shown.version, tv),
+        "fragment": shown.plain.decode(), "version": shown.version,
         "version_url": reverse("scoring:board-version", args=[key]),
         "fragment_url": reverse("scoring:board-tv-fragment" if tv else "scoring:board-fragment",
                                 args=[key]),
@@ -153,19 +183,18 @@ def _fragment_view(request: HttpRequest, key: str, tv: bool) -> HttpResponse:
     the new board in the same round trip."""
     tournament, version = _lookup(key)
     etag = _etag(version, tv)
-    if _has(request, etag):
+    shown = None
+    if not _has(request, etag):
+        shown = _fragment(tournament, version, tv)
+        # an older board while another worker renders this version
+        version, etag = shown.version, _etag(shown.version, tv)
+    if shown is None or _has(request, etag):
         response = HttpResponse(status=304)
-        response["ETag"] = etag
-        response["Vary"] = "Accept-Encoding"
-        response["X-Board-Version"] = version
-        response["Cache-Control"] = "no-cache"
-        return response
-    plain, compressed = _fragment(tournament, version, tv)
-    if _ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")):
-        response = HttpResponse(compressed)
+    elif _ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")):
+        response = HttpResponse(shown.compressed)
         response["Content-Encoding"] = "gzip"
     else:
-        response = HttpResponse(plain)
+        response = HttpResponse(shown.plain)
     response["Vary"] = "Accept-Encoding"
     response["ETag"] = etag
     response["X-Board-Version"] = version

@@ -33,7 +33,8 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> None:
     cache.clear()
-    board._local.clear()  # what a worker keeps of rendered boards
+    board._local.clear()
+    board._newest.clear()  # what a worker keeps of rendered boards
 
 
 def played(public: bool = True) -> Tournament:
@@ -359,3 +360,36 @@ def test_the_board_polls_its_fragment_with_the_etag_of_the_board_it_shows(
     assert moved["X-Board-Version"] in moved["ETag"]
     again = client.get(urls["board-fragment"], HTTP_IF_NONE_MATCH=f'x, {moved["ETag"]}')
     assert again.status_code == 304
+
+
+def test_one_worker_renders_a_new_board_while_the_others_serve_the_last_they_had(
+        client: Client) -> None:
+    """A saved deal must not make every worker render the same board at once while the
+    polls queue up: with the render lock held elsewhere, a worker answers with the board it
+    has (its own version and ETag), and the new one once it is rendered."""
+    t = played(public=True)
+    url = board_urls(t)["board-fragment"]
+    first = client.get(url)
+    old_etag, old_version = first["ETag"], first["X-Board-Version"]
+    cache.clear()
+    fill_series(t, 2)  # a new version
+    lock = f"board:render:{t.board_key}:de:0"
+    assert cache.add(lock, "another worker", 30)
+    stale = client.get(url)
+    assert stale.status_code == 200 and stale["X-Board-Version"] == old_version
+    assert stale["ETag"] == old_etag and stale.content == first.content
+    assert client.get(url, HTTP_IF_NONE_MATCH=old_etag).status_code == 304
+    # the page, too, is the board this worker has, with that board's ETag
+    page = client.get(board_urls(t)["board"]).content.decode()
+    assert html.escape(old_etag) in page
+    cache.delete(lock)
+    fresh = client.get(url, HTTP_IF_NONE_MATCH=old_etag)
+    assert fresh.status_code == 200 and fresh["X-Board-Version"] != old_version
+    assert cache.get(lock) is None  # released after the render
+
+
+def test_a_worker_without_a_board_renders_even_while_another_does(client: Client) -> None:
+    t = played(public=True)
+    assert cache.add(f"board:render:{t.board_key}:de:0", "another worker", 30)
+    response = client.get(board_urls(t)["board-fragment"])
+    assert response.status_code == 200 and response.content
