@@ -430,14 +430,15 @@ def show(title: str, seconds: float, stats: Stats, wall: float, own: float, serv
               f"overflows on this machine meanwhile: {stats.overflows}")
     for kind in sorted(set(stats.offered) | set(stats.ms), key=lambda k: (k.strip() != k, k)):
         samples = stats.ms.get(kind, [])
-        rate = f"offered {stats.offered[kind] / seconds:6.1f}/s"
+        rate = f"offered {stats.offered[kind] / seconds:6.1f}/s" if kind in stats.offered \
+            else " " * 16
         if kind in expected:
             rate += f" (schedule {expected[kind]:6.1f}/s)"
         codes = " ".join(f"{code}×{n}" for code, n in sorted(stats.statuses[kind].items()))
         if not samples:
             print(f"  {kind:<24} {rate}  no answers  errors {stats.errors[kind]}")
             continue
-        print(f"  {kind:<24} {rate}  answered {len(samples) / wall:6.1f}/s  "
+        print(f"  {kind:<24} {rate}  answered {len(samples) / seconds:6.1f}/s  "
               f"p50 {percentile(samples, 50):6.1f}  p95 {percentile(samples, 95):6.1f}  "
               f"p99 {percentile(samples, 99):6.1f}  max {max(samples):7.1f} ms  "
               f"errors {stats.errors[kind]}  [{codes}]")
