@@ -50,9 +50,13 @@ if GIVEN["DATABASE_URL"]:  # _support chose SQLite; the caller named another dat
     import environ  # noqa: E402
 
     _db = environ.Env.db_url_config(GIVEN["DATABASE_URL"])
-    settings.DATABASES["default"].clear()
-    settings.DATABASES["default"].update({**_db, "CONN_MAX_AGE": 0,
-                                          "CONN_HEALTH_CHECKS": False})
+    _default = settings.DATABASES["default"]  # keeps the defaults Django filled in
+    for _key in ("ENGINE", "NAME", "USER", "PASSWORD", "HOST", "PORT", "OPTIONS"):
+        _default.pop(_key, None)
+    _default.update({"OPTIONS": {}, **_db})
+    from django.db import connections  # noqa: E402
+
+    del connections["default"]  # a wrapper made already would still be SQLite
 
 from django.core.cache import caches  # noqa: E402
 from django.core.management import call_command  # noqa: E402
