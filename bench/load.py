@@ -36,7 +36,6 @@ import random
 import re
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -51,8 +50,15 @@ from urllib.parse import urlencode, urlsplit
 # Gunicorn and this process share the secret key (sessions made here are valid there).
 os.environ["SECRET_KEY"] = secrets.token_urlsafe(50)
 
-from _support import ROOT, WORKDIR, percentile  # noqa: E402 (sets Django up)
-from django.conf import settings  # noqa: E402
+from _support import (  # noqa: E402 (sets Django up)
+    HOST,
+    WORKDIR,
+    free_port,
+    percentile,
+    start_gunicorn,
+    stop,
+    worker_pids,
+)
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db.models import Count  # noqa: E402
@@ -63,7 +69,6 @@ from scoring.presets import PRESETS  # noqa: E402
 from scoring.writes.demo import generate_deals  # noqa: E402
 from scoring.writes.services import Actor, deal_record, evening_create, table_create  # noqa: E402
 
-HOST = "127.0.0.1"  # the only address this script ever talks to
 TABLES = 12
 SEEDED_DEALS = 24
 VIEWERS = 200
@@ -120,56 +125,6 @@ def build_site() -> Site:
     return Site(tables, evening.pk, season.pk, tablet_users, "zuschauer")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        return int(s.getsockname()[1])
-
-
-def server_env() -> dict[str, str]:
-    return {**os.environ, "DEBUG": "0", "ALLOWED_HOSTS": HOST, "SECURE_SSL_REDIRECT": "0",
-           "SECURE_COOKIES": "0", "SECURE_HSTS_SECONDS": "0", "DATABASE_URL": "",
-           "SQLITE_PATH": settings.DATABASES["default"]["NAME"],
-           "PDF_CACHE_DIR": str(Path(WORKDIR) / "pdf-cache")}
-
-
-def start_gunicorn(port: int, workers: int, threads: int, preload: bool,
-                   ) -> subprocess.Popen[bytes]:
-    env = server_env()
-    # As make serve: DEBUG=0 serves hashed names, which need collectstatic's manifest.
-    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity",
-                    "0"], cwd=ROOT, env=env, check=True)
-    log = open(Path(WORKDIR) / "gunicorn.log", "wb")  # noqa: SIM115 (kept open for gunicorn)
-    command = [str(Path(sys.executable).parent / "gunicorn"), "skatclub.wsgi",
-               "--bind", f"{HOST}:{port}", "--workers", str(workers)]
-    if threads > 1:
-        command += ["--threads", str(threads)]
-    if preload:  # Django is imported once in the master; a new worker is just a fork
-        command += ["--preload"]
-    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise SystemExit(f"gunicorn exited; see {log.name}")
-        try:
-            if Http(port).get("/accounts/login/")[0] == 200 and len(worker_pids(process)) \
-                    == workers:
-                return process
-        except OSError:
-            pass
-        time.sleep(0.2)
-    stop(process)
-    raise SystemExit("gunicorn did not come up within 30 s")
-
-
-def worker_pids(process: subprocess.Popen[bytes]) -> list[int]:
-    path = Path(f"/proc/{process.pid}/task/{process.pid}/children")
-    try:
-        return [int(p) for p in path.read_text().split()]
-    except OSError:
-        return []
-
-
 def sockets(pid: int) -> set[str]:
     found = set()
     try:
@@ -197,16 +152,6 @@ def busy_worker(master: int, pids: list[int]) -> tuple[int, bool]:
                 return pid, True
         time.sleep(0.001)
     return random.choice(pids), False
-
-
-def stop(process: subprocess.Popen[bytes]) -> None:
-    if process.poll() is None:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 # ---------------------------------------------------------------- HTTP over a bounded pool
@@ -492,7 +437,8 @@ def main() -> int:
     print(f"set-up: {TABLES} tables with {SEEDED_DEALS} deals each in "
           f"{time.perf_counter() - started:.1f} s (SQLite in {WORKDIR})")
     port = free_port()
-    process = start_gunicorn(port, args.workers, args.threads, not args.no_preload)
+    process = start_gunicorn(port, workers=args.workers, threads=args.threads,
+                             preload=not args.no_preload)
     kind = f"{args.threads} threads each" if args.threads > 1 else "sync"
     preload = "" if args.no_preload else ", --preload"
     print(f"gunicorn: {args.workers} workers ({kind}{preload}) on {HOST}:{port}, DEBUG=0")

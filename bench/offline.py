@@ -30,19 +30,24 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from _support import ROOT, WORKDIR, percentile, report  # noqa: E402 (sets Django up)
+from _support import (  # noqa: E402 (sets Django up)
+    HOST,
+    WORKDIR,
+    free_port,
+    percentile,
+    report,
+    start_gunicorn,
+    stop,
+)
 
 from scoring.engine import evaluate, evaluate_table  # noqa: E402
 from scoring.writes.demo import generate_deals  # noqa: E402
@@ -52,7 +57,6 @@ from tests.web.engine_records import records  # noqa: E402
 if TYPE_CHECKING:
     from playwright.sync_api import Page, Playwright
 
-HOST = "127.0.0.1"  # the only address this script talks to
 DOWNLOAD_TARGET_MB = 15.0
 P95_TARGET_MS = 300.0
 OPTIONS = {"kontra": True, "ramsch": "when_all_pass",
@@ -60,52 +64,15 @@ OPTIONS = {"kontra": True, "ramsch": "when_all_pass",
 READY = "() => ['ready', 'failed'].includes(window.SkatEngine && SkatEngine.status)"
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        return int(s.getsockname()[1])
-
-
-def start_gunicorn(port: int, access_log: Path) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "DEBUG": "0", "ALLOWED_HOSTS": HOST, "SECURE_SSL_REDIRECT": "0",
-           "SECURE_COOKIES": "0", "SECURE_HSTS_SECONDS": "0", "DATABASE_URL": "",
-           "SQLITE_PATH": str(Path(WORKDIR) / "bench.sqlite3"),
-           "SECRET_KEY": "bench-only-" + "x" * 50}
-    # As make serve: DEBUG=0 serves hashed names, which need collectstatic's manifest.
-    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity",
-                    "0"], cwd=ROOT, env=env, check=True)
-    log = open(Path(WORKDIR) / "gunicorn.log", "wb")  # noqa: SIM115 (kept open for gunicorn)
-    command = [str(Path(sys.executable).parent / "gunicorn"), "skatclub.wsgi",
-               "--bind", f"{HOST}:{port}", "--workers", "2", "--threads", "4",
-               "--access-logfile", str(access_log),
-               # WhiteNoise streams files, for which gunicorn's %(B)s stays 0: the bytes are
-               # the Content-Length sent (of the compressed variant where one was chosen).
-               "--access-logformat", "%(U)s %(s)s %(B)s %({content-length}o)s "
-               "%({content-encoding}o)s"]
-    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise SystemExit(f"gunicorn exited; see {log.name}")
-        try:
-            with urllib.request.urlopen(f"http://{HOST}:{port}/engine/", timeout=2) as answer:
-                if answer.status == 200:
-                    return process
-        except OSError:
-            pass
-        time.sleep(0.2)
-    stop(process)
-    raise SystemExit("gunicorn did not come up within 30 s")
-
-
-def stop(process: subprocess.Popen[bytes]) -> None:
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+def start_server(port: int, access_log: Path) -> subprocess.Popen[bytes]:
+    """Two workers of four threads, with an access log of the bytes sent."""
+    return start_gunicorn(  # type: ignore[no-any-return]
+        port, workers=2, threads=4, ready="/engine/", args=(
+            "--access-logfile", str(access_log),
+            # WhiteNoise streams files, for which gunicorn's %(B)s stays 0: the bytes are
+            # the Content-Length sent (of the compressed variant where one was chosen).
+            "--access-logformat", "%(U)s %(s)s %(B)s %({content-length}o)s "
+            "%({content-encoding}o)s"))
 
 
 def log_lines(path: Path) -> list[tuple[str, int, int, str]]:
@@ -309,7 +276,7 @@ def main() -> int:
     access_log = Path(WORKDIR) / "access.log"
     access_log.touch()
     port = free_port()
-    process = start_gunicorn(port, access_log)
+    process = start_server(port, access_log)
     profile = Path(tempfile.mkdtemp(prefix="profile-", dir=WORKDIR))
     url = f"http://{HOST}:{port}/engine/"
     failures = []

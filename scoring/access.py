@@ -68,6 +68,19 @@ def season_for(request: HttpRequest, pk: int, *, admin: bool = False,
     return season, member
 
 
+def federation_reader(request: HttpRequest) -> bool:
+    """The federation ranking names every club's players with their scores: it is for
+    members of a club of the site (any role) and the site's staff, not for anonymous
+    visitors or a device that only holds a table code. Raises PermissionDenied for a
+    signed-in account of no club; the view sends anonymous visitors to sign in first."""
+    user = request.user
+    if not user.is_authenticated:
+        return False
+    if not (user.is_staff or Membership.objects.filter(user=user).exists()):
+        raise PermissionDenied
+    return True
+
+
 def player_for(club: Club, pk: int) -> Player:
     """A player of this club; another club's player does not exist here."""
     return get_object_or_404(Player, pk=pk, club=club)

@@ -137,6 +137,10 @@ class EveningAdmin(admin.ModelAdmin[Evening]):
         if change and {"stake", "currency", "settlement"} & set(form.changed_data):
             obj.version += 1
         super().save_model(request, obj, form, change)
+        if change and {"rules", "options", "scoring"} & set(form.changed_data):
+            # The federation ranking's rows follow from the rules as the deals do.
+            from scoring.writes import scores
+            scores.rebuild(obj.tables.all())
         if change and "closed" in form.changed_data:
             # Closed or reopened here as on the evening page: the audit log says who did it.
             from scoring.writes.services import Actor, evening_audit
@@ -158,6 +162,14 @@ class TableAdmin(admin.ModelAdmin[Table]):
     list_filter = ["evening__club"]
     readonly_fields = ["access_code", "version"]
     inlines = [SeatInline]
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any,
+                     change: bool) -> None:
+        super().save_related(request, form, formsets, change)
+        # A seat corrected here moves the table's scores to the right player (the federation
+        # ranking's rows); the first dealer changes them too.
+        from scoring.writes import scores
+        scores.rebuild(Table.objects.filter(pk=form.instance.pk))
 
 
 @admin.register(Deal)

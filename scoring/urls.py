@@ -6,6 +6,7 @@ from scoring.views import (
     club,
     engine,
     entry,
+    federation,
     held,
     home,
     imports,
@@ -29,4 +30,5 @@ urlpatterns = [*home.urlpatterns, *club.urlpatterns, *entry.urlpatterns, *sheet.
                *series.urlpatterns, *table_live.urlpatterns, *engine.urlpatterns,
                *sync.urlpatterns, *held.urlpatterns, *offline_app.urlpatterns,
                *onboarding.urlpatterns, *members.urlpatterns, *account.urlpatterns,
-               *imports.urlpatterns, *tournament.urlpatterns, *board.urlpatterns]
+               *imports.urlpatterns, *tournament.urlpatterns, *board.urlpatterns,
+               *federation.urlpatterns]

@@ -198,6 +198,13 @@ def table_results(tables: list[TableRef], source: QuerySet[Table] | None = None,
     return {pk: found[key] for pk, key in keys.items()}
 
 
+def fresh_results(tables: list[TableRef], source: QuerySet[Table] | None = None,
+                  ) -> dict[int, TableResult]:
+    """The result of every table computed from its deals now, neither read from the cache
+    nor written to it: for checks against a full recomputation. One query."""
+    return {pk: result for pk, (_key, result) in _compute_missing(tables, source, {}).items()}
+
+
 def _compute_missing(tables: list[TableRef], source: QuerySet[Table] | None,
                      rules: dict[int, str]) -> dict[int, tuple[str, TableResult]]:
     by_id = {table.pk: table for table in tables}

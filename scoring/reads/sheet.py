@@ -557,7 +557,10 @@ def evening_tables(evening: Evening) -> QuerySet[Table]:
 
 
 def audit_for_evening(evening: Evening) -> QuerySet[AuditEntry]:
-    return evening.audit.select_related("table", "deal", "user").order_by("-at", "-id")
+    # The evening's few tables are fetched by id rather than joined: a join lets PostgreSQL
+    # hash every club's tables for one evening's entries (bench/federation.py).
+    return (evening.audit.select_related("deal", "user").prefetch_related("table")
+            .order_by("-at", "-id"))
 
 
 def audit_for_deal(deal: Deal) -> QuerySet[AuditEntry]:

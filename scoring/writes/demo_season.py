@@ -33,6 +33,7 @@ from scoring.models import (
     Table,
 )
 from scoring.reads.sheet import table_document
+from scoring.writes import scores
 from scoring.writes.demo import demo_admin, generate_deals
 from scoring.writes.services import evening_create, series_draw, series_seed
 
@@ -138,4 +139,5 @@ def build_season(*, evenings: int, tables: int, series: int = 1, seed: int = 1,
                 deals += _play_table(table, evening, rng, "demo_season")
         if progress is not None:
             progress(f"evening {number}/{evenings} ({date}): {deals} deals so far")
+    scores.rebuild(Table.objects.filter(evening__season=season))
     return season

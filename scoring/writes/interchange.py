@@ -58,6 +58,7 @@ from scoring.models import (
     Table,
 )
 from scoring.reads.sheet import ScoreSheet, overbid_words, table_document
+from scoring.writes import scores
 from scoring.writes.services import Actor, check_season, evening_audit, table_create
 
 CONTRACT_TABLE_KEYS = ("rules", "options", "scoring", "players", "first_dealer", "stake",
@@ -781,6 +782,7 @@ def _write_evening(plan: _PlannedEvening, club: Club, players: dict[str, Player]
             else:
                 rows.append(Deal(table=made, position=position, record=next(live)))
         Deal.objects.bulk_create(rows)
+    scores.rebuild(evening.tables.all())  # the federation ranking's rows, as a save keeps them
     return evening
 
 

@@ -30,7 +30,7 @@ from scoring.models import (
 )
 from scoring.reads.sheet import table_document
 from scoring.reads.standings import evening_ranking
-from scoring.writes import seating
+from scoring.writes import scores, seating
 
 
 @dataclass(frozen=True)
@@ -73,14 +73,16 @@ def _claim_version(table: Table, expected_version: int) -> bool:
 
 
 def _check_table(table: Table, records: list[dict[str, Any]], *, appended: bool = False,
-                 ) -> None:
+                 ) -> dict[str, Any]:
     """Score the whole table as it would be: raises SkatError naming the deal, or when the
-    table's series would be longer than the evening's series length."""
+    table's series would be longer than the evening's series length. Returns the engine's
+    result, with Seeger-Fabian totals wherever the table can have them (for scores.keep)."""
     document = table_document(table, records)
+    document["scoring"] = scores.scoring_for(document)
     result = evaluate_table(document)
     length = table.evening.series_length(len(document["players"]))
     if length is None:
-        return
+        return result
     rows = result["deals"]
     counted = sum(1 for row in rows if row["counts"])
     if appended and records[-1].get("kind") != "penalty":
@@ -95,6 +97,12 @@ def _check_table(table: Table, records: list[dict[str, Any]], *, appended: bool 
         raise SkatError(None, _(
             "Series %(series)d has %(length)d games; with this change this table would have "
             "played %(count)d.") % {"series": table.series, "length": length, "count": counted})
+    return result
+
+
+def _keep_scores(table: Table, result: dict[str, Any]) -> None:
+    """The table's scores for the federation ranking, in the change's transaction."""
+    scores.keep(table, [seat.player_id for seat in table.seats.all()], result)
 
 
 def _check_open(table: Table) -> None:
@@ -153,10 +161,11 @@ def deal_record(*, table: Table, record: dict[str, Any], expected_version: int, 
                 done = Deal.objects.filter(table=table, request_id=request_id).first()
                 if done is not None:
                     raise _AlreadySaved(done)
-            _check_table(table, _live_records(table) + [record], appended=True)
+            result = _check_table(table, _live_records(table) + [record], appended=True)
             last = table.deals.aggregate(last=Max("position"))["last"] or 0
             deal = Deal.objects.create(table=table, position=last + 1, record=record,
                                        request_id=request_id)
+            _keep_scores(table, result)
             _audit(deal, AuditEntry.Action.CREATE, actor, None, record, "", request_id,
                    expected_version + 1)
     except _AlreadySaved as saved:
@@ -218,12 +227,13 @@ def _change(deal: Deal, action: str, record: dict[str, Any] | None, reason: str,
         if not _claim_version(table, expected_version):
             raise StaleTable(Table.objects.get(pk=table.pk))
         fresh = Deal.objects.select_for_update().get(pk=deal.pk)
-        _check_table(table, _live_records(table, {fresh.pk: record}))
+        result = _check_table(table, _live_records(table, {fresh.pk: record}))
         before = None if fresh.deleted else fresh.record
         if action == AuditEntry.Action.EDIT:
             fresh.record = record
         fresh.deleted = action == AuditEntry.Action.DELETE
         fresh.save(update_fields=["record", "deleted", "updated"])
+        _keep_scores(table, result)
         if request_id is not None and AuditEntry.objects.filter(
                 table=table, request_id=request_id, deal__isnull=False).exists():
             raise StaleTable(Table.objects.get(pk=table.pk))  # done already: the caller asks
@@ -354,6 +364,7 @@ def table_create(*, evening: Any, players: list[Any], first_dealer: int = 0,
                                      first_dealer=first_dealer)
         Seat.objects.bulk_create(
             Seat(table=table, position=i, player=p) for i, p in enumerate(players))
+        scores.seated(table, [p.pk for p in players])
     return table
 
 

@@ -29,6 +29,7 @@ from scoring.engine.deal import QUICK_RESULTS
 from scoring.engine.games import HISTORIC_GAMES, ISKO_GAMES
 from scoring.models import AuditEntry, Deal, Evening, Player, Table
 from scoring.reads.sheet import DECLARATION_LABELS, QUICK_LABELS, RECORD_NAMES, game_for
+from scoring.writes import scores
 from scoring.writes.interchange import ImportProblem
 from scoring.writes.paper import MAX_LINES, whole_number
 from scoring.writes.services import Actor, evening_audit, table_create
@@ -387,6 +388,7 @@ def import_sheet(content: bytes, evening: Evening, *, actor: Actor, source: str)
                              series=series)
         Deal.objects.bulk_create(Deal(table=table, position=k, record=record)
                                  for k, record in enumerate(plan.records, 1))
+        scores.rebuild(Table.objects.filter(pk=table.pk))  # the federation ranking's rows
         evening_audit(evening, AuditEntry.Action.IMPORT, actor, _(
             "%(file)s: table %(number)d added with %(deals)d deals.") % {
                 "file": what, "number": table.number, "deals": len(plan.records)},

@@ -91,7 +91,8 @@ NOT_PAGES = {
 }
 # The pages that were once too wide: saved as screenshots to look at.
 SHOWN = {"sheet", "sheet-six", "evening", "evening-audit", "deal-history", "season-player",
-         "members", "account", "my-results", "password_reset"}
+         "members", "account", "my-results", "password_reset",
+         "federation-ranking"}
 # The table screen: another part of the work owns templates/scoring/entry/.
 TABLE_SCREEN = {"table", "deal-edit"}
 
@@ -192,6 +193,8 @@ def page_urls(objects: dict[str, Any]) -> dict[str, str]:
         else:
             unknown.append(name)
     assert not unknown, f"new routes: fill them in or name them in NOT_PAGES: {unknown}"
+    urls["federation-ranking"] += (f"?year={objects['evening'].date.year}"
+                                   "&min_evenings=1")  # the played club's year, ranked
     urls["sheet-historical"] = urls["sheet"] + "?layout=historical"
     urls["sheet-six"] = reverse("scoring:sheet", args=[objects["six"].pk])
     urls["sheet-six-historical"] = urls["sheet-six"] + "?layout=historical"
