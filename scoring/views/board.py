@@ -28,6 +28,7 @@ from __future__ import annotations
 import gzip
 import re
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
@@ -55,10 +56,18 @@ _newest: dict[str, Board] = {}  # the last board this worker had, by variant
 _local_lock = threading.Lock()
 
 
+def _slot() -> int:
+    """The current VERSION_SECONDS-long slot of time: the version is read once per slot."""
+    return int(time.time() // VERSION_SECONDS)
+
+
 def _lookup(key: str) -> tuple[Tournament, str]:
-    """The opted-in tournament of this key (cached 30 s) and its board's version (cached
-    VERSION_SECONDS): one round trip to the shared cache, a query only when one expired."""
-    tournament_key, version_key = f"board:t:{key}", f"board:v:{key}"
+    """The opted-in tournament of this key (cached 30 s) and its board's version, read once
+    per VERSION_SECONDS slot: one round trip to the shared cache, a query only when one
+    expired. Workers that read the version at the same moment agree on the first one stored
+    for the slot (cache.add), so that the board has one version per slot, and one render,
+    however many workers asked."""
+    tournament_key, version_key = f"board:t:{key}", f"board:v:{key}:{_slot()}"
     cached = cache.get_many([tournament_key, version_key])
     found: Tournament | bool | None = cached.get(tournament_key)
     if found is None:
@@ -70,13 +79,16 @@ def _lookup(key: str) -> tuple[Tournament, str]:
     version = cached.get(version_key)
     if version is None:
         version = board_version(found)  # read fresh: a withdrawal, a new draw, a deal
-        cache.set(version_key, version, VERSION_SECONDS)
+        if not cache.add(version_key, version, VERSION_SECONDS + 1):
+            version = cache.get(version_key, version)  # another worker's, a moment earlier
     return found, str(version)
 
 
 def forget(tournament: Tournament) -> None:
     """After the organiser switches the board on or off: no cached answer outlives it."""
-    cache.delete_many([f"board:t:{tournament.board_key}", f"board:v:{tournament.board_key}"])
+    slot = _slot()
+    cache.delete_many([f"board:t:{tournament.board_key}",
+                       *(f"board:v:{tournament.board_key}:{s}" for s in (slot, slot + 1))])
 
 
 def _pages(rows: list[Any], size: int) -> list[list[Any]]:

@@ -393,3 +393,29 @@ def test_a_worker_without_a_board_renders_even_while_another_does(client: Client
     assert cache.add(f"board:render:{t.board_key}:de:0", "another worker", 30)
     response = client.get(board_urls(t)["board-fragment"])
     assert response.status_code == 200 and response.content
+
+
+def test_workers_reading_the_version_at_once_agree_on_the_first_stored(
+        client: Client) -> None:
+    """Two workers that both miss the version of this second: the second one's read (a
+    deal saved in between) gives way to the first one's, so the board has one version per
+    second and is rendered once."""
+    t = played(public=True)
+    url = board_urls(t)["board-version"]
+    with mock.patch.object(board, "_slot", return_value=123):
+        first = client.get(url).json()["version"]
+        fill_series(t, 2)  # the version moved meanwhile
+        shared = caches["default"]
+        real = shared.get_many
+
+        def missed(keys: list[str], version: int | None = None) -> dict[str, Any]:
+            found = real(keys, version)
+            if len(keys) == 2:  # the poll's look-up: as if it read just before the other add
+                found = {k: v for k, v in found.items() if not k.startswith("board:v:")}
+            return found
+
+        with mock.patch.object(shared, "get_many", side_effect=missed):
+            assert client.get(url).json()["version"] == first
+    # the next second reads it afresh
+    with mock.patch.object(board, "_slot", return_value=124):
+        assert client.get(url).json()["version"] != first
