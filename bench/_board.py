@@ -160,6 +160,7 @@ class Http:
         self.port = port
         self.idle: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = []
         self.connections = 0
+        self.connect_ms: list[float] = []  # TCP connect (a dropped SYN is resent after 1 s)
 
     async def request(self, method: str, path: str, headers: dict[str, str] | None = None,
                       body: bytes = b"") -> Answer:
@@ -171,7 +172,9 @@ class Http:
         if self.idle:
             reader, writer = self.idle.pop()
         else:
+            started = time.perf_counter()
             reader, writer = await asyncio.open_connection(HOST, self.port)
+            self.connect_ms.append((time.perf_counter() - started) * 1000)
             self.connections += 1
         head = [f"{method} {path} HTTP/1.1", f"Host: {HOST}:{self.port}",
                 "Accept-Encoding: gzip, deflate, br", "Accept-Language: de-DE,de;q=0.9",
@@ -224,6 +227,7 @@ class Stats:
     late_ms: list[float] = field(default_factory=list)  # scheduled send → actual send
     bytes: int = 0
     overflows: int = 0  # the machine's listen queue overflows meanwhile (every server's)
+    connect_ms: list[float] = field(default_factory=list)
 
 
 class Viewer:
@@ -416,6 +420,7 @@ async def phase(port: int, master: int, key: str, etag: str, viewers: int,
         await asyncio.wait(set(tasks), timeout=TIMEOUT + 5)
     wall = loop.time() - wall0
     stats.overflows = listen_overflows() - overflows
+    stats.connect_ms = http.connect_ms
     return stats, wall, _own_cpu() - cpu0, _cpu_of(pids) - server0
 
 
@@ -432,6 +437,10 @@ def show(title: str, seconds: float, stats: Stats, wall: float, own: float, serv
         print(f"  client lag (scheduled → sent): p50 {percentile(late, 50):.1f} ms  p99 "
               f"{percentile(late, 99):.1f} ms  max {late[-1]:.1f} ms; listen queue "
               f"overflows on this machine meanwhile: {stats.overflows}")
+    if stats.connect_ms:
+        print(f"  TCP connect: p50 {percentile(stats.connect_ms, 50):.1f} ms  p99 "
+              f"{percentile(stats.connect_ms, 99):.1f} ms  max {max(stats.connect_ms):.1f} ms "
+              f"({len(stats.connect_ms)} connections: gunicorn's sync workers close each)")
     for kind in sorted(set(stats.offered) | set(stats.ms), key=lambda k: (k.strip() != k, k)):
         samples = stats.ms.get(kind, [])
         rate = f"offered {stats.offered[kind] / seconds:6.1f}/s" if kind in stats.offered \
