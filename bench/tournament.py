@@ -5,10 +5,17 @@
    shuffle (no search), the least any draw costs, and the search before it planned the later
    series too (tests/draw_before.py: one series at a time).
    With --fields: the repeated pairs of smaller fields (16 over 4 …), now and before.
-2. With --board: the public live board while tablets save: version polls (ETag, cached) and
-   board fetches after a change, p50/p99 per request (bench/_board.py; target p99 < 100 ms).
+2. With --board: the public live board over HTTP (bench/_board.py): gunicorn as make serve
+   runs it (3 sync workers, DEBUG=0) on a throwaway database with a 1,000-player tournament;
+   2,000 viewers polling the board every 2.5 s as static/js/board.js does while 250 tablets
+   save a deal every 60-90 s through the table-code flow, open loop; a baseline board that
+   never changes in the same run; p50/p95/p99/max per kind (target: viewers' p99 < 100 ms).
+   About 75 s by default (a 15 s baseline, 45 s measured); SQLite with the cache in the
+   database unless DATABASE_URL / CACHE_URL are set (scripts/pg-test-server
+   scripts/redis-test-server .venv/bin/python bench/tournament.py --board).
 
-Run: .venv/bin/python bench/tournament.py [--runs N] [--fields] [--board]
+Run: .venv/bin/python bench/tournament.py [--runs N] [--fields] [--board [--seconds S]
+     [--baseline-seconds S] [--viewers N] [--players N] [--time-factor F] [--workers N]]
 """
 
 from __future__ import annotations
@@ -97,7 +104,18 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--fields", action="store_true",
                         help="also the repeats of smaller fields, now and before")
-    parser.add_argument("--board", action="store_true", help="also the live board under load")
+    parser.add_argument("--board", action="store_true",
+                        help="also the live board under load, over HTTP (bench/_board.py)")
+    parser.add_argument("--seconds", type=float, default=45.0,
+                        help="--board: the measured phase (default 45)")
+    parser.add_argument("--baseline-seconds", type=float, default=15.0,
+                        help="--board: the baseline phase (default 15)")
+    parser.add_argument("--viewers", type=int, default=2000)
+    parser.add_argument("--players", type=int, default=1000)
+    parser.add_argument("--time-factor", type=float, default=1.0,
+                        help="--board: tablets save this many times faster than at a real "
+                        "table (a deal every 60-90 s)")
+    parser.add_argument("--workers", type=int, default=3)
     args = parser.parse_args()
     ok = bench_draw(args.runs)
     if args.fields:
@@ -105,7 +123,9 @@ def main() -> int:
     if args.board:
         from _board import bench_board  # sets Django up: only for this part
 
-        ok = bench_board() and ok
+        ok = bench_board(players=args.players, viewers=args.viewers, seconds=args.seconds,
+                         baseline_seconds=args.baseline_seconds, factor=args.time_factor,
+                         workers=args.workers) and ok
     return 0 if ok else 1
 
 

@@ -7,12 +7,30 @@ cache. The board's version (the tournament's version and its tables' versions: e
 deal moves it) is itself cached for a second, so a poll costs no query at all most of the
 time and a saved deal is on the board within about 1 s + one poll interval (static/js/
 board.js polls every 2.5 s: within 5 s). The board's HTML is rendered once per version and
-language and then served from the cache to every viewer; the version endpoint answers
-304 Not Modified to a viewer that has it already.
+language and then served from the cache to every viewer.
+
+board.js polls the board's fragment itself with the ETag of the board it shows: 304 Not
+Modified while nothing moved, else the new board in the same round trip (while tablets save,
+the version moves about every second, so nearly every poll of a viewer brings a new board:
+one request instead of a version check and a fetch). The version endpoint answers the same
+question without the board (304 or the version as JSON).
+
+What one request costs (bench/tournament.py --board measures it over HTTP): one round trip
+to the shared cache (the tournament and its version in one get_many), no session, no query;
+the rendered board of that version comes from the worker's own memory once it has had it (a
+version's HTML never changes, so keeping it is always right), gzip-compressed once per
+version for every browser that accepts it (a 1,000-player board is ~140 kB of HTML, some
+10 kB compressed).
 """
 
 from __future__ import annotations
 
+import gzip
+import re
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.cache import cache
@@ -30,61 +48,116 @@ from scoring.reads.tournament import board_version, tournament_ranking
 VERSION_SECONDS = 1  # how long a board's version is taken from the cache
 HTML_SECONDS = 60 * 60  # a rendered board (keyed by its version) stays this long
 TV_ROWS = 10  # rows per page in the TV mode: large type on a 16:9 screen
+LOCAL_ENTRIES = 8  # rendered boards a worker keeps in its own memory (by version)
+_ACCEPTS_GZIP = re.compile(r"\bgzip\b")
+RENDER_LOCK_SECONDS = 30  # a worker that dies while rendering holds the lock this long
+_local: OrderedDict[str, Board] = OrderedDict()  # by variant and version
+_newest: dict[str, Board] = {}  # the last board this worker had, by variant
+_local_lock = threading.Lock()
 
 
-def _tournament(key: str) -> Tournament:
-    """The opted-in tournament of this key, from the cache (30 s) or one query."""
-    cache_key = f"board:t:{key}"
-    found = cache.get(cache_key)
+def _slot() -> int:
+    """The current VERSION_SECONDS-long slot of time: the version is read once per slot."""
+    return int(time.time() // VERSION_SECONDS)
+
+
+def _lookup(key: str) -> tuple[Tournament, str]:
+    """The opted-in tournament of this key (cached 30 s) and its board's version, read once
+    per VERSION_SECONDS slot: one round trip to the shared cache, a query only when one
+    expired. Workers that read the version at the same moment agree on the first one stored
+    for the slot (cache.add), so that the board has one version per slot, and one render,
+    however many workers asked."""
+    tournament_key, version_key = f"board:t:{key}", f"board:v:{key}:{_slot()}"
+    cached = cache.get_many([tournament_key, version_key])
+    found: Tournament | bool | None = cached.get(tournament_key)
     if found is None:
         found = Tournament.objects.select_related("evening", "club").filter(
             board_key=key, public=True).first() or False
-        cache.set(cache_key, found, 30)
-    if not found:
+        cache.set(tournament_key, found, 30)
+    if not isinstance(found, Tournament):
         raise Http404
-    return found  # type: ignore[no-any-return]
-
-
-def _version(tournament: Tournament) -> str:
-    cache_key = f"board:v:{tournament.pk}"
-    version = cache.get(cache_key)
+    version = cached.get(version_key)
     if version is None:
-        version = board_version(tournament)  # read fresh: a withdrawal, a new draw, a deal
-        cache.set(cache_key, version, VERSION_SECONDS)
-    return str(version)
+        version = board_version(found)  # read fresh: a withdrawal, a new draw, a deal
+        if not cache.add(version_key, version, VERSION_SECONDS + 1):
+            version = cache.get(version_key, version)  # another worker's, a moment earlier
+    return found, str(version)
 
 
 def forget(tournament: Tournament) -> None:
     """After the organiser switches the board on or off: no cached answer outlives it."""
-    cache.delete_many([f"board:t:{tournament.board_key}", f"board:v:{tournament.pk}"])
+    slot = _slot()
+    cache.delete_many([f"board:t:{tournament.board_key}",
+                       *(f"board:v:{tournament.board_key}:{s}" for s in (slot, slot + 1))])
 
 
 def _pages(rows: list[Any], size: int) -> list[list[Any]]:
     return [rows[i:i + size] for i in range(0, len(rows), size)] or [[]]
 
 
-def _fragment(tournament: Tournament, version: str, tv: bool) -> str:
+@dataclass(frozen=True)
+class Board:
+    """A rendered board: its version, its HTML (UTF-8) and the same gzip-compressed."""
+
+    version: str
+    plain: bytes
+    compressed: bytes
+
+
+def _fragment(tournament: Tournament, version: str, tv: bool) -> Board:
+    """The board of this version: from this worker's memory, else from the shared cache,
+    else rendered (and shared). One worker renders a board at a time (a lock in the shared
+    cache): while another renders the new version, a worker that has an older board serves
+    that one (with its own version; the viewer gets the new one at a later poll), so that a
+    saved deal does not make every worker render the same board at once while the polls
+    queue up."""
     lang = (get_language() or "de")[:2]
-    cache_key = f"board:html:{tournament.pk}:{version}:{lang}:{int(tv)}"
+    # The board's key (random, never reused) too: a deleted tournament's number may come back
+    # on SQLite, with a version string that happens to match.
+    variant = f"{tournament.board_key}:{lang}:{int(tv)}"
+    cache_key = f"board:html:{variant}:{version}"
+    with _local_lock:
+        kept = _local.get(cache_key)
+        newest = _newest.get(variant)
+    if kept is not None:
+        return kept
     html = cache.get(cache_key)
     if html is None:
-        # read afresh: the cached tournament may be up to 30 s old (a new tie rule, a name)
-        tournament = Tournament.objects.select_related("evening", "club").get(pk=tournament.pk)
-        ranking = tournament_ranking(tournament)
-        html = render_to_string("scoring/tournament/_board.html", {
-            "tournament": tournament, "ranking": ranking, "tv": tv,
-            "pages": _pages(ranking.rows, TV_ROWS if tv else max(1, len(ranking.rows))),
-            "stamp": timezone.localtime(), "version": version})
-        cache.set(cache_key, html, HTML_SECONDS)
-    return str(html)
+        lock = f"board:render:{variant}"
+        locked = cache.add(lock, version, RENDER_LOCK_SECONDS)
+        if not locked and newest is not None:
+            return newest
+        try:
+            # read afresh: the cached tournament may be up to 30 s old (a tie rule, a name)
+            tournament = Tournament.objects.select_related("evening", "club").get(
+                pk=tournament.pk)
+            ranking = tournament_ranking(tournament)
+            html = render_to_string("scoring/tournament/_board.html", {
+                "tournament": tournament, "ranking": ranking, "tv": tv,
+                "pages": _pages(ranking.rows, TV_ROWS if tv else max(1, len(ranking.rows))),
+                "stamp": timezone.localtime(), "version": version})
+            cache.set(cache_key, html, HTML_SECONDS)
+        finally:
+            if locked:
+                cache.delete(lock)
+    body = str(html).encode()
+    kept = Board(version, body, gzip.compress(body, compresslevel=6, mtime=0))
+    with _local_lock:
+        _local[cache_key] = kept
+        _newest[variant] = kept
+        while len(_local) > LOCAL_ENTRIES:
+            _local.popitem(last=False)
+        while len(_newest) > LOCAL_ENTRIES:
+            _newest.pop(next(iter(_newest)))
+    return kept
 
 
 def _page(request: HttpRequest, key: str, tv: bool) -> HttpResponse:
-    tournament = _tournament(key)
-    version = _version(tournament)
+    tournament, version = _lookup(key)
+    shown = _fragment(tournament, version, tv)
     response = render(request, "scoring/tournament/board.html", {
-        "tournament": tournament, "tv": tv, "fragment": _fragment(tournament, version, tv),
-        "version": version,
+        "tournament": tournament, "tv": tv, "etag": _etag(shown.version, tv),
+        "fragment": shown.plain.decode(), "version": shown.version,
         "version_url": reverse("scoring:board-version", args=[key]),
         "fragment_url": reverse("scoring:board-tv-fragment" if tv else "scoring:board-fragment",
                                 args=[key]),
@@ -103,10 +176,39 @@ def board_tv(request: HttpRequest, key: str) -> HttpResponse:
     return _page(request, key, tv=True)
 
 
+def _etag(version: str, tv: bool) -> str:
+    """The fragment's ETag: weak (the same board, compressed or not), with the language and
+    the mode, which the board's HTML depends on besides its version."""
+    return f'W/"board-{version}-{(get_language() or "de")[:2]}-{int(tv)}"'
+
+
+def _has(request: HttpRequest, etag: str) -> bool:
+    """Whether the request's If-None-Match names this (weak) ETag."""
+    given = request.headers.get("If-None-Match", "")
+    return any(t.strip().removeprefix("W/") == etag.removeprefix("W/")
+               for t in given.split(","))
+
+
 def _fragment_view(request: HttpRequest, key: str, tv: bool) -> HttpResponse:
-    tournament = _tournament(key)
-    version = _version(tournament)
-    response = HttpResponse(_fragment(tournament, version, tv))
+    """The board itself, conditional: static/js/board.js polls it with the ETag of the board
+    it shows and gets 304 Not Modified (nothing rendered, nothing read but the version) or
+    the new board in the same round trip."""
+    tournament, version = _lookup(key)
+    etag = _etag(version, tv)
+    shown = None
+    if not _has(request, etag):
+        shown = _fragment(tournament, version, tv)
+        # an older board while another worker renders this version
+        version, etag = shown.version, _etag(shown.version, tv)
+    if shown is None or _has(request, etag):
+        response = HttpResponse(status=304)
+    elif _ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")):
+        response = HttpResponse(shown.compressed)
+        response["Content-Encoding"] = "gzip"
+    else:
+        response = HttpResponse(shown.plain)
+    response["Vary"] = "Accept-Encoding"
+    response["ETag"] = etag
     response["X-Board-Version"] = version
     response["Cache-Control"] = "no-cache"
     return response
@@ -126,10 +228,9 @@ def board_tv_fragment(request: HttpRequest, key: str) -> HttpResponse:
 def board_version_view(request: HttpRequest, key: str) -> HttpResponse:
     """The board's version with an ETag: mostly 304 Not Modified, no query within a second
     of the last."""
-    tournament = _tournament(key)
-    version = _version(tournament)
+    _tournament, version = _lookup(key)
     etag = f'"board-{version}"'
-    if etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
+    if _has(request, etag):
         response = HttpResponse(status=304)
     else:
         response = JsonResponse({"version": version})

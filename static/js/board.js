@@ -1,8 +1,9 @@
-// The public live board (scoring/views/board.py): polls the board's small version endpoint
-// (ETag: mostly 304 Not Modified, served from the cache) every 2.5 s while the page is
-// visible, and when the version moved fetches the board's fragment and swaps it in: a saved
-// deal is on the board within 5 s. In the TV mode (data-rotate, ms) the pages of the ranking
-// take turns. Without this file the board is a plain page that a reload brings up to date.
+// The public live board (scoring/views/board.py): polls the board's fragment every 2.5 s
+// while the page is visible, with the ETag of the board it shows (If-None-Match): 304 Not
+// Modified while nothing moved (served from the cache), else the new board in the same
+// round trip, swapped in: a saved deal is on the board within 5 s. In the TV mode
+// (data-rotate, ms) the pages of the ranking take turns. Without this file the board is a
+// plain page that a reload brings up to date.
 (function () {
   "use strict";
 
@@ -11,8 +12,7 @@
   if (!board || !window.fetch) {
     return;
   }
-  var version = board.getAttribute("data-version");
-  var etag = null;
+  var etag = board.getAttribute("data-etag");
   var rotate = parseInt(board.getAttribute("data-rotate") || "0", 10);
   var page = 0;
 
@@ -31,26 +31,6 @@
     }
   }
 
-  function refresh() {
-    return fetch(board.getAttribute("data-fragment-url"), {credentials: "omit"})
-      .then(function (response) {
-        if (!response.ok) {
-          throw new Error("HTTP " + response.status);
-        }
-        var moved = response.headers.get("X-Board-Version");
-        return response.text().then(function (html) {
-          board.innerHTML = html;
-          if (moved) {
-            version = moved;
-            board.setAttribute("data-version", moved);
-          }
-          if (rotate) {
-            show(page);
-          }
-        });
-      });
-  }
-
   function poll() {
     if (document.hidden) {
       return;
@@ -59,7 +39,8 @@
     if (etag) {
       headers["If-None-Match"] = etag;
     }
-    fetch(board.getAttribute("data-version-url"), {credentials: "omit", headers: headers})
+    fetch(board.getAttribute("data-fragment-url"), {credentials: "omit", headers: headers,
+                                                    cache: "no-store"})
       .then(function (response) {
         if (response.status === 304) {
           return null;
@@ -67,14 +48,17 @@
         if (!response.ok) {
           throw new Error("HTTP " + response.status);
         }
-        etag = response.headers.get("ETag");
-        return response.json();
-      })
-      .then(function (data) {
-        if (data && data.version !== version) {
-          return refresh();
-        }
-        return null;
+        return response.text().then(function (html) {
+          board.innerHTML = html;
+          etag = response.headers.get("ETag") || etag;
+          var moved = response.headers.get("X-Board-Version");
+          if (moved) {
+            board.setAttribute("data-version", moved);
+          }
+          if (rotate) {
+            show(page);
+          }
+        });
       })
       .catch(function () { /* the next poll tries again */ });
   }

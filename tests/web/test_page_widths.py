@@ -87,7 +87,7 @@ NOT_PAGES = {
     "tournament-results-csv": "CSV download",
     "board-fragment": "fragment of the live board (measured as 'board')",
     "board-tv-fragment": "fragment of the TV board (measured as 'board-tv')",
-    "board-version": "JSON for the live board's polling",
+    "board-version": "JSON: the live board's version, a check without the board",
 }
 # The pages that were once too wide: saved as screenshots to look at.
 SHOWN = {"sheet", "sheet-six", "evening", "evening-audit", "deal-history", "season-player",

@@ -7,15 +7,20 @@ the public board only while opted in."""
 from __future__ import annotations
 
 import csv
+import gzip
+import html
 import io
+import re
 from typing import Any
+from unittest import mock
 
 import pytest
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from django.test import Client
 from django.urls import reverse
 
 from scoring.models import Entrant, Table, Tournament
+from scoring.views import board
 from scoring.writes import tournament as tw
 
 from .factories import make_club, make_user
@@ -28,6 +33,8 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> None:
     cache.clear()
+    board._local.clear()
+    board._newest.clear()  # what a worker keeps of rendered boards
 
 
 def played(public: bool = True) -> Tournament:
@@ -265,3 +272,150 @@ def test_pages_read_in_constant_queries(client: Client,
         client.get(board_urls(t)["board-version"])
     with django_assert_max_num_queries(0):  # within a second: from the cache
         client.get(board_urls(t)["board-version"])
+
+
+def test_the_board_fragment_is_compressed_for_a_browser_that_accepts_it(
+        client: Client) -> None:
+    t = played(public=True)
+    url = board_urls(t)["board-fragment"]
+    plain = client.get(url)
+    packed = client.get(url, HTTP_ACCEPT_ENCODING="gzip, deflate, br")
+    assert "Content-Encoding" not in plain and packed["Content-Encoding"] == "gzip"
+    assert gzip.decompress(packed.content) == plain.content
+    first = t.entrants.order_by("number").first()
+    assert first is not None and first.player.name in plain.content.decode()
+    assert len(packed.content) * 3 < len(plain.content)
+    for response in (plain, packed):
+        assert "Accept-Encoding" in response["Vary"]  # a cache in between keeps both apart
+        assert response["X-Board-Version"] == plain["X-Board-Version"]
+    # a new version is a new board, compressed or not
+    cache.clear()
+    fill_series(t, 2)
+    moved = client.get(url, HTTP_ACCEPT_ENCODING="gzip")
+    assert moved["X-Board-Version"] != plain["X-Board-Version"]
+    assert gzip.decompress(moved.content) == client.get(url).content
+
+
+def test_a_poll_is_one_cache_round_trip_without_query_or_session(
+        client: Client, django_assert_num_queries: Any) -> None:
+    t = played(public=True)
+    urls = board_urls(t)
+    etag = client.get(urls["board-version"])["ETag"]
+    client.get(urls["board-fragment"])
+    shared = caches["default"]
+    with mock.patch.object(shared, "get_many", wraps=shared.get_many) as get_many, \
+            mock.patch.object(shared, "get", wraps=shared.get) as get, \
+            mock.patch.object(shared, "set", wraps=shared.set) as set_, \
+            django_assert_num_queries(0):
+        poll = client.get(urls["board-version"], HTTP_IF_NONE_MATCH=etag)
+        assert poll.status_code == 304 and get_many.call_count == 1
+        # the board of that version: from this worker's memory, not the shared cache
+        fragment = client.get(urls["board-fragment"])
+        assert fragment.status_code == 200 and get_many.call_count == 2
+    assert get.call_count == 0 and set_.call_count == 0
+    for response in (poll, fragment):
+        assert not response.cookies  # no session, no CSRF cookie for a viewer
+        assert "Cookie" not in response.get("Vary", "")
+    assert poll["ETag"] == etag and poll["Cache-Control"] == "no-cache"
+
+
+def test_a_worker_keeps_only_a_few_rendered_boards(client: Client) -> None:
+    t = played(public=True)
+    url = board_urls(t)["board-fragment"]
+    versions = set()
+    for _ in range(board.LOCAL_ENTRIES + 3):
+        cache.clear()
+        versions.add(client.get(url)["X-Board-Version"])
+        t.refresh_from_db()
+        tw.tournament_settings(tournament=t, reseat=t.reseat, tie_rule=t.tie_rule,
+                               prizes=t.prizes, public=True)
+    assert len(versions) == board.LOCAL_ENTRIES + 3
+    assert len(board._local) == board.LOCAL_ENTRIES
+
+
+def test_the_board_polls_its_fragment_with_the_etag_of_the_board_it_shows(
+        client: Client) -> None:
+    """static/js/board.js: If-None-Match with the page's ETag → 304 while nothing moved, the
+    new board (with its ETag) in the same round trip once a deal moved the version."""
+    t = played(public=True)
+    urls = board_urls(t)
+    for page_url, fragment_url in ((urls["board"], urls["board-fragment"]),
+                                   (urls["board-tv"], urls["board-tv-fragment"])):
+        page = client.get(page_url).content.decode()
+        found = re.search(r'data-etag="([^"]+)"', page)
+        assert found is not None
+        etag = html.unescape(found.group(1))
+        assert etag.startswith('W/"board-')
+        unchanged = client.get(fragment_url, HTTP_IF_NONE_MATCH=etag)
+        assert unchanged.status_code == 304 and not unchanged.content
+        assert unchanged["ETag"] == etag
+        # another language is another board
+        other = client.get(fragment_url, HTTP_IF_NONE_MATCH=etag, HTTP_ACCEPT_LANGUAGE="en")
+        assert other.status_code == 200 and other["ETag"] != etag
+    etag = client.get(urls["board-fragment"])["ETag"]
+    cache.clear()
+    fill_series(t, 2)
+    moved = client.get(urls["board-fragment"], HTTP_IF_NONE_MATCH=etag)
+    assert moved.status_code == 200 and moved["ETag"] != etag
+    assert moved["X-Board-Version"] in moved["ETag"]
+    again = client.get(urls["board-fragment"], HTTP_IF_NONE_MATCH=f'x, {moved["ETag"]}')
+    assert again.status_code == 304
+
+
+def test_one_worker_renders_a_new_board_while_the_others_serve_the_last_they_had(
+        client: Client) -> None:
+    """A saved deal must not make every worker render the same board at once while the
+    polls queue up: with the render lock held elsewhere, a worker answers with the board it
+    has (its own version and ETag), and the new one once it is rendered."""
+    t = played(public=True)
+    url = board_urls(t)["board-fragment"]
+    first = client.get(url)
+    old_etag, old_version = first["ETag"], first["X-Board-Version"]
+    cache.clear()
+    fill_series(t, 2)  # a new version
+    lock = f"board:render:{t.board_key}:de:0"
+    assert cache.add(lock, "another worker", 30)
+    stale = client.get(url)
+    assert stale.status_code == 200 and stale["X-Board-Version"] == old_version
+    assert stale["ETag"] == old_etag and stale.content == first.content
+    assert client.get(url, HTTP_IF_NONE_MATCH=old_etag).status_code == 304
+    # the page, too, is the board this worker has, with that board's ETag
+    page = client.get(board_urls(t)["board"]).content.decode()
+    assert html.escape(old_etag) in page
+    cache.delete(lock)
+    fresh = client.get(url, HTTP_IF_NONE_MATCH=old_etag)
+    assert fresh.status_code == 200 and fresh["X-Board-Version"] != old_version
+    assert cache.get(lock) is None  # released after the render
+
+
+def test_a_worker_without_a_board_renders_even_while_another_does(client: Client) -> None:
+    t = played(public=True)
+    assert cache.add(f"board:render:{t.board_key}:de:0", "another worker", 30)
+    response = client.get(board_urls(t)["board-fragment"])
+    assert response.status_code == 200 and response.content
+
+
+def test_workers_reading_the_version_at_once_agree_on_the_first_stored(
+        client: Client) -> None:
+    """Two workers that both miss the version of this second: the second one's read (a
+    deal saved in between) gives way to the first one's, so the board has one version per
+    second and is rendered once."""
+    t = played(public=True)
+    url = board_urls(t)["board-version"]
+    with mock.patch.object(board, "_slot", return_value=123):
+        first = client.get(url).json()["version"]
+        fill_series(t, 2)  # the version moved meanwhile
+        shared = caches["default"]
+        real = shared.get_many
+
+        def missed(keys: list[str], version: int | None = None) -> dict[str, Any]:
+            found = real(keys, version)
+            if len(keys) == 2:  # the poll's look-up: as if it read just before the other add
+                found = {k: v for k, v in found.items() if not k.startswith("board:v:")}
+            return found
+
+        with mock.patch.object(shared, "get_many", side_effect=missed):
+            assert client.get(url).json()["version"] == first
+    # the next second reads it afresh
+    with mock.patch.object(board, "_slot", return_value=124):
+        assert client.get(url).json()["version"] != first
