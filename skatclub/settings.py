@@ -218,6 +218,9 @@ PDF_RENDERS_AT_ONCE = envint("PDF_RENDERS_AT_ONCE", "1")
 PDF_WAIT_SECONDS = envint("PDF_WAIT_SECONDS", "0")
 PDF_RENDER_TIMEOUT = envint("PDF_RENDER_TIMEOUT", "120")
 PDF_INSTANCE = os.getenv("PDF_INSTANCE", "")
+# A PDF renders in a child process this much nicer than the worker (0: in the worker), so that
+# on a busy machine the tablets' saves in the other workers get the processor first.
+PDF_RENDER_NICE = envint("PDF_RENDER_NICE", "10")
 
 # Self-service registration of new clubs on a hosted site (issue 16): closed unless switched
 # on; registrations per address within the window (in the cache).

@@ -242,3 +242,11 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
 def screenshot_dir() -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     return SCREENSHOTS
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _pdfs_render_in_process() -> Iterator[None]:
+    # Tests count and fake WeasyPrint renders in their own process; a render in a niced child
+    # (PDF_RENDER_NICE) would do both out of their sight. tests/test_pdf_niced.py tests it.
+    with override_settings(PDF_RENDER_NICE=0):
+        yield

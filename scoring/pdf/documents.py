@@ -172,7 +172,7 @@ def render(document: Document) -> weasy.Rendered:
 def render_html(html: str, *, house_style: bool = True) -> weasy.Rendered:
     """The one way HTML becomes a PDF, for every document (the season table too): WeasyPrint
     set up once, with a URL fetcher that reads data: URLs only, never a file or the network."""
-    return weasy.render(html, house_style=house_style)
+    return weasy.render_niced(html, house_style=house_style, nice=settings.PDF_RENDER_NICE)
 
 
 # ------------------------------------------------------------------ cache keys
