@@ -366,7 +366,7 @@ def pdf_storm(traffic: Traffic, args: argparse.Namespace, pool: ThreadPoolExecut
     paths = [f"/seasons/{site.season}/standings.pdf", f"/evenings/{site.evening}/summary.pdf",
              f"/evenings/{site.evening}/settlement.pdf"]
     results = Results()
-    until = time.monotonic() + args.pdf_seconds
+    until = 0.0  # set when the storm starts
 
     def looper(n: int) -> None:
         while time.monotonic() < until:
@@ -391,6 +391,7 @@ def pdf_storm(traffic: Traffic, args: argparse.Namespace, pool: ThreadPoolExecut
           f"{percentile(calm_posts, 50) if calm_posts else 0:.1f} ms  p99 "
           f"{percentile(calm_posts, 99) if calm_posts else 0:.1f} ms  "
           f"(load {os.getloadavg()[0]:.1f})")
+    until = time.monotonic() + args.pdf_seconds
     threads = [threading.Thread(target=looper, args=(n,)) for n in range(args.pdf_viewers)]
     for thread in threads:
         thread.start()
