@@ -45,6 +45,7 @@ GIVEN = {name: os.environ.get(name, "") for name in ("DATABASE_URL", "CACHE_URL"
 
 from _support import ROOT, WORKDIR, percentile  # noqa: E402 (sets Django up)
 from django.conf import settings  # noqa: E402
+from load import form_fields  # noqa: E402
 
 if GIVEN["DATABASE_URL"]:  # _support chose SQLite; the caller named another database
     import environ  # noqa: E402
@@ -295,20 +296,14 @@ class Tablet:
 
 def deal_post(page: str) -> dict[str, str] | None:
     """The deal the tablet enters: a Grand Hand with 1, won, declared by the first active
-    seat (valid in every deal of an ISkO list), with the form's own hidden fields."""
-    start = page.find('id="deal-form"')
-    if start < 0:
+    seat (valid in every deal of an ISkO list), with the form's own hidden fields (read as
+    bench/load.py's tablets read them)."""
+    fields = form_fields(page)
+    if fields is None:
         return None
-    form = page[start:]
-    found = [re.search(rf'name="{name}" value="([^"]*)"', form)
-             for name in ("csrfmiddlewaretoken", "version", "request_id")]
-    seat = re.search(r'name="declarer" value="(\d+)"', form) or \
-        re.search(r'value="(\d+)"[^>]*name="declarer"', form)
-    if not all(found) or seat is None:
-        return None
-    token, version, request_id = (m.group(1) for m in found if m)
+    token, version, request_id, seat = fields
     return {"csrfmiddlewaretoken": token, "version": version, "request_id": request_id,
-            "kind": "game", "declarer": seat.group(1), "game": "grand", "hand": "on",
+            "kind": "game", "declarer": seat, "game": "grand", "hand": "on",
             "matadors": "1", "bid": "18", "result": "won"}
 
 
