@@ -4,6 +4,7 @@ render_niced, PDF_RENDER_NICE), with the same result as in the worker."""
 from __future__ import annotations
 
 import os
+import threading
 
 import pytest
 from django.test import Client, override_settings
@@ -12,6 +13,14 @@ from django.urls import reverse
 from scoring.pdf import weasy
 
 HTML = "<html><body><h1>Tisch 1</h1><p>Grand Hand gewonnen</p></body></html>"
+
+
+@pytest.fixture(autouse=True)
+def a_single_threaded_worker(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A gunicorn sync worker runs one thread; the test process may still hold threads of
+    earlier tests (a live server, a browser driver), which would make render_niced stay in
+    the process. The tests below are about the child, so they see one thread."""
+    monkeypatch.setattr(threading, "active_count", lambda: 1)
 
 
 def test_a_niced_render_is_a_pdf_of_the_same_pages() -> None:
@@ -65,3 +74,19 @@ def test_a_sheet_pdf_served_by_a_view_renders_in_the_niced_child(
         response = client.get(reverse("scoring:sheet-pdf", args=[table.pk]))
     assert response.status_code == 200 and response.content.startswith(b"%PDF")
     assert forks == [1]
+
+
+def test_a_process_with_other_threads_renders_in_place(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A forked child of a threaded process would copy locks that other threads hold: there
+    the render stays in the process, at the process's own priority."""
+    monkeypatch.undo()
+    release = threading.Event()
+    other = threading.Thread(target=release.wait, daemon=True)
+    other.start()
+    try:
+        monkeypatch.setattr(weasy, "render", lambda html, *, house_style=True: weasy.Rendered(
+            str(os.nice(0)).encode(), 0, 0.0, 0.0))
+        assert int(weasy.render_niced(HTML, nice=7).pdf) == os.nice(0)
+    finally:
+        release.set()
+        other.join()
