@@ -23,7 +23,7 @@ from scoring.writes.services import Actor
 from .factories import make_user
 from .interchange_data import build_club, evening_of
 from .test_import_checks import pages_of
-from .test_import_export import counts
+from .test_import_export import _paths, counts
 
 pytestmark = pytest.mark.django_db
 
@@ -53,17 +53,6 @@ def _club() -> Club:
         doc["name"] = "Fuzz"
         BASE["doc"] = json.loads(json.dumps(doc))
     return club
-
-
-def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [prefix]
-    if isinstance(value, dict):
-        for key, sub in value.items():
-            out += _paths(sub, (*prefix, key))
-    elif isinstance(value, list):
-        for index, sub in enumerate(value):
-            out += _paths(sub, (*prefix, index))
-    return out
 
 
 def _mutated(data: Any) -> Any:

@@ -9,6 +9,7 @@ import hashlib
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -225,10 +226,10 @@ def test_the_bound_holds_for_every_pdf(client: Client, renders: Renders,
     assert renders.count == 3
 
 
-@pytest.mark.usefixtures("threads_share_the_cache")
-def test_a_request_waits_briefly_for_a_slot(renders: Renders, settings: Settings) -> None:
-    settings.PDF_RENDERS_AT_ONCE = 1
-    settings.PDF_WAIT_SECONDS = 5
+@contextmanager
+def slot_held_for_a_moment(seconds: float = 0.1) -> Iterator[None]:
+    """Another worker holds the only render slot and frees it after ``seconds``; the block
+    runs meanwhile, and the other worker is done when it ends."""
     taken = threading.Event()
     release = threading.Event()
 
@@ -240,10 +241,20 @@ def test_a_request_waits_briefly_for_a_slot(renders: Renders, settings: Settings
     holder = threading.Thread(target=hold)
     holder.start()
     taken.wait(5)
-    threading.Timer(0.1, release.set).start()
-    began = time.monotonic()
-    pdf, cached = documents.get_pdf(fake_document("waited"))
-    holder.join()
+    threading.Timer(seconds, release.set).start()
+    try:
+        yield
+    finally:
+        holder.join()
+
+
+@pytest.mark.usefixtures("threads_share_the_cache")
+def test_a_request_waits_briefly_for_a_slot(renders: Renders, settings: Settings) -> None:
+    settings.PDF_RENDERS_AT_ONCE = 1
+    settings.PDF_WAIT_SECONDS = 5
+    with slot_held_for_a_moment():
+        began = time.monotonic()
+        pdf, cached = documents.get_pdf(fake_document("waited"))
     assert not cached and pdf.startswith(b"%PDF")
     assert renders.count == 1
     assert time.monotonic() - began >= 0.1
@@ -273,21 +284,9 @@ def test_the_command_waits_for_a_slot_where_a_page_would_not(
     settings.PDF_RENDERS_AT_ONCE = 1
     settings.PDF_WAIT_SECONDS = 0
     _club, season = hand_made()
-    release = threading.Event()
-    taken = threading.Event()
-
-    def hold() -> None:
-        with documents.render_slot(time.monotonic()):
-            taken.set()
-            release.wait(5)
-
-    holder = threading.Thread(target=hold)
-    holder.start()
-    taken.wait(5)
-    threading.Timer(0.1, release.set).start()
     out = tmp_path / "season.pdf"
-    call_command("render_pdf", "standings", "--season", str(season.pk), "-o", str(out))
-    holder.join()
+    with slot_held_for_a_moment():
+        call_command("render_pdf", "standings", "--season", str(season.pk), "-o", str(out))
     assert out.read_bytes().startswith(b"%PDF")
     assert renders.count == 1
 
