@@ -131,22 +131,78 @@ def sheet_fragment(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 # ---------------------------------------------------------------- the evening overview
+#
+# At a Preisskat the overview shows hundreds of tables (about 3.5 kB of HTML each) and some
+# table changes every second, so a poll rarely finds the whole overview unchanged; sending it
+# whole every 5 s to each of hundreds of viewers would be megabytes a second. A poll names the
+# overview it shows (If-None-Match, set by static/js/live.js from the ETag of the answer it
+# last applied) and gets only the tables changed since, as out-of-band swaps; the whole
+# overview only when it shows no overview this site remembers, or when tables came, went or
+# moved.
 
 LAST_ROWS = 5  # rows of each table on the evening overview (polled every few seconds)
+TABLE_ARTICLE = "scoring/sheet/_evening_table.html"
 
 
-def _evening_articles(request: HttpRequest, evening: Evening,
-                      states: list[live.TableState] | None = None) -> tuple[str, list[str]]:
-    """The overview's digest and its tables' articles (HTML, in the overview's order): four
-    queries at most, whatever the number of tables (their states; the changed tables with
-    everything), and the engine and the template only for tables changed since any process
-    last rendered them."""
-    lang = _lang()
-    name = "scoring/sheet/_evening_table.html"
-    if states is None:
-        states = live.evening_states(evening)
+def _overview_context(states: list[live.TableState]) -> str:
+    """What every table's article depends on besides its own state."""
     multi = any(state.series > 1 for state in states)
-    context = live.digest(lang, multi, LAST_ROWS, live.template_digest(name))
+    return live.digest(_lang(), multi, LAST_ROWS, live.template_digest(TABLE_ARTICLE))
+
+
+def _overview_state(context: str, states: list[live.TableState]) -> str:
+    return live.digest(context, [(s.pk, s.digest) for s in states])
+
+
+def _overview_etag(evening_pk: int, state: str) -> str:
+    return f'"evening-{evening_pk}-{state}"'
+
+
+def _index_key(evening_pk: int, state: str) -> str:
+    return f"polled:evening-index:{evening_pk}:{state}"
+
+
+def _remember_overview(evening_pk: int, state: str, context: str,
+                       states: list[live.TableState]) -> None:
+    """Keeps which table states an overview state is made of, so that a poll from it can be
+    answered with the tables changed since (kept as long as the rendered HTML)."""
+    caches[POLLED].set(_index_key(evening_pk, state),
+                       (context, [(s.pk, s.digest) for s in states]), POLLED_SECONDS)
+
+
+def _shown_state(request: HttpRequest, evening_pk: int) -> str | None:
+    """The overview state the poller shows: the state in its If-None-Match."""
+    prefix = f'"evening-{evening_pk}-'
+    for tag in request.headers.get("If-None-Match", "").split(","):
+        tag = tag.strip()
+        if tag.startswith(prefix) and tag.endswith('"'):
+            return tag[len(prefix):-1]
+    return None
+
+
+def _changed_since(evening_pk: int, shown: str | None, context: str,
+                   states: list[live.TableState]) -> list[live.TableState] | None:
+    """The tables whose state changed since the overview ``shown``; None when the whole
+    overview must be sent (an overview not remembered, another language or layout, or
+    tables added, removed or reordered since)."""
+    if shown is None:
+        return None
+    remembered = caches[POLLED].get(_index_key(evening_pk, shown))
+    if remembered is None:
+        return None
+    shown_context, shown_states = remembered
+    if shown_context != context or [pk for pk, _ in shown_states] != [s.pk for s in states]:
+        return None
+    return [state for state, (_pk, digest) in zip(states, shown_states, strict=True)
+            if digest != state.digest]
+
+
+def _evening_articles(request: HttpRequest, evening: Evening, states: list[live.TableState],
+                      context: str) -> list[tuple[int, str]]:
+    """The articles of the tables in ``states`` (pk and HTML, in that order): from the shared
+    cache, and the engine and the template only for tables changed since any process last
+    rendered them (two queries for those, however many)."""
+    multi = any(state.series > 1 for state in states)
     keys = {state.pk: f"polled:evening-table:{state.pk}:{state.digest}:{context}"
             for state in states}
     cache = caches[POLLED]
@@ -157,8 +213,8 @@ def _evening_articles(request: HttpRequest, evening: Evening,
         fresh = {}
         for table in evening_tables(evening).filter(pk__in=missing):
             table.evening = evening  # the same evening, already read: no query
-            html = render_to_string(name, {
-                "sheet": table_sheet(table, lang, explain=False, last_rows=LAST_ROWS),
+            html = render_to_string(TABLE_ARTICLE, {
+                "sheet": table_sheet(table, _lang(), explain=False, last_rows=LAST_ROWS),
                 "multi_series": multi, "last_rows": LAST_ROWS}, request)
             # under the state it was read in (a save since the states were read gets a key
             # of its own, never this one)
@@ -166,16 +222,35 @@ def _evening_articles(request: HttpRequest, evening: Evening,
                   f"{context}"] = html
             found[keys[table.pk]] = html
         cache.set_many(fresh, POLLED_SECONDS)
-    state = live.digest(context, [(s.pk, s.digest) for s in states])
-    return state, [mark_safe(found[keys[s.pk]]) for s in states if keys[s.pk] in found]  # noqa: S308 (our own template's output)
+    return [(s.pk, mark_safe(found[keys[s.pk]])) for s in states if keys[s.pk] in found]  # noqa: S308 (our own template's output)
+
+
+def _whole_overview(request: HttpRequest, evening: Evening, states: list[live.TableState],
+                    context: str, state: str) -> str:
+    """Every table of the overview (for a poll): one read of the shared cache when any process
+    rendered this state before."""
+    cache = caches[POLLED]
+    key = f"polled:evening:{evening.pk}:{state}"
+    html: str | None = cache.get(key)
+    if html is None:
+        html = render_to_string("scoring/sheet/_evening_tables.html", {
+            "articles": _evening_articles(request, evening, states, context),
+            "swap_oob": True}, request)
+        cache.set(key, html, POLLED_SECONDS)
+    return html
 
 
 @require_safe
 def evening(request: HttpRequest, pk: int) -> HttpResponse:
     evening_obj, member = evening_for(request, pk)
-    _state, articles = _evening_articles(request, evening_obj)
+    states = live.evening_states(evening_obj)
+    overview = _overview_context(states)
+    state = _overview_state(overview, states)
+    _remember_overview(evening_obj.pk, state, overview, states)
     context: dict[str, Any] = {
-        "evening": evening_obj, "member": member, "articles": articles,
+        "evening": evening_obj, "member": member,
+        "articles": _evening_articles(request, evening_obj, states, overview),
+        "overview_etag": _overview_etag(evening_obj.pk, state),
         "is_admin": member.role == Membership.Role.ADMIN}
     if context["is_admin"]:  # what tablets sent after closing or with a stale code
         context["held_waiting"] = HeldOperation.objects.filter(
@@ -187,25 +262,25 @@ def evening(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_safe
 def evening_live(request: HttpRequest, pk: int) -> HttpResponse:
+    """The overview's poll: 304 when unchanged; else the tables changed since the overview
+    the poller shows, or the whole overview. Two cheap queries (the tables' states) before
+    that, however many tables."""
     evening_obj, _member = evening_for(request, pk)
-    # The states cost two cheap queries; an unchanged overview is answered without more.
     states = live.evening_states(evening_obj)
-    multi = any(state.series > 1 for state in states)
-    name = "scoring/sheet/_evening_table.html"
-    context = live.digest(_lang(), multi, LAST_ROWS, live.template_digest(name))
-    state = live.digest(context, [(s.pk, s.digest) for s in states])
-    etag = f'"evening-{evening_obj.pk}-{state}"'
+    context = _overview_context(states)
+    state = _overview_state(context, states)
+    etag = _overview_etag(evening_obj.pk, state)
     if _not_modified(request, etag):
         return _polled(request, etag, None)
-    cache = caches[POLLED]
-    key = f"polled:evening:{evening_obj.pk}:{state}"  # the whole overview, one read
-    html: str | None = cache.get(key)
-    if html is None:
-        state, articles = _evening_articles(request, evening_obj, states)
-        html = render_to_string("scoring/sheet/_evening_tables.html", {"articles": articles},
-                                request)
-        cache.set(f"polled:evening:{evening_obj.pk}:{state}", html, POLLED_SECONDS)
-    return _polled(request, f'"evening-{evening_obj.pk}-{state}"', html)
+    changed = _changed_since(evening_obj.pk, _shown_state(request, evening_obj.pk), context,
+                             states)
+    if changed is None:
+        html = _whole_overview(request, evening_obj, states, context, state)
+    else:
+        html = render_to_string("scoring/sheet/_evening_changes.html", {
+            "articles": _evening_articles(request, evening_obj, changed, context)}, request)
+    _remember_overview(evening_obj.pk, state, context, states)
+    return _polled(request, etag, html)
 
 
 # ---------------------------------------------------------------- the audit log

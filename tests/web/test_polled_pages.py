@@ -5,17 +5,20 @@ re-scores only the tables that changed."""
 
 from __future__ import annotations
 
+import re
+from html import unescape
 from typing import Any
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils.html import escape
 from pytest_django import DjangoAssertNumQueries
 
 from scoring.models import Player, Seat
 from scoring.reads import sheet as sheet_reads
 from scoring.views import sheet as sheet_views
-from scoring.writes.services import deal_delete
+from scoring.writes.services import deal_delete, table_create
 
 from .factories import make_club, make_table, make_user
 from .test_evening_overview import evening_with_tables
@@ -127,11 +130,75 @@ def test_evening_live_rescored_only_for_the_changed_table_and_304_when_unchanged
     changed = client.get(url, headers={**EN, "if-none-match": etag})
     assert changed.status_code == 200 and changed["ETag"] != etag
     assert scored == [second.pk]  # the other tables came from the shared cache
-    for table in (first, second, third):
-        assert f"Table {table.number}" in changed.content.decode()
-    # the overview as a fresh page shows the same tables as the poll
+    # only the changed table, to be swapped in place of its own
+    assert set(articles(changed)) == {second.pk}
+    assert 'hx-swap-oob="true"' in changed.content.decode()
+    assert "evening-tables" not in changed.content.decode()
+    # what the poller shows after applying it is what a fresh page shows, whose poller
+    # names that state
     full = client.get(reverse("scoring:evening", args=[evening.pk]), headers=EN)
-    assert changed.content.decode().strip() in full.content.decode()
+    assert {**articles(page), **articles(changed)} == articles(full)
+    assert f'data-live-etag="{escape(changed["ETag"])}"' in full.content.decode()
+
+ARTICLE = re.compile(r'id="evening-table-(\d+)"[^>]*>\s*(<article.*?</article>)', re.DOTALL)
+
+
+def articles(response: Any) -> dict[int, str]:
+    """The overview's tables in an answer (a page, a whole poll or a poll's changes)."""
+    return {int(pk): html for pk, html in ARTICLE.findall(response.content.decode())}
+
+
+def test_evening_live_sends_the_whole_overview_to_a_poller_it_cannot_place(
+        client: Client) -> None:
+    """No If-None-Match, a state never handed out, another language, a table added: the whole
+    overview, replacing the poller's by its id."""
+    club = make_club()
+    evening = evening_with_tables(club, tables=2)
+    first, second = evening.tables.order_by("number")
+    login(client, club, "viewer")
+    url = reverse("scoring:evening-live", args=[evening.pk])
+    page = client.get(reverse("scoring:evening", args=[evening.pk]), headers=EN)
+    whole = client.get(url, headers=EN)
+    assert whole.status_code == 200 and set(articles(whole)) == {first.pk, second.pk}
+    assert '<div class="evening-tables" id="evening-tables" hx-swap-oob="true">' in \
+        whole.content.decode()
+    assert articles(whole) == articles(page)
+    play(first, [won(1)])
+    forged = f'"evening-{evening.pk}-{"0" * 24}"'
+    assert set(articles(client.get(url, headers={**EN, "if-none-match": forged}))) == {
+        first.pk, second.pk}
+    etag = client.get(url, headers=EN)["ETag"]
+    german = client.get(url, headers={"accept-language": "de", "if-none-match": etag})
+    assert set(articles(german)) == {first.pk, second.pk} and "Tisch" in \
+        german.content.decode()
+    players = list(club.players.all())
+    third = table_create(evening=evening, players=players[:4])
+    grown = client.get(url, headers={**EN, "if-none-match": etag})
+    assert set(articles(grown)) == {first.pk, second.pk, third.pk}
+    assert 'id="evening-tables" hx-swap-oob="true"' in grown.content.decode()
+
+
+def test_evening_live_changes_follow_a_chain_of_polls(client: Client) -> None:
+    """Each poll names the state of the answer it applied before; applying every answer in
+    turn gives what a fresh page shows, and an unchanged overview is 304."""
+    club = make_club()
+    evening = evening_with_tables(club, tables=4)
+    tables = list(evening.tables.order_by("number"))
+    login(client, club, "viewer")
+    url = reverse("scoring:evening-live", args=[evening.pk])
+    page = client.get(reverse("scoring:evening", args=[evening.pk]), headers=EN)
+    shown = articles(page)
+    etag = unescape(page.content.decode().split('data-live-etag="', 1)[1].split('"', 1)[0])
+    for table in [tables[2], tables[0], tables[2], tables[3]]:
+        table.refresh_from_db()
+        play(table, [won(2)])  # seat 2 never deals the first two deals
+        answer = client.get(url, headers={**EN, "if-none-match": etag})
+        assert answer.status_code == 200 and set(articles(answer)) == {table.pk}
+        shown.update(articles(answer))
+        etag = answer["ETag"]
+        assert client.get(url, headers={**EN, "if-none-match": etag}).status_code == 304
+    fresh = client.get(reverse("scoring:evening", args=[evening.pk]), headers=EN)
+    assert shown == articles(fresh)
 
 
 def test_evening_live_queries_do_not_grow_with_the_tables(
