@@ -49,7 +49,7 @@ def test_sheet_fragment_answers_304_to_its_etag_and_200_after_a_save(
     first = client.get(url, headers=EN)
     assert first.status_code == 200 and first["Cache-Control"] == "private, no-cache"
     etag = first["ETag"]
-    with django_assert_max_num_queries(4):  # session, user, table with the role, seats
+    with django_assert_max_num_queries(3):  # user, table with the role, seats (session: cache)
         again = client.get(url, headers={**EN, "if-none-match": etag})
     assert again.status_code == 304 and again.content == b"" and again["ETag"] == etag
     assert "sessionid" not in again.cookies  # a viewer's poll writes no session
@@ -117,7 +117,7 @@ def test_evening_live_rescored_only_for_the_changed_table_and_304_when_unchanged
     assert page.status_code == 200 and sorted(scored) == sorted([first.pk, second.pk,
                                                                   third.pk])
     etag = page["ETag"]
-    with django_assert_max_num_queries(5):  # session, user, evening with the role, tables, seats
+    with django_assert_max_num_queries(4):  # user, evening+role, tables, seats (session: cache)
         again = client.get(url, headers={**EN, "if-none-match": etag})
     assert again.status_code == 304 and again.content == b""
     assert "sessionid" not in again.cookies
