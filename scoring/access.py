@@ -6,6 +6,10 @@
   (address, account) and per (address, device), with atomic increments, and per address
   with a higher allowance; past the free attempts each further attempt waits longer
   (a slowdown, never a lock-out of the rightful holder from another address or device).
+- One query: each ``*_for`` helper reads its object and the signed-in user's membership of
+  the object's club in one query (the membership's pk and role as subqueries on the
+  object's row; the unique (user, club) pair makes each an index lookup) and builds the
+  ``Membership`` from that row: the polled pages ask this on every request.
 - Table codes: a device that entered a table's code may record at that one table while the
   evening's codes are valid (its date and the night after, until it is closed). The grant
   lives in the session and is checked against the table on every request.
@@ -17,9 +21,11 @@ import hashlib
 import math
 import time
 from dataclasses import dataclass
+from typing import TypeVar
 
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
+from django.db.models import Model, OuterRef, QuerySet, Subquery
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
@@ -30,17 +36,41 @@ from scoring.writes.services import Actor
 SESSION_KEY = "table_grants"
 
 
-def membership(request: HttpRequest, club: Club) -> Membership | None:
+_M = TypeVar("_M", bound=Model)
+
+
+def with_membership(request: HttpRequest, objects: QuerySet[_M], club: str) -> QuerySet[_M]:
+    """The objects, each with the signed-in user's membership of its club (``club``: the
+    path to the club's pk, as OuterRef sees it) as ``member_pk`` and ``member_role``, in the
+    same query; read them back with ``member_of``. Anonymous: the objects as they are."""
     user = request.user
     if not user.is_authenticated:
+        return objects
+    mine = Membership.objects.filter(club=OuterRef(club), user=user.pk)
+    annotated: QuerySet[_M] = objects.annotate(
+        member_pk=Subquery(mine.values("pk")[:1]), member_role=Subquery(mine.values("role")[:1]))
+    return annotated
+
+
+def member_of(request: HttpRequest, row: Model, club: Club) -> Membership | None:
+    """The membership ``with_membership`` read along with ``row`` (None: not a member),
+    built without a query: as if read from the database (its pk, role, user and club, the
+    latter two the request's user and the club at hand)."""
+    pk = getattr(row, "member_pk", None)
+    user = request.user
+    if pk is None or not user.is_authenticated:
         return None
-    return Membership.objects.filter(user=user, club=club).first()
+    member = Membership.from_db(row._state.db, ["id", "user_id", "club_id", "role"],
+                                [pk, user.pk, club.pk, getattr(row, "member_role", None)])
+    member.user = user
+    member.club = club
+    return member
 
 
 def club_for(request: HttpRequest, slug: str, *, write: bool = False,
              admin: bool = False) -> tuple[Club, Membership]:
-    club = get_object_or_404(Club, slug=slug)
-    member = membership(request, club)
+    club = get_object_or_404(with_membership(request, Club.objects.all(), "pk"), slug=slug)
+    member = member_of(request, club, club)
     if member is None:
         raise Http404
     _require(member, write=write, admin=admin)
@@ -49,8 +79,9 @@ def club_for(request: HttpRequest, slug: str, *, write: bool = False,
 
 def evening_for(request: HttpRequest, pk: int, *, write: bool = False,
                 admin: bool = False) -> tuple[Evening, Membership]:
-    evening = get_object_or_404(Evening.objects.select_related("club", "season"), pk=pk)
-    member = membership(request, evening.club)
+    evening = get_object_or_404(with_membership(
+        request, Evening.objects.select_related("club", "season"), "club"), pk=pk)
+    member = member_of(request, evening, evening.club)
     if member is None:
         raise Http404
     _require(member, write=write, admin=admin)
@@ -60,8 +91,9 @@ def evening_for(request: HttpRequest, pk: int, *, write: bool = False,
 def season_for(request: HttpRequest, pk: int, *, admin: bool = False,
                ) -> tuple[Season, Membership]:
     """A season for a member of its club; editing it is for the club's admins."""
-    season = get_object_or_404(Season.objects.select_related("club"), pk=pk)
-    member = membership(request, season.club)
+    season = get_object_or_404(with_membership(
+        request, Season.objects.select_related("club"), "club"), pk=pk)
+    member = member_of(request, season, season.club)
     if member is None:
         raise Http404
     _require(member, write=False, admin=admin)
@@ -93,8 +125,9 @@ class EveningClosed(PermissionDenied):
 def table_for(request: HttpRequest, pk: int, *, write: bool = False) -> tuple[Table, Actor]:
     """A table for a member of its club, or for a device holding its code. Writing to a
     closed evening's table is refused to everybody (EveningClosed, a 403 that says so)."""
-    table = get_object_or_404(Table.objects.select_related("evening__club"), pk=pk)
-    member = membership(request, table.evening.club)
+    table = get_object_or_404(with_membership(
+        request, Table.objects.select_related("evening__club"), "evening__club"), pk=pk)
+    member = member_of(request, table, table.evening.club)
     if member is not None and (not write or member.can_score):
         actor = Actor(request.user, request.user.get_username())
     elif has_grant(request, table):

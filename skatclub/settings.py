@@ -170,6 +170,7 @@ def cache_config(alias: str, timeout: int | None, max_entries: int) -> dict[str,
 
 CACHES = {
     # Failure counts (they expire with their window); many addresses may be counted at once.
+    # Also the sessions (SESSION_CACHE_ALIAS below), each kept until the session expires.
     "default": cache_config("default", 300, envint("CACHE_ENTRIES", "100000")),
     # Rendered PDFs (scoring.pdf), keyed by the versions of what they print; old versions
     # age out.
@@ -180,6 +181,17 @@ CACHES = {
     # of 40 evenings at 12 tables is 480 entries.
     "results": cache_config("results", None, envint("RESULTS_CACHE_ENTRIES", "10000")),
 }
+
+# Sessions are read from the shared cache (Redis with CACHE_URL, else the database cache
+# table) and written through to the database (django_session): a signed-in request then
+# costs no session query on Redis, and flushing the cache signs nobody out. They use the
+# default alias; its TIMEOUT and MAX_ENTRIES do not end a session early: the session backend
+# gives each entry the session's own expiry, and an entry culled or evicted (the database
+# cache culls beyond CACHE_ENTRIES, Redis evicts under maxmemory) is read from the database
+# again on the next request: it costs one query, it never signs anyone out. Signing out
+# deletes the session from both.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+SESSION_CACHE_ALIAS = "default"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -105,10 +105,12 @@ def _sender(request: HttpRequest, pk: int) -> tuple[Table, Actor, str | None] | 
     forbidden answer. Writers are members who may score and devices holding the table's
     code; a device whose code has run out (expired, replaced, evening closed) may still
     hand in what it scored for the admin to judge. Anyone else never had access."""
-    table = Table.objects.select_related("evening__club").filter(pk=pk).first()
+    table = access.with_membership(
+        request, Table.objects.select_related("evening__club"), "evening__club",
+    ).filter(pk=pk).first()
     if table is None:
         return _forbidden(404)
-    member = access.membership(request, table.evening.club)
+    member = access.member_of(request, table, table.evening.club)
     code_actor = Actor(None, _("table code, table %(number)d") % {"number": table.number})
     if member is not None and member.can_score:
         actor = Actor(request.user, request.user.get_username())
@@ -130,10 +132,12 @@ def _sender(request: HttpRequest, pk: int) -> tuple[Table, Actor, str | None] | 
 def table_state(request: HttpRequest, pk: int) -> HttpResponse:
     """What a tablet needs to score offline: the table as deal-record.md "A table" (the
     input of SkatEngine.evaluateTable), its deals in order with their ids, the version."""
-    found = Table.objects.select_related("evening__club").filter(pk=pk).first()
+    found = access.with_membership(
+        request, Table.objects.select_related("evening__club"), "evening__club",
+    ).filter(pk=pk).first()
     if found is None:
         return _forbidden(404)
-    member = access.membership(request, found.evening.club)
+    member = access.member_of(request, found, found.evening.club)
     if member is None and not access.has_grant(request, found):
         return _forbidden(404)
     table = found

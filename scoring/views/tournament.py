@@ -40,9 +40,10 @@ from scoring.writes import tournament as services
 def tournament_for(request: HttpRequest, pk: int, *, admin: bool = False,
                    ) -> tuple[Tournament, Membership]:
     """A tournament for a member of its club; the organiser's pages for its admins."""
-    tournament = get_object_or_404(
-        Tournament.objects.select_related("club", "evening__club", "evening__season"), pk=pk)
-    member = access.membership(request, tournament.club)
+    tournament = get_object_or_404(access.with_membership(
+        request, Tournament.objects.select_related("club", "evening__club", "evening__season"),
+        "club"), pk=pk)
+    member = access.member_of(request, tournament, tournament.club)
     if member is None:
         raise Http404
     if admin and member.role != Membership.Role.ADMIN:

@@ -38,7 +38,7 @@ def test_the_evening_audit_shows_who_what_and_why(
     table, first = corrected_table()
     login(client, table.evening.club, "viewer")
     url = reverse("scoring:evening-audit", args=[table.evening_id])
-    with django_assert_max_num_queries(10):
+    with django_assert_max_num_queries(9):
         response = client.get(url, headers=EN)
     assert response.status_code == 200
     html = response.content.decode()

@@ -75,12 +75,12 @@ def test_the_live_fragment_has_all_tables_in_constant_queries(
                                  for i, record in enumerate(plain_games(table, 40)))
     login(client, club)
     url = reverse("scoring:evening-live", args=[evening.pk])
-    with django_assert_max_num_queries(10):
+    with django_assert_max_num_queries(9):
         response = client.get(url, headers={"HX-Request": "true"})
     html = response.content.decode()
     assert response.status_code == 200 and "<html" not in html
     assert html.count('class="compact-sheet"') == 3
-    with django_assert_max_num_queries(10):
+    with django_assert_max_num_queries(9):
         assert client.get(reverse("scoring:evening", args=[evening.pk])).status_code == 200
 
 

@@ -87,10 +87,10 @@ def test_the_pdfs_read_in_constant_queries(
             Deal.objects.bulk_create(Deal(table=table, position=i + 1, record=record)
                                      for i, record in enumerate(plain_games(table, deals)))
         for name in ("sheet", "settlement", "summary"):
-            with django_assert_max_num_queries(10):
+            with django_assert_max_num_queries(9):
                 response = client.get(urls[name])
             assert response["X-PDF-Cache"] == "miss"  # rendered: reads the deals
-            with django_assert_max_num_queries(6):
+            with django_assert_max_num_queries(5):
                 assert client.get(urls[name])["X-PDF-Cache"] == "hit"  # no deals read
         sheet = table_sheet(tables_with_everything(Table.objects.filter(pk=tables[0].pk)).get(),
                             "en")

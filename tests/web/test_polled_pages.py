@@ -52,7 +52,7 @@ def test_sheet_fragment_answers_304_to_its_etag_and_200_after_a_save(
     first = client.get(url, headers=EN)
     assert first.status_code == 200 and first["Cache-Control"] == "private, no-cache"
     etag = first["ETag"]
-    with django_assert_max_num_queries(5):  # session, user, table, role, seats
+    with django_assert_max_num_queries(3):  # user, table with the role, seats (session: cache)
         again = client.get(url, headers={**EN, "if-none-match": etag})
     assert again.status_code == 304 and again.content == b"" and again["ETag"] == etag
     assert "sessionid" not in again.cookies  # a viewer's poll writes no session
@@ -120,7 +120,7 @@ def test_evening_live_rescored_only_for_the_changed_table_and_304_when_unchanged
     assert page.status_code == 200 and sorted(scored) == sorted([first.pk, second.pk,
                                                                   third.pk])
     etag = page["ETag"]
-    with django_assert_max_num_queries(6):  # session, user, evening, role, tables, seats
+    with django_assert_max_num_queries(4):  # user, evening+role, tables, seats (session: cache)
         again = client.get(url, headers={**EN, "if-none-match": etag})
     assert again.status_code == 304 and again.content == b""
     assert "sessionid" not in again.cookies
@@ -209,7 +209,7 @@ def test_evening_live_queries_do_not_grow_with_the_tables(
     evening = evening_with_tables(club, tables=8)
     login(client, club, "viewer")
     url = reverse("scoring:evening-live", args=[evening.pk])
-    with django_assert_max_num_queries(10):  # every table scored: states + 3 for the tables
+    with django_assert_max_num_queries(9):  # every table scored: states + 3 for the tables
         page = client.get(url, headers=EN)
     assert page.content.decode().count('class="compact-sheet"') == 8
 

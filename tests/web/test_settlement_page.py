@@ -136,7 +136,7 @@ def test_constant_queries_however_many_deals(
     club = make_club()
     evening = money_evening(club)
     login(client, club, "admin")
-    with django_assert_max_num_queries(10):
+    with django_assert_max_num_queries(9):
         page(client, evening)
     for table in evening.tables.all():
         last = table.deals.count()
@@ -144,7 +144,7 @@ def test_constant_queries_however_many_deals(
             Deal(table=table, position=last + i + 1, record=record)
             for i, record in enumerate(plain_games(table, 120))
             if i >= 0)
-    with django_assert_max_num_queries(10):
+    with django_assert_max_num_queries(9):
         html = page(client, evening)
     assert "money-pairs" in html
 

@@ -238,13 +238,13 @@ def test_a_150_deal_sheet_renders_in_constant_queries(
     login(client, club)
     Deal.objects.bulk_create(Deal(table=table, position=i + 1, record=record)
                              for i, record in enumerate(plain_games(table, 150)))
-    with django_assert_max_num_queries(10):
+    with django_assert_max_num_queries(9):
         response = client.get(reverse("scoring:sheet", args=[table.pk]))
     assert response.status_code == 200
     assert len(body_rows(response.content.decode())) == 150
-    with django_assert_max_num_queries(10):
+    with django_assert_max_num_queries(9):
         client.get(reverse("scoring:sheet", args=[table.pk]), {"layout": "historical"})
-    with django_assert_max_num_queries(10):
+    with django_assert_max_num_queries(9):
         client.get(reverse("scoring:sheet-fragment", args=[table.pk]))
 
 
