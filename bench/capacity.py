@@ -86,6 +86,7 @@ VERSION_POLL_SECONDS = 2.5
 # the one its previous poll got, as the browser's cache keeps it.
 POLL_SECONDS = {"sheet fragment": 10.0, "evening live": 5.0,
                 "table version": VERSION_POLL_SECONDS}
+ETAGS_KEPT_SECONDS = 2 * max(POLL_SECONDS.values())
 
 
 def mix(tables: int) -> list[tuple[str, float]]:
@@ -188,9 +189,9 @@ class Traffic:
         self.lock = threading.Lock()
         self.mix = mix(len(site.tables))
         # per path, the ETags it answered with and when: a viewer sends the one its own
-        # previous poll (an interval ago) got
-        self.etags: dict[str, deque[tuple[float, str]]] = defaultdict(
-            lambda: deque(maxlen=64))
+        # previous poll (an interval ago) got. Kept by age, not by number: the overview is
+        # one path polled 80 times a second, so a count would keep only its last second.
+        self.etags: dict[str, deque[tuple[float, str]]] = defaultdict(deque)
         self.conditional = {"sent": 0, "304": 0}
 
     def etag_for(self, kind: str, path: str) -> str | None:
@@ -210,7 +211,10 @@ class Traffic:
                 self.conditional["sent"] += 1
                 self.conditional["304"] += status == 304
             if headers.get("etag"):
-                self.etags[path].append((time.perf_counter(), headers["etag"]))
+                answered = self.etags[path]
+                answered.append((time.perf_counter(), headers["etag"]))
+                while answered[0][0] < answered[-1][0] - ETAGS_KEPT_SECONDS:
+                    answered.popleft()
         results.add(kind, due, status in (200, 304))
 
     def port(self) -> int:
