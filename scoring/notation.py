@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import lru_cache
 from typing import Any
 
 from django.utils.formats import number_format
+from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
 from scoring.reads.sheet import ScoreSheet, SheetRow, details_of, game_label, result_label
 
@@ -169,15 +170,23 @@ def points(value: Any) -> str:
     """24729 → "24.729" in German, "24,729" in English, with a real minus sign."""
     if value is None or value == "":
         return ""
-    text = number_format(int(value), force_grouping=True)
-    return MINUS + text[1:] if text.startswith("-") else text
+    return _formatted(get_language(), int(value), None)
 
 
 def decimal1(value: Any) -> str:
     """1474.5 → "1.474,5" in German; −8.5 → "−8,5"; "" for None."""
     if value is None or value == "":
         return ""
-    text = number_format(Decimal(value), 1, force_grouping=True)
+    return _formatted(get_language(), Decimal(value), 1)
+
+
+@lru_cache(maxsize=16384)
+def _formatted(language: str | None, value: int | Decimal, places: int | None) -> str:
+    """A number as the language writes it. Kept per language and value: a season table of
+    1,000 players writes some 6,000 numbers, mostly the same ones each time it is rendered
+    again after a change, and Django's number_format looks up the language's separators on
+    every call."""
+    text = number_format(value, places, force_grouping=True)
     return MINUS + text[1:] if text.startswith("-") else text
 
 

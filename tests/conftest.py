@@ -203,6 +203,17 @@ def _empty_caches(request: pytest.FixtureRequest, _django_db_marker: None) -> No
             caches[alias].clear()
 
 
+@pytest.fixture(autouse=True)
+def _states_read_every_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """reads/live keeps the polled pages' states for STATES_SECONDS for every process. Here
+    a page reads them every time, so that query counts and what a page shows right after a
+    change made outside the services do not depend on how fast a test runs;
+    tests/web/test_polled_pages.py turns keeping on where it tests it."""
+    from scoring.reads import live
+
+    monkeypatch.setattr(live, "STATES_SECONDS", 0)
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _fast_password_hasher() -> Iterator[None]:
     # The default PBKDF2 costs ~0.2 s per hash; tests create users, they don't guard them.

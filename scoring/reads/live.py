@@ -13,15 +13,19 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
+from collections.abc import Callable
 from functools import cache
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar, cast
 
+from django.core.cache import caches
 from django.template.loader import get_template
 
 from scoring.models import Evening, ImportedTotal, Player, Season, Seat, Table
 
 # Bump when what a digest covers changes meaning.
 FORMAT = 1
+
+T = TypeVar("T")
 
 
 def digest(*parts: object) -> str:
@@ -52,7 +56,18 @@ def table_digest(basis: str, fields: tuple[object, ...],
 
 
 def table_state(table: Table) -> str:
-    """The digest of a table (fetched with its evening and club): one query, the seats."""
+    """The digest of a table (fetched with its evening and club): from its evening's kept
+    states (evening_states) when the table is among them, else one query (the seats)."""
+    if STATES_SECONDS <= 0:  # keeping switched off: this table's seats, not the evening's
+        return read_table_state(table)
+    for state in evening_states(table.evening).tables:
+        if state.pk == table.pk:
+            return state.digest
+    return read_table_state(table)
+
+
+def read_table_state(table: Table) -> str:
+    """The digest of a table read from the database: one query, the seats."""
     seats = list(Seat.objects.filter(table=table).order_by("position").values_list(
         "player_id", "player__name"))
     return table_digest(evening_basis(table.evening), _fields(table), seats)
@@ -70,10 +85,88 @@ class TableState(NamedTuple):
     digest: str
 
 
-def evening_states(evening: Evening) -> list[TableState]:
+# How long the states of an evening's tables and of a season are reused by every process
+# without reading them again. Hundreds of viewers poll one evening every 5 s, each table's
+# sheet every 10 s and the season table every 10 s: reading 250 tables and 1,000 seats (and
+# for the season, the club's players) and digesting them for every poll was the polled pages'
+# main cost. A deal saved or a table made through the services drops them at once
+# (forget_states); other changes (a seat or a name corrected in the admin, a paper import)
+# show after this long at most. A whole number (Redis keeps whole seconds); 0 reads every time.
+STATES_SECONDS = 1
+STATES_CACHE = "default"  # the shared cache
+
+
+def _evening_key(evening_id: int) -> str:
+    return f"live:evening-states:{evening_id}"
+
+
+def _season_key(season_id: int) -> str:
+    return f"live:season-state:{season_id}"
+
+
+def forget_states(evening_id: int, season_id: int | None) -> None:
+    """A table of the evening changed: the next poll reads the states again."""
+    keys = [_evening_key(evening_id)]
+    if season_id is not None:
+        keys.append(_season_key(season_id))
+    caches[STATES_CACHE].delete_many(keys)
+
+
+def _kept(key: str, basis: str, read: Callable[[], T]) -> T:
+    """What ``read`` gives, kept for STATES_SECONDS under ``key`` for the same ``basis``
+    (the digest of the evening's or the season's own fields, read with the request: a change
+    to them is seen at once)."""
+    if STATES_SECONDS <= 0:  # keeping switched off: read every time
+        return read()
+    cache = caches[STATES_CACHE]
+    kept = cache.get(key)
+    if kept is not None and kept[0] == basis:
+        return cast(T, kept[1])
+    value = read()
+    cache.set(key, (basis, value), STATES_SECONDS)
+    return value
+
+
+class EveningStates(NamedTuple):
+    tables: list[TableState]  # in the overview's order
+    digest: str  # of every table's pk and digest, in that order
+
+
+# How long a set of states stays findable by its digest (shown_states): a poll names the
+# overview it shows by that digest and gets the tables changed since.
+SHOWN_SECONDS = 15 * 60
+
+
+def _shown_key(evening_id: int, states_digest: str) -> str:
+    return f"live:evening-shown:{evening_id}:{states_digest}"
+
+
+def evening_states(evening: Evening) -> EveningStates:
     """Every table of the evening in the overview's order (the series being played first),
-    with its digest: two queries (the tables' fields, the seats), however many tables."""
+    with its digest: kept for STATES_SECONDS for every process, else two queries (the
+    tables' fields, the seats), however many tables. Each set read is also kept under its
+    digest for SHOWN_SECONDS (shown_states)."""
     basis = evening_basis(evening)
+
+    def read() -> tuple[list[tuple[int, int, str]], str]:
+        rows = [(s.pk, s.series, s.digest) for s in read_evening_states(evening, basis)]
+        states_digest = digest(rows)
+        caches[STATES_CACHE].set(_shown_key(evening.pk, states_digest), rows, SHOWN_SECONDS)
+        return rows, states_digest
+
+    rows, states_digest = _kept(_evening_key(evening.pk), basis, read)
+    return EveningStates([TableState(*row) for row in rows], states_digest)
+
+
+def shown_states(evening_id: int, states_digest: str) -> list[TableState] | None:
+    """The states of the evening's tables as they were when their digest was
+    ``states_digest`` (None: not known, or too long ago)."""
+    rows = caches[STATES_CACHE].get(_shown_key(evening_id, states_digest))
+    return None if rows is None else [TableState(*row) for row in rows]
+
+
+def read_evening_states(evening: Evening, basis: str) -> list[TableState]:
+    """The states read from the database: two queries, however many tables."""
     seated: dict[int, list[tuple[int, str]]] = defaultdict(list)
     for table_id, player_id, name in Seat.objects.filter(table__evening=evening).order_by(
             "table_id", "position").values_list("table_id", "player_id", "player__name"):
@@ -87,13 +180,19 @@ def evening_states(evening: Evening) -> list[TableState]:
 def season_state(season: Season) -> str:
     """The digest of everything the season table is computed from: the season (and its
     club's name), its evenings, the club's players, the season's tables (with their versions)
-    and seats, and the totals imported from paper. Five cheap queries, however large the
-    season, where computing the table reads every table's result and renders a row per
-    player."""
+    and seats, and the totals imported from paper. Kept for STATES_SECONDS for every process,
+    else five cheap queries, however large the season, where computing the table reads every
+    table's result and renders a row per player."""
+    basis = digest(_fields(season), season.club.name)
+    return _kept(_season_key(season.pk), basis, lambda: read_season_state(season, basis))
+
+
+def read_season_state(season: Season, basis: str) -> str:
+    """The season's digest read from the database: five queries."""
     tables = Table.objects.filter(evening__season=season)
     names = [f.attname for f in Table._meta.concrete_fields]
     return digest(
-        _fields(season), season.club.name,
+        basis,
         [_fields(e) for e in season.evenings.order_by("pk")],
         list(Player.objects.filter(club_id=season.club_id).order_by("pk").values_list(
             *[f.attname for f in Player._meta.concrete_fields])),

@@ -150,51 +150,25 @@ def _overview_context(states: list[live.TableState]) -> str:
     return live.digest(_lang(), multi, LAST_ROWS, live.template_digest(TABLE_ARTICLE))
 
 
-def _overview_state(context: str, states: list[live.TableState]) -> str:
-    return live.digest(context, [(s.pk, s.digest) for s in states])
+def _overview_etag(evening_pk: int, context: str, states: live.EveningStates) -> str:
+    """The overview's ETag names what it shows: the context and the tables' states."""
+    return f'"evening-{evening_pk}-{context}-{states.digest}"'
 
 
-def _overview_etag(evening_pk: int, state: str) -> str:
-    return f'"evening-{evening_pk}-{state}"'
-
-
-def _index_key(evening_pk: int, state: str) -> str:
-    return f"polled:evening-index:{evening_pk}:{state}"
-
-
-def _remember_overview(evening_pk: int, state: str, context: str,
-                       states: list[live.TableState]) -> None:
-    """Keeps which table states an overview state is made of, so that a poll from it can be
-    answered with the tables changed since (kept as long as the rendered HTML)."""
-    caches[POLLED].set(_index_key(evening_pk, state),
-                       (context, [(s.pk, s.digest) for s in states]), POLLED_SECONDS)
-
-
-def _shown_state(request: HttpRequest, evening_pk: int) -> str | None:
-    """The overview state the poller shows: the state in its If-None-Match."""
-    prefix = f'"evening-{evening_pk}-'
-    for tag in request.headers.get("If-None-Match", "").split(","):
-        tag = tag.strip()
-        if tag.startswith(prefix) and tag.endswith('"'):
-            return tag[len(prefix):-1]
-    return None
-
-
-def _changed_since(evening_pk: int, shown: str | None, context: str,
+def _changed_since(request: HttpRequest, evening_pk: int, context: str,
                    states: list[live.TableState]) -> list[live.TableState] | None:
-    """The tables whose state changed since the overview ``shown``; None when the whole
-    overview must be sent (an overview not remembered, another language or layout, or
-    tables added, removed or reordered since)."""
-    if shown is None:
+    """The tables whose state changed since the overview the poller shows (its
+    If-None-Match); None when the whole overview must be sent: an overview not known (none
+    named, or too long ago), another language, or tables added, removed or reordered since."""
+    prefix = f'"evening-{evening_pk}-{context}-'
+    shown = next((tag.strip()[len(prefix):-1]
+                  for tag in request.headers.get("If-None-Match", "").split(",")
+                  if tag.strip().startswith(prefix) and tag.strip().endswith('"')), None)
+    before = None if shown is None else live.shown_states(evening_pk, shown)
+    if before is None or [s.pk for s in before] != [s.pk for s in states]:
         return None
-    remembered = caches[POLLED].get(_index_key(evening_pk, shown))
-    if remembered is None:
-        return None
-    shown_context, shown_states = remembered
-    if shown_context != context or [pk for pk, _ in shown_states] != [s.pk for s in states]:
-        return None
-    return [state for state, (_pk, digest) in zip(states, shown_states, strict=True)
-            if digest != state.digest]
+    return [state for state, old in zip(states, before, strict=True)
+            if old.digest != state.digest]
 
 
 def _evening_articles(request: HttpRequest, evening: Evening, states: list[live.TableState],
@@ -226,11 +200,11 @@ def _evening_articles(request: HttpRequest, evening: Evening, states: list[live.
 
 
 def _whole_overview(request: HttpRequest, evening: Evening, states: list[live.TableState],
-                    context: str, state: str) -> str:
+                    context: str, etag: str) -> str:
     """Every table of the overview (for a poll): one read of the shared cache when any process
     rendered this state before."""
     cache = caches[POLLED]
-    key = f"polled:evening:{evening.pk}:{state}"
+    key = f"polled:evening:{etag}"
     html: str | None = cache.get(key)
     if html is None:
         html = render_to_string("scoring/sheet/_evening_tables.html", {
@@ -244,13 +218,11 @@ def _whole_overview(request: HttpRequest, evening: Evening, states: list[live.Ta
 def evening(request: HttpRequest, pk: int) -> HttpResponse:
     evening_obj, member = evening_for(request, pk)
     states = live.evening_states(evening_obj)
-    overview = _overview_context(states)
-    state = _overview_state(overview, states)
-    _remember_overview(evening_obj.pk, state, overview, states)
+    overview = _overview_context(states.tables)
     context: dict[str, Any] = {
         "evening": evening_obj, "member": member,
-        "articles": _evening_articles(request, evening_obj, states, overview),
-        "overview_etag": _overview_etag(evening_obj.pk, state),
+        "articles": _evening_articles(request, evening_obj, states.tables, overview),
+        "overview_etag": _overview_etag(evening_obj.pk, overview, states),
         "is_admin": member.role == Membership.Role.ADMIN}
     if context["is_admin"]:  # what tablets sent after closing or with a stale code
         context["held_waiting"] = HeldOperation.objects.filter(
@@ -263,23 +235,20 @@ def evening(request: HttpRequest, pk: int) -> HttpResponse:
 @require_safe
 def evening_live(request: HttpRequest, pk: int) -> HttpResponse:
     """The overview's poll: 304 when unchanged; else the tables changed since the overview
-    the poller shows, or the whole overview. Two cheap queries (the tables' states) before
-    that, however many tables."""
+    the poller shows, or the whole overview. The tables' states come from the shared cache
+    (reads/live.py), however many tables."""
     evening_obj, _member = evening_for(request, pk)
     states = live.evening_states(evening_obj)
-    context = _overview_context(states)
-    state = _overview_state(context, states)
-    etag = _overview_etag(evening_obj.pk, state)
+    context = _overview_context(states.tables)
+    etag = _overview_etag(evening_obj.pk, context, states)
     if _not_modified(request, etag):
         return _polled(request, etag, None)
-    changed = _changed_since(evening_obj.pk, _shown_state(request, evening_obj.pk), context,
-                             states)
+    changed = _changed_since(request, evening_obj.pk, context, states.tables)
     if changed is None:
-        html = _whole_overview(request, evening_obj, states, context, state)
+        html = _whole_overview(request, evening_obj, states.tables, context, etag)
     else:
         html = render_to_string("scoring/sheet/_evening_changes.html", {
             "articles": _evening_articles(request, evening_obj, changed, context)}, request)
-    _remember_overview(evening_obj.pk, state, context, states)
     return _polled(request, etag, html)
 
 

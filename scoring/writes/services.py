@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import uuid
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -28,6 +29,7 @@ from scoring.models import (
     Seat,
     Table,
 )
+from scoring.reads import live
 from scoring.reads.sheet import table_document
 from scoring.reads.standings import evening_ranking
 from scoring.writes import scores, seating
@@ -66,10 +68,21 @@ def _claim_version(table: Table, expected_version: int) -> bool:
 
     A conditional UPDATE is atomic on every database: of two devices saving against the same
     version exactly one wins; the other sees 0 rows and is refused as stale."""
-    return bool(
+    claimed = bool(
         Table.objects.filter(pk=table.pk, version=expected_version)
         .update(version=F("version") + 1)
     )
+    if claimed:
+        _forget_states(table.evening)
+    return claimed
+
+
+def _forget_states(evening: Evening) -> None:
+    """The polled pages read the states of the evening's tables and of its season again:
+    now (this process's next read sees the change) and once more at commit (a poll that read
+    them before the commit may have kept them meanwhile)."""
+    live.forget_states(evening.pk, evening.season_id)
+    transaction.on_commit(partial(live.forget_states, evening.pk, evening.season_id))
 
 
 def _check_table(table: Table, records: list[dict[str, Any]], *, appended: bool = False,
@@ -365,6 +378,7 @@ def table_create(*, evening: Any, players: list[Any], first_dealer: int = 0,
         Seat.objects.bulk_create(
             Seat(table=table, position=i, player=p) for i, p in enumerate(players))
         scores.seated(table, [p.pk for p in players])
+        _forget_states(evening)
     return table
 
 

@@ -201,6 +201,82 @@ def test_evening_live_changes_follow_a_chain_of_polls(client: Client) -> None:
     assert shown == articles(fresh)
 
 
+@pytest.fixture
+def states_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The states kept as in production, for as long as a test takes (tests/conftest.py
+    switches keeping off everywhere else)."""
+    from scoring.reads import live
+
+    monkeypatch.setattr(live, "STATES_SECONDS", 3600)
+
+
+def test_evening_live_reuses_the_table_states_until_a_deal_or_a_second_passes(
+        client: Client, states_kept: None, monkeypatch: pytest.MonkeyPatch,
+        django_assert_num_queries: DjangoAssertNumQueries) -> None:
+    """Hundreds of viewers poll one evening: the tables' states are read once for all of them
+    (reads/live.STATES_SECONDS), a deal saved through the services shows at the next poll
+    all the same, and a name corrected outside them once the states expire."""
+    import time
+
+    from scoring.reads import live
+
+    club = make_club()
+    evening = evening_with_tables(club, tables=3)
+    first = evening.tables.order_by("number")[0]
+    login(client, club, "viewer")
+    other = Client()
+    login(other, club, "scorer")
+    url = reverse("scoring:evening-live", args=[evening.pk])
+    etag = client.get(url, headers=EN)["ETag"]
+    with django_assert_num_queries(2):  # the user; the evening with the role (no tables)
+        assert other.get(url, headers={**EN, "if-none-match": etag}).status_code == 304
+    monkeypatch.setattr(live, "STATES_SECONDS", 1)  # as in production, from the next read
+    play(first, [won(1)])
+    changed = client.get(url, headers={**EN, "if-none-match": etag})
+    assert changed.status_code == 200 and set(articles(changed)) == {first.pk}
+    etag = changed["ETag"]
+    seat = Seat.objects.get(table=first, position=1)
+    Player.objects.filter(pk=seat.player_id).update(name="Neuer Name")  # as the admin would
+    time.sleep(1.2)  # the states kept for a second are gone by now
+    renamed = client.get(url, headers={**EN, "if-none-match": etag})
+    assert renamed.status_code == 200 and "Neuer Name" in renamed.content.decode()
+
+
+def test_sheet_fragment_and_season_table_use_the_kept_states(
+        client: Client, states_kept: None, standings_computed: list[int],
+        django_assert_num_queries: DjangoAssertNumQueries) -> None:
+    """A table's sheet takes its digest from its evening's kept states (no seats read), the
+    season table its digest from the season's (none of its five queries); a deal saved
+    through the services is on both at the next request."""
+    from scoring.models import Season
+    from scoring.writes.demo_season import build_season
+
+    build_season(evenings=2, tables=2, series=1, seed=3)
+    season = Season.objects.get()
+    login(client, season.club, "viewer")
+    table = season.evenings.order_by("date").last().tables.first()  # type: ignore[union-attr]
+    assert table is not None
+    fragment = reverse("scoring:sheet-fragment", args=[table.pk])
+    standings = reverse("scoring:season", args=[season.pk])
+    client.get(reverse("scoring:evening", args=[table.evening_id]), headers=EN)
+    etag = client.get(fragment, headers=EN)["ETag"]
+    with django_assert_num_queries(2):  # the user; the table with the role
+        assert client.get(fragment, headers={**EN, "if-none-match": etag}).status_code == 304
+    before = client.get(standings, headers=EN).content.decode()
+    # the user; the season with the role; the header's clubs (membership, club): none of
+    # the five queries of the season's digest
+    with django_assert_num_queries(4):
+        assert client.get(standings, headers=EN).status_code == 200
+    assert standings_computed == [season.pk]
+    last = table.deals.order_by("position").last()
+    assert last is not None
+    deal_delete(deal=last, reason="test", expected_version=table.version, actor=ME)
+    assert client.get(fragment, headers={**EN, "if-none-match": etag}).status_code == 200
+    after = client.get(standings, headers=EN).content.decode()
+    assert standings_computed == [season.pk, season.pk]
+    assert after.count("<tr") == before.count("<tr") and after != before
+
+
 def test_evening_live_queries_do_not_grow_with_the_tables(
         client: Client, django_assert_max_num_queries: DjangoAssertNumQueries) -> None:
     club = make_club()
