@@ -60,10 +60,8 @@ def table_state(table: Table) -> str:
     states (evening_states) when the table is among them, else one query (the seats)."""
     if STATES_SECONDS <= 0:  # keeping switched off: this table's seats, not the evening's
         return read_table_state(table)
-    for state in evening_states(table.evening).tables:
-        if state.pk == table.pk:
-            return state.digest
-    return read_table_state(table)
+    kept = evening_states(table.evening).digest_of(table.pk)
+    return read_table_state(table) if kept is None else kept
 
 
 def read_table_state(table: Table) -> str:
@@ -128,8 +126,16 @@ def _kept(key: str, basis: str, read: Callable[[], T]) -> T:
 
 
 class EveningStates(NamedTuple):
-    tables: list[TableState]  # in the overview's order
-    digest: str  # of every table's pk and digest, in that order
+    rows: list[tuple[int, int, str]]  # each table's pk, series and digest, in overview order
+    digest: str  # of the rows
+
+    @property
+    def tables(self) -> list[TableState]:
+        return [TableState(*row) for row in self.rows]
+
+    def digest_of(self, pk: int) -> str | None:
+        """One table's digest (None: not among them)."""
+        return next((digest for table, _series, digest in self.rows if table == pk), None)
 
 
 # How long a set of states stays findable by its digest (shown_states): a poll names the
@@ -154,8 +160,7 @@ def evening_states(evening: Evening) -> EveningStates:
         caches[STATES_CACHE].set(_shown_key(evening.pk, states_digest), rows, SHOWN_SECONDS)
         return rows, states_digest
 
-    rows, states_digest = _kept(_evening_key(evening.pk), basis, read)
-    return EveningStates([TableState(*row) for row in rows], states_digest)
+    return EveningStates(*_kept(_evening_key(evening.pk), basis, read))
 
 
 def shown_states(evening_id: int, states_digest: str) -> list[TableState] | None:

@@ -218,10 +218,11 @@ def _whole_overview(request: HttpRequest, evening: Evening, states: list[live.Ta
 def evening(request: HttpRequest, pk: int) -> HttpResponse:
     evening_obj, member = evening_for(request, pk)
     states = live.evening_states(evening_obj)
-    overview = _overview_context(states.tables)
+    tables = states.tables
+    overview = _overview_context(tables)
     context: dict[str, Any] = {
         "evening": evening_obj, "member": member,
-        "articles": _evening_articles(request, evening_obj, states.tables, overview),
+        "articles": _evening_articles(request, evening_obj, tables, overview),
         "overview_etag": _overview_etag(evening_obj.pk, overview, states),
         "is_admin": member.role == Membership.Role.ADMIN}
     if context["is_admin"]:  # what tablets sent after closing or with a stale code
@@ -239,13 +240,14 @@ def evening_live(request: HttpRequest, pk: int) -> HttpResponse:
     (reads/live.py), however many tables."""
     evening_obj, _member = evening_for(request, pk)
     states = live.evening_states(evening_obj)
-    context = _overview_context(states.tables)
+    tables = states.tables
+    context = _overview_context(tables)
     etag = _overview_etag(evening_obj.pk, context, states)
     if _not_modified(request, etag):
         return _polled(request, etag, None)
-    changed = _changed_since(request, evening_obj.pk, context, states.tables)
+    changed = _changed_since(request, evening_obj.pk, context, tables)
     if changed is None:
-        html = _whole_overview(request, evening_obj, states.tables, context, etag)
+        html = _whole_overview(request, evening_obj, tables, context, etag)
     else:
         html = render_to_string("scoring/sheet/_evening_changes.html", {
             "articles": _evening_articles(request, evening_obj, changed, context)}, request)
