@@ -21,19 +21,49 @@ import hashlib
 import math
 import time
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from django.core.cache import cache
+from django.contrib.auth.backends import ModelBackend
+from django.contrib.auth.models import User
+from django.core.cache import cache, caches
 from django.core.exceptions import PermissionDenied
 from django.db.models import F, FilteredRelation, Model, Q, QuerySet
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
+from scoring.apps import SIGNED_IN_CACHE, signed_in_key
 from scoring.models import Club, Deal, Evening, Membership, Player, Season, Table
 from scoring.writes.services import Actor
 
 SESSION_KEY = "table_grants"
+
+# How long a signed-in account is kept in the shared cache. Every request of a signed-in
+# member reads the account (Django's get_user); at a Preisskat most requests are polls, and
+# that read was the largest part of a poll after the session. A change through the models
+# (a new password, deactivated, deleted) drops it at once in every process (scoring/apps.py);
+# this bounds anything else (a bulk update in a shell).
+SIGNED_IN_SECONDS = 60
+
+
+class SignedInBackend(ModelBackend):
+    """Django's own sign-in (ModelBackend), with the signed-in account read from the shared
+    cache. Django still checks the session against the account's password on every request
+    (the session's hash), and an inactive account is refused as before."""
+
+    def get_user(self, user_id: Any) -> User | None:
+        if SIGNED_IN_SECONDS <= 0:  # keeping switched off
+            return super().get_user(user_id)
+        cache = caches[SIGNED_IN_CACHE]
+        key = signed_in_key(user_id)
+        user: User | None = cache.get(key)
+        if user is None:
+            user = super().get_user(user_id)
+            if user is not None:
+                cache.set(key, user, SIGNED_IN_SECONDS)
+            return user
+        return user if self.user_can_authenticate(user) else None
+
 
 
 _M = TypeVar("_M", bound=Model)

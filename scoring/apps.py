@@ -1,11 +1,32 @@
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from django.apps import AppConfig
+from django.conf import settings
+from django.core.cache import caches
 from django.core.management import call_command
-from django.db.models.signals import post_migrate
+from django.db import transaction
+from django.db.models.signals import post_delete, post_migrate, post_save
 from django.utils.translation import gettext_lazy as _
+
+# Signed-in accounts kept in the shared cache (scoring.access.SignedInBackend), dropped here
+# whenever an account is saved or deleted (a new password, deactivated, removed), in every
+# process that loads the app: the site, its workers and the management commands alike.
+SIGNED_IN_CACHE = "default"
+
+
+def signed_in_key(user_id: object) -> str:
+    return f"auth:user:{user_id}"
+
+
+def forget_signed_in(sender: Any, instance: Any, **kwargs: Any) -> None:
+    """Now, and once more when the change commits: a request that read the account before
+    the commit may have kept the old one meanwhile."""
+    key = signed_in_key(instance.pk)
+    caches[SIGNED_IN_CACHE].delete(key)
+    transaction.on_commit(partial(caches[SIGNED_IN_CACHE].delete, key))
 
 
 def create_cache_tables(using: str = "default", **kwargs: Any) -> None:
@@ -23,3 +44,6 @@ class ScoringConfig(AppConfig):
     def ready(self) -> None:
         post_migrate.connect(create_cache_tables, sender=self,
                              dispatch_uid="scoring.create_cache_tables")
+        for signal in (post_save, post_delete):
+            signal.connect(forget_signed_in, sender=settings.AUTH_USER_MODEL,
+                           dispatch_uid=f"scoring.forget_signed_in.{signal is post_save}")

@@ -202,6 +202,8 @@ AUTH_PASSWORD_VALIDATORS = [
 
 # Accounts come from the first-run set-up, invitations of club admins, the registration of
 # a club (if open), the members page or the Django admin.
+# Django's sign-in with the signed-in account kept in the shared cache (scoring/access.py).
+AUTHENTICATION_BACKENDS = ["scoring.access.SignedInBackend"]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "scoring:home"
 LOGOUT_REDIRECT_URL = "scoring:home"

@@ -214,6 +214,16 @@ def _states_read_every_time(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(live, "STATES_SECONDS", 0)
 
 
+@pytest.fixture(autouse=True)
+def _account_read_every_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """scoring.access.SignedInBackend keeps the signed-in account in the shared cache; here
+    every request reads it, so that a page's query count does not depend on whether an
+    earlier request of the test kept it. tests/web/test_sessions.py turns keeping on."""
+    from scoring import access
+
+    monkeypatch.setattr(access, "SIGNED_IN_SECONDS", 0)
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _fast_password_hasher() -> Iterator[None]:
     # The default PBKDF2 costs ~0.2 s per hash; tests create users, they don't guard them.

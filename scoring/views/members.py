@@ -25,7 +25,7 @@ from scoring.forms.members import DepartedNamesForm, InviteForm, LinkForm
 from scoring.models import Club, Invitation, Membership
 from scoring.writes import onboarding
 
-BACKEND = "django.contrib.auth.backends.ModelBackend"
+BACKEND = "scoring.access.SignedInBackend"
 
 
 def invitation_url(request: HttpRequest, invitation: Invitation) -> str:

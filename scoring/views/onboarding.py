@@ -25,7 +25,7 @@ from scoring.forms.setup import ClubSetupForm
 from scoring.writes import onboarding
 from scoring.writes.onboarding import NewClub
 
-BACKEND = "django.contrib.auth.backends.ModelBackend"
+BACKEND = "scoring.access.SignedInBackend"
 
 
 def _new_club(form: ClubSetupForm) -> NewClub:

@@ -10,7 +10,9 @@ import pytest
 from django.conf import settings
 from django.contrib.sessions.models import Session
 from django.core.cache import caches
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from .factories import make_club, make_user
@@ -53,3 +55,60 @@ def test_signing_out_ends_the_session_in_the_cache_and_the_database(client: Clie
     store = import_module(settings.SESSION_ENGINE).SessionStore
     assert caches[settings.SESSION_CACHE_ALIAS].get(store.cache_key_prefix + cookie) is None
     assert not signed_in(cookie, club.slug)  # the copied cookie is worth nothing now
+
+
+# ---------------------------------------------------------------- the signed-in account
+
+@pytest.fixture(autouse=True)
+def _accounts_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As in production (tests/conftest.py switches keeping off everywhere else)."""
+    from scoring import access
+
+    monkeypatch.setattr(access, "SIGNED_IN_SECONDS", 60)
+
+
+def test_the_signed_in_account_is_read_once_and_dropped_when_it_changes(
+        client: Client) -> None:
+    """scoring.access.SignedInBackend: a member's requests read their account from the shared
+    cache; a new password signs out the sessions made with the old one at their next request,
+    and a deactivated account is out at once, in every process (scoring/apps.py)."""
+    club = make_club()
+    anna = make_user(club, "viewer", username="anna")
+    assert client.login(username="anna", password="pw-for-tests-only")
+    url = reverse("scoring:club", args=[club.slug])
+    assert client.get(url).status_code == 200  # reads the account, keeps it
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url).status_code == 200
+    assert not [q for q in queries if '"auth_user"' in q["sql"]]
+    other = Client()
+    assert other.login(username="anna", password="pw-for-tests-only")
+    cookie = other.cookies[settings.SESSION_COOKIE_NAME].value
+    assert signed_in(cookie, club.slug)
+    anna.set_password("a-new-password-4711")
+    anna.save()  # as the password change does; this session's hash is the old password's
+    assert not signed_in(cookie, club.slug)
+    assert client.login(username="anna", password="a-new-password-4711")
+    assert client.get(url).status_code == 200
+    anna.is_active = False
+    anna.save()  # an admin deactivates the account
+    assert client.get(url).status_code != 200
+
+
+def test_an_account_kept_in_the_cache_is_refused_when_inactive() -> None:
+    """Even an inactive account that is still kept (changed behind the models' back) is
+    refused, as by Django's own backend."""
+    from django.contrib.auth import get_user_model
+
+    from scoring.access import SignedInBackend
+    from scoring.apps import SIGNED_IN_CACHE, signed_in_key
+
+    club = make_club()
+    anna = make_user(club, "viewer", username="anna")
+    backend = SignedInBackend()
+    assert backend.get_user(anna.pk) == anna
+    kept = caches[SIGNED_IN_CACHE].get(signed_in_key(anna.pk))
+    assert kept is not None
+    kept.is_active = False  # as if deactivated by a bulk update, which sends no signal
+    caches[SIGNED_IN_CACHE].set(signed_in_key(anna.pk), kept)
+    assert get_user_model().objects.get(pk=anna.pk).is_active
+    assert backend.get_user(anna.pk) is None
