@@ -7,9 +7,10 @@
   with a higher allowance; past the free attempts each further attempt waits longer
   (a slowdown, never a lock-out of the rightful holder from another address or device).
 - One query: each ``*_for`` helper reads its object and the signed-in user's membership of
-  the object's club in one query (the membership's pk and role as subqueries on the
-  object's row; the unique (user, club) pair makes each an index lookup) and builds the
-  ``Membership`` from that row: the polled pages ask this on every request.
+  the object's club in one query (a LEFT JOIN on the membership; the unique (user, club)
+  pair makes it an index lookup and at most one row) and builds the ``Membership`` from
+  that row: the polled pages ask this on every request. The signed-in account itself comes
+  from the shared cache (SignedInBackend).
 - Table codes: a device that entered a table's code may record at that one table while the
   evening's codes are valid (its date and the night after, until it is closed). The grant
   lives in the session and is checked against the table on every request.
@@ -65,14 +66,13 @@ class SignedInBackend(ModelBackend):
         return user if self.user_can_authenticate(user) else None
 
 
-
 _M = TypeVar("_M", bound=Model)
 
 
 def with_membership(request: HttpRequest, objects: QuerySet[_M], club: str) -> QuerySet[_M]:
     """The objects, each with the signed-in user's membership of its club (``club``: the
-    path to the club's pk, as OuterRef sees it) as ``member_pk`` and ``member_role``, in the
-    same query; read them back with ``member_of``. Anonymous: the objects as they are."""
+    path from the object to its club, "pk" for a club) as ``member_pk`` and ``member_role``,
+    in the same query; read them back with ``member_of``. Anonymous: the objects as they are."""
     user = request.user
     if not user.is_authenticated:
         return objects

@@ -1,12 +1,16 @@
-"""What the polled pages (a table's sheet fragment, the evening's live overview) show depends
-on, as short digests: the cache keys of their rendered HTML in the shared cache and their
-ETags, so that a poll of an unchanged page is answered 304 without rendering, and a changed
-evening re-renders only the tables that changed.
+"""What the polled pages (a table's sheet fragment, the evening's live overview, the season
+table) show depends on, as short digests: the cache keys of their rendered HTML in the shared
+cache and their ETags, so that a poll of an unchanged page is answered 304 without rendering,
+and a changed evening re-renders only the tables that changed.
 
 A table's digest covers every stored field of the table (its version is bumped by every change
 to its deals), its seats and their players' names (a seat corrected in the admin bumps no
 version), every field of its evening and the club's name, the language, and the source of the
 template that renders it (a deployment with a changed template never serves old HTML).
+
+The digests themselves are read once a second for every process and kept in the shared cache
+(STATES_SECONDS): a Preisskat's hundreds of viewers poll the same evening and season. A deal
+or a table saved through the services drops them at once (forget_states).
 """
 
 from __future__ import annotations
