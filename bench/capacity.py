@@ -19,9 +19,10 @@ behind shows it in the latency (no coordinated omission). Steps of --step-second
 least --min-requests requests) at rates rising by --factor; a rate passes with p99 < 250 ms
 and no errors; the search stops at the first rate that fails twice in a row, and one step
 halfway back refines it. Then the target rate itself (the search's rates need not hit it),
-offered to one instance and to two; the run fails when neither holds it. Runs itself under scripts/pg-test-server and
-scripts/redis-test-server unless DATABASE_URL and CACHE_URL name a server already; servers
-and traffic on 127.0.0.1 only; every loop is bounded and ends by itself.
+offered to one instance and to two; the run fails when neither holds it. Runs itself under
+scripts/pg-test-server and scripts/redis-test-server unless DATABASE_URL and CACHE_URL name
+a server already; servers and traffic on 127.0.0.1 only; every loop is bounded and ends by
+itself.
 
 Run: .venv/bin/python bench/capacity.py [--tables 60 --step-seconds 6 --workers 3]
      full target: --tables 250 --step-seconds 20 --start 20 --pdf-seconds 60
