@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse
@@ -144,10 +144,17 @@ LAST_ROWS = 5  # rows of each table on the evening overview (polled every few se
 TABLE_ARTICLE = "scoring/sheet/_evening_table.html"
 
 
-def _overview_context(states: list[live.TableState]) -> str:
+class Overview(NamedTuple):
     """What every table's article depends on besides its own state."""
+    multi: bool  # more than one series: each table is named with its series
+    context: str  # the digest of that, the language, the rows shown and the template
+
+
+def _overview(states: list[live.TableState]) -> Overview:
+    """The overview of all these tables (a poll's changed tables are named as among all)."""
     multi = any(state.series > 1 for state in states)
-    return live.digest(_lang(), multi, LAST_ROWS, live.template_digest(TABLE_ARTICLE))
+    return Overview(multi, live.digest(_lang(), multi, LAST_ROWS,
+                                       live.template_digest(TABLE_ARTICLE)))
 
 
 def _overview_etag(evening_pk: int, context: str, states: live.EveningStates) -> str:
@@ -172,11 +179,11 @@ def _changed_since(request: HttpRequest, evening_pk: int, context: str,
 
 
 def _evening_articles(request: HttpRequest, evening: Evening, states: list[live.TableState],
-                      context: str) -> list[tuple[int, str]]:
+                      overview: Overview) -> list[tuple[int, str]]:
     """The articles of the tables in ``states`` (pk and HTML, in that order): from the shared
     cache, and the engine and the template only for tables changed since any process last
     rendered them (two queries for those, however many)."""
-    multi = any(state.series > 1 for state in states)
+    multi, context = overview
     keys = {state.pk: f"polled:evening-table:{state.pk}:{state.digest}:{context}"
             for state in states}
     cache = caches[POLLED]
@@ -200,7 +207,7 @@ def _evening_articles(request: HttpRequest, evening: Evening, states: list[live.
 
 
 def _whole_overview(request: HttpRequest, evening: Evening, states: list[live.TableState],
-                    context: str, etag: str) -> str:
+                    overview: Overview, etag: str) -> str:
     """Every table of the overview (for a poll): one read of the shared cache when any process
     rendered this state before."""
     cache = caches[POLLED]
@@ -208,7 +215,7 @@ def _whole_overview(request: HttpRequest, evening: Evening, states: list[live.Ta
     html: str | None = cache.get(key)
     if html is None:
         html = render_to_string("scoring/sheet/_evening_tables.html", {
-            "articles": _evening_articles(request, evening, states, context),
+            "articles": _evening_articles(request, evening, states, overview),
             "swap_oob": True}, request)
         cache.set(key, html, POLLED_SECONDS)
     return html
@@ -219,11 +226,11 @@ def evening(request: HttpRequest, pk: int) -> HttpResponse:
     evening_obj, member = evening_for(request, pk)
     states = live.evening_states(evening_obj)
     tables = states.tables
-    overview = _overview_context(tables)
+    overview = _overview(tables)
     context: dict[str, Any] = {
         "evening": evening_obj, "member": member,
         "articles": _evening_articles(request, evening_obj, tables, overview),
-        "overview_etag": _overview_etag(evening_obj.pk, overview, states),
+        "overview_etag": _overview_etag(evening_obj.pk, overview.context, states),
         "is_admin": member.role == Membership.Role.ADMIN}
     if context["is_admin"]:  # what tablets sent after closing or with a stale code
         context["held_waiting"] = HeldOperation.objects.filter(
@@ -241,16 +248,16 @@ def evening_live(request: HttpRequest, pk: int) -> HttpResponse:
     evening_obj, _member = evening_for(request, pk)
     states = live.evening_states(evening_obj)
     tables = states.tables
-    context = _overview_context(tables)
-    etag = _overview_etag(evening_obj.pk, context, states)
+    overview = _overview(tables)
+    etag = _overview_etag(evening_obj.pk, overview.context, states)
     if _not_modified(request, etag):
         return _polled(request, etag, None)
-    changed = _changed_since(request, evening_obj.pk, context, tables)
+    changed = _changed_since(request, evening_obj.pk, overview.context, tables)
     if changed is None:
-        html = _whole_overview(request, evening_obj, tables, context, etag)
+        html = _whole_overview(request, evening_obj, tables, overview, etag)
     else:
         html = render_to_string("scoring/sheet/_evening_changes.html", {
-            "articles": _evening_articles(request, evening_obj, changed, context)}, request)
+            "articles": _evening_articles(request, evening_obj, changed, overview)}, request)
     return _polled(request, etag, html)
 
 

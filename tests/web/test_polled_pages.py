@@ -201,6 +201,26 @@ def test_evening_live_changes_follow_a_chain_of_polls(client: Client) -> None:
     assert shown == articles(fresh)
 
 
+def test_evening_live_changes_name_their_series_as_the_whole_overview_does(
+        client: Client) -> None:
+    """A poll's changed tables are rendered as among all the evening's tables: with a second
+    series drawn, a changed table of the first is "Series 1 · table 1", as on the page."""
+    club = make_club()
+    evening = evening_with_tables(club, tables=1)
+    first = evening.tables.get()
+    players = list(club.players.all())
+    table_create(evening=evening, players=players[:4], series=2)
+    login(client, club, "viewer")
+    url = reverse("scoring:evening-live", args=[evening.pk])
+    etag = client.get(url, headers=EN)["ETag"]
+    play(first, [won(1)])
+    changed = client.get(url, headers={**EN, "if-none-match": etag})
+    assert set(articles(changed)) == {first.pk}
+    assert "Series 1 · table 1" in articles(changed)[first.pk]
+    page = client.get(reverse("scoring:evening", args=[evening.pk]), headers=EN)
+    assert articles(page)[first.pk] == articles(changed)[first.pk]
+
+
 @pytest.fixture
 def states_kept(monkeypatch: pytest.MonkeyPatch) -> None:
     """The states kept as in production, for as long as a test takes (tests/conftest.py
