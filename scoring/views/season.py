@@ -53,8 +53,12 @@ def _lang() -> str:
 
 
 def _player_url(season: Season) -> Any:
+    """Each row's link to its player's season page: reversed once for the table, not once
+    per row (a Preisskat's season table has a thousand rows, rendered after every change)."""
+    head, _, tail = reverse("scoring:season-player", args=[season.pk, 0]).rpartition("/0/")
+
     def url(row: Standing) -> str:
-        return reverse("scoring:season-player", args=[season.pk, row.player.pk])
+        return f"{head}/{row.player.pk}/{tail}"
     return url
 
 

@@ -17,6 +17,7 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
+from django.utils.html import escape
 
 from scoring.models import Club, Deal, Evening, Player, Season, Table
 from scoring.writes.demo_season import build_season
@@ -76,6 +77,10 @@ def test_the_season_table_ranks_and_sorts(client: Client) -> None:
     assert 'aria-sort="descending"' in html
     html = client.get(url, {"sort": "name"}, headers=EN).content.decode()
     assert body_names(html) == ["Anna", "Bert", "Cäcilie", "Dörte"]
+    # each name links to that player's season page (the link is made once per table)
+    for member in club.players.filter(name__in=["Anna", "Bert", "Cäcilie", "Dörte"]):
+        link = reverse("scoring:season-player", args=[season.pk, member.pk])
+        assert f'<a href="{link}">{escape(member.name)}</a>' in html
 
 
 def season_page_queries(client: Client, season: Season) -> list[int]:
