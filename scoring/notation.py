@@ -194,11 +194,9 @@ def money(amounts: dict[str, Decimal] | None) -> str:
     """{"EUR": Decimal("-3.45")} → "−3,45 EUR"; several currencies one after the other."""
     if not amounts:
         return ""
-    parts = []
-    for currency in sorted(amounts):
-        text = number_format(amounts[currency], 2, force_grouping=True)
-        parts.append(f"{MINUS + text[1:] if text.startswith('-') else text} {currency}")
-    return " · ".join(parts)
+    language = get_language()
+    return " · ".join(f"{_formatted(language, amounts[currency], 2)} {currency}"
+                      for currency in sorted(amounts))
 
 
 def sign_class(value: Any) -> str:

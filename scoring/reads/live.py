@@ -81,10 +81,9 @@ def fetched_state(table: Table, basis: str) -> str:
                         [(s.player_id, s.player.name) for s in table.seats.all()])
 
 
-class TableState(NamedTuple):
-    pk: int
-    series: int
-    digest: str
+# A table's state on the overview: its pk, its series and its digest. Plain tuples: an
+# overview poll goes through hundreds of them.
+TableState = tuple[int, int, str]
 
 
 # How long the states of an evening's tables and of a season are reused by every process
@@ -130,16 +129,12 @@ def _kept(key: str, basis: str, read: Callable[[], T]) -> T:
 
 
 class EveningStates(NamedTuple):
-    rows: list[tuple[int, int, str]]  # each table's pk, series and digest, in overview order
-    digest: str  # of the rows
-
-    @property
-    def tables(self) -> list[TableState]:
-        return [TableState(*row) for row in self.rows]
+    tables: list[TableState]  # in the overview's order
+    digest: str  # of them all
 
     def digest_of(self, pk: int) -> str | None:
         """One table's digest (None: not among them)."""
-        return next((digest for table, _series, digest in self.rows if table == pk), None)
+        return next((digest for table, _series, digest in self.tables if table == pk), None)
 
 
 # How long a set of states stays findable by its digest (shown_states): a poll names the
@@ -158,8 +153,8 @@ def evening_states(evening: Evening) -> EveningStates:
     digest for SHOWN_SECONDS (shown_states)."""
     basis = evening_basis(evening)
 
-    def read() -> tuple[list[tuple[int, int, str]], str]:
-        rows = [(s.pk, s.series, s.digest) for s in read_evening_states(evening, basis)]
+    def read() -> tuple[list[TableState], str]:
+        rows = read_evening_states(evening, basis)
         states_digest = digest(rows)
         caches[STATES_CACHE].set(_shown_key(evening.pk, states_digest), rows, SHOWN_SECONDS)
         return rows, states_digest
@@ -170,8 +165,9 @@ def evening_states(evening: Evening) -> EveningStates:
 def shown_states(evening_id: int, states_digest: str) -> list[TableState] | None:
     """The states of the evening's tables as they were when their digest was
     ``states_digest`` (None: not known, or too long ago)."""
-    rows = caches[STATES_CACHE].get(_shown_key(evening_id, states_digest))
-    return None if rows is None else [TableState(*row) for row in rows]
+    rows: list[TableState] | None = caches[STATES_CACHE].get(
+        _shown_key(evening_id, states_digest))
+    return rows
 
 
 def read_evening_states(evening: Evening, basis: str) -> list[TableState]:
@@ -182,7 +178,7 @@ def read_evening_states(evening: Evening, basis: str) -> list[TableState]:
         seated[table_id].append((player_id, name))
     names = [f.attname for f in Table._meta.concrete_fields]
     pk_at, series_at = names.index("id"), names.index("series")
-    return [TableState(row[pk_at], row[series_at], table_digest(basis, row, seated[row[pk_at]]))
+    return [(row[pk_at], row[series_at], table_digest(basis, row, seated[row[pk_at]]))
             for row in evening.tables.order_by("-series", "number").values_list(*names)]
 
 

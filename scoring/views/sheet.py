@@ -152,7 +152,7 @@ class Overview(NamedTuple):
 
 def _overview(states: list[live.TableState]) -> Overview:
     """The overview of all these tables (a poll's changed tables are named as among all)."""
-    multi = any(state.series > 1 for state in states)
+    multi = any(series > 1 for _pk, series, _digest in states)
     return Overview(multi, live.digest(_lang(), multi, LAST_ROWS,
                                        live.template_digest(TABLE_ARTICLE)))
 
@@ -172,10 +172,9 @@ def _changed_since(request: HttpRequest, evening_pk: int, context: str,
                   for tag in request.headers.get("If-None-Match", "").split(",")
                   if tag.strip().startswith(prefix) and tag.strip().endswith('"')), None)
     before = None if shown is None else live.shown_states(evening_pk, shown)
-    if before is None or [s.pk for s in before] != [s.pk for s in states]:
+    if before is None or [pk for pk, _, _ in before] != [pk for pk, _, _ in states]:
         return None
-    return [state for state, old in zip(states, before, strict=True)
-            if old.digest != state.digest]
+    return [state for state, old in zip(states, before, strict=True) if old != state]
 
 
 def _evening_articles(request: HttpRequest, evening: Evening, states: list[live.TableState],
@@ -184,8 +183,8 @@ def _evening_articles(request: HttpRequest, evening: Evening, states: list[live.
     cache, and the engine and the template only for tables changed since any process last
     rendered them (two queries for those, however many)."""
     multi, context = overview
-    keys = {state.pk: f"polled:evening-table:{state.pk}:{state.digest}:{context}"
-            for state in states}
+    keys = {pk: f"polled:evening-table:{pk}:{digest}:{context}"
+            for pk, _series, digest in states}
     cache = caches[POLLED]
     found: dict[str, str] = cache.get_many(list(keys.values())) if keys else {}
     missing = [pk for pk, key in keys.items() if key not in found]
@@ -203,7 +202,7 @@ def _evening_articles(request: HttpRequest, evening: Evening, states: list[live.
                   f"{context}"] = html
             found[keys[table.pk]] = html
         cache.set_many(fresh, POLLED_SECONDS)
-    return [(s.pk, mark_safe(found[keys[s.pk]])) for s in states if keys[s.pk] in found]  # noqa: S308 (our own template's output)
+    return [(pk, mark_safe(found[keys[pk]])) for pk, _, _ in states if keys[pk] in found]  # noqa: S308 (our own template's output)
 
 
 def _whole_overview(request: HttpRequest, evening: Evening, states: list[live.TableState],
