@@ -18,8 +18,9 @@ the server's answers; each is timed from when it was due to arrive, so a server 
 behind shows it in the latency (no coordinated omission). Steps of --step-seconds (and at
 least --min-requests requests) at rates rising by --factor; a rate passes with p99 < 250 ms
 and no errors; the search stops at the first rate that fails twice in a row, and one step
-halfway back refines it. Then the target rate itself (the search's rates need not hit it),
-offered to one instance and to two; the run fails when neither holds it. Runs itself under
+halfway back refines it. Before the searches, the target rate itself (the search's rates need
+not hit it), offered to one instance and to two; the run fails when neither holds it. The
+PDF storm comes last. Runs itself under
 scripts/pg-test-server and scripts/redis-test-server unless DATABASE_URL and CACHE_URL name
 a server already; servers and traffic on 127.0.0.1 only; every loop is bounded and ends by
 itself.
@@ -320,16 +321,17 @@ def step(job: Any, rate: float, args: argparse.Namespace, pool: ThreadPoolExecut
 
 
 def settle(ports: list[int]) -> None:
-    """Waits (at most 20 s) until every instance answers the plain view within 20 ms
-    again: the backlog of the step before that saturated it is not this search's."""
-    until = time.monotonic() + 20
+    """Waits (at most 60 s) until every instance answers the plain view within 20 ms three
+    times in a row: the backlog of a step that saturated them (requests the client gave up
+    on, still queued at the server) is not the next step's."""
+    until = time.monotonic() + 60
+    fast = 0
     time.sleep(1)
-    while time.monotonic() < until:
+    while time.monotonic() < until and fast < 3:
         started = time.perf_counter()
         for port in ports:
             call(port, "GET", "/accounts/login/", {})
-        if (time.perf_counter() - started) * 1000 < 20 * len(ports):
-            return
+        fast = fast + 1 if (time.perf_counter() - started) * 1000 < 20 * len(ports) else 0
         time.sleep(0.5)
 
 
@@ -345,6 +347,7 @@ def search(name: str, job: Any, args: argparse.Namespace, pool: ThreadPoolExecut
         ok, _ = step(job, rate, args, pool)
         if not ok:
             print("  (again, to be sure)")
+            settle(job.__self__.ports)
             ok, _ = step(job, rate, args, pool)
         if not ok:
             failed = rate
@@ -353,11 +356,13 @@ def search(name: str, job: Any, args: argparse.Namespace, pool: ThreadPoolExecut
         rate *= args.factor
     if failed is not None and best:
         middle = (best + failed) / 2
+        settle(job.__self__.ports)
         ok, _ = step(job, middle, args, pool)
         if ok:
             best = middle
     while failed is not None and not best and failed / 2 >= args.start / 8:
         failed /= 2  # the first rate was too much already: halve down to an eighth of it
+        settle(job.__self__.ports)
         ok, _ = step(job, failed, args, pool)
         if ok:
             best = failed
@@ -476,17 +481,8 @@ def main() -> int:
               + " (each deal POST after its table screen; polls send the ETag of the "
               "poll before, as the browser does)")
         if not args.pdf_only:
-            plain = search("plain Django view (the sign-in page), one instance", one.plain, args,
-                           pool)
-            single = search("the mix, one instance", one.mixed, args, pool)
-            double = search("the mix, two instances", two.mixed, args, pool)
-            print(f"capacity: the mix {single:.1f}/s on one instance, {double:.1f}/s on two "
-                  f"({double / single if single else 0:.2f}x); the plain view {plain:.1f}/s "
-                  f"(the mix at {single / plain if plain else 0:.2f} of it on one instance)")
-            print(f"conditional polls: {one.conditional['sent'] + two.conditional['sent']} sent "
-                  f"with an ETag, {one.conditional['304'] + two.conditional['304']} answered 304")
-            # The search's rates rise by --factor and need not hit the target: the target
-            # rate itself, offered to one instance and to two.
+            # First the target rate itself (the search's rates rise by --factor and need not
+            # hit it), offered to one instance and to two, before any step has overloaded them.
             print(f"the Preisskat target: {target:.0f} requests/s of this mix at "
                   f"{args.tables} tables, for --step-seconds:")
             reached = {}
@@ -496,8 +492,18 @@ def main() -> int:
                 passed, _ = step(traffic.mixed, target, args, pool)
                 if not passed:
                     print("  (again, to be sure)")
+                    settle(traffic.ports)
                     passed, _ = step(traffic.mixed, target, args, pool)
                 reached[name] = passed
+            plain = search("plain Django view (the sign-in page), one instance", one.plain, args,
+                           pool)
+            single = search("the mix, one instance", one.mixed, args, pool)
+            double = search("the mix, two instances", two.mixed, args, pool)
+            print(f"capacity: the mix {single:.1f}/s on one instance, {double:.1f}/s on two "
+                  f"({double / single if single else 0:.2f}x); the plain view {plain:.1f}/s "
+                  f"(the mix at {single / plain if plain else 0:.2f} of it on one instance)")
+            print(f"conditional polls: {one.conditional['sent'] + two.conditional['sent']} sent "
+                  f"with an ETag, {one.conditional['304'] + two.conditional['304']} answered 304")
             print("the Preisskat target: " + ", ".join(
                 f"{'reached' if passed else 'NOT reached'} on {name}"
                 for name, passed in reached.items()))

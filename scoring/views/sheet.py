@@ -57,7 +57,7 @@ def _layout(request: HttpRequest) -> str:
 
 
 def _sheet_context(request: HttpRequest, pk: int) -> dict[str, Any]:
-    table_for(request, pk)  # 404 for strangers, before anything is read
+    """The sheet of a table the request may see (access checked by the caller)."""
     table = tables_with_everything(Table.objects.filter(pk=pk)).get()
     return {"sheet": table_sheet(table, _lang()), "table": table, "evening": table.evening,
             "layout": _layout(request)}
@@ -65,6 +65,7 @@ def _sheet_context(request: HttpRequest, pk: int) -> dict[str, Any]:
 
 @require_safe
 def sheet(request: HttpRequest, pk: int) -> HttpResponse:
+    table_for(request, pk)  # 404 for strangers, before anything is read
     return render(request, "scoring/sheet/sheet.html", _sheet_context(request, pk))
 
 
