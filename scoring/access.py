@@ -163,7 +163,8 @@ def table_for(request: HttpRequest, pk: int, *, write: bool = False) -> tuple[Ta
         request, Table.objects.select_related("evening__club"), "evening__club"), pk=pk)
     member = member_of(request, table, table.evening.club)
     if member is not None and (not write or member.can_score):
-        actor = Actor(request.user, request.user.get_username())
+        actor = Actor(request.user, request.user.get_username(),
+                      admin=member.role == Membership.Role.ADMIN)
     elif has_grant(request, table):
         actor = Actor(None, _("table code, table %(number)d") % {"number": table.number})
     elif member is not None:
@@ -308,3 +309,29 @@ def device_id(request: HttpRequest, *, make: bool = False) -> str | None:
         request.session.save()
         request.session.modified = True
     return request.session.session_key or None
+
+
+# ---------------------------------------------------------------- signing PINs (issue 23)
+
+def pin_limit(free: int) -> Limit:
+    """Wrong signing PINs are answered like wrong table codes: a few free, then waits."""
+    from django.conf import settings
+    return Limit(free, settings.TABLE_CODE_DELAY, settings.TABLE_CODE_MAX_DELAY,
+                 settings.TABLE_CODE_FAILURE_WINDOW)
+
+
+PIN_FREE_PER_DEVICE = 5
+PIN_FREE_PER_PLAYER = 8  # from any device: a four-digit PIN has only 10,000 values
+
+
+def pin_keys(request: HttpRequest, table: Table, player_id: int, *, make: bool = False,
+             ) -> list[tuple[str, Limit]]:
+    """The counts a wrong PIN goes to: this device's at this address, and the player's at
+    this table from whatever device (a PIN tried from many phones still slows down)."""
+    keys = [(limit_key("pin-player", str(table.pk), str(player_id)),
+             pin_limit(PIN_FREE_PER_PLAYER))]
+    device = device_id(request, make=make)
+    if device is not None:
+        keys.append((limit_key("pin", client_address(request), device),
+                     pin_limit(PIN_FREE_PER_DEVICE)))
+    return keys

@@ -52,6 +52,11 @@ class Club(models.Model):
     departed_names = models.CharField(
         _("name of a member who deletes their account"), max_length=10,
         choices=DepartedNames.choices, default=DepartedNames.KEEP)
+    # How the players sign a finished list (issue 23): a tap on their name, or their PIN.
+    sign_with_pin = models.BooleanField(
+        _("players sign lists with their PIN"), default=False,
+        help_text=_("Each player types the 4-digit PIN set on their account page instead of "
+                    "tapping their name. Players without an account cannot sign then."))
 
     class Meta:
         verbose_name = _("club")
@@ -294,6 +299,14 @@ class Table(models.Model):
     # Bumped by every change to the table's deals: a form carries the version it was shown,
     # and a save against another version is refused as stale (two tablets, one table).
     version = models.PositiveIntegerField(_("version"), default=0)
+    # The players' signatures (issue 23): bumped by every signature and by clearing them, so
+    # that the polled pages and the printed documents (keyed by the table's fields) change;
+    # ``signed_at`` is when the last seated player signed: the list is locked from then on.
+    # ``changed_after_signing``: a club admin changed the locked list (with a reason), the
+    # signatures were cleared, and the list says so until everybody has signed again.
+    signing = models.PositiveIntegerField(_("signing version"), default=0)
+    signed_at = models.DateTimeField(_("signed by everybody"), null=True, blank=True)
+    changed_after_signing = models.BooleanField(_("changed after signing"), default=False)
 
     class Meta:
         verbose_name = _("table")
@@ -356,6 +369,51 @@ class Deal(models.Model):
         return f"{self.table} – {_('deal')} {self.position}"
 
 
+class Signature(models.Model):
+    """A player's signature under a table's list: on the tablet (a tap on the name or the
+    PIN) or on the player's own phone through the table's signing link."""
+
+    class Where(models.TextChoices):
+        TABLET = "tablet", _("on the tablet")
+        PHONE = "phone", _("on a phone")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="signatures",
+                              verbose_name=_("table"))
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="signatures",
+                               verbose_name=_("player"))
+    at = models.DateTimeField(_("signed"), default=timezone.now)
+    where = models.CharField(_("where"), max_length=10, choices=Where.choices,
+                             default=Where.TABLET)
+    with_pin = models.BooleanField(_("with PIN"), default=False)
+
+    class Meta:
+        verbose_name = _("signature")
+        verbose_name_plural = _("signatures")
+        ordering = ["table", "at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "player"], name="sign_once_per_table"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} – {self.player}: {self.at:%Y-%m-%d %H:%M}"
+
+
+class SigningPin(models.Model):
+    """A member's 4-digit PIN for signing lists, hashed like a password."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="signing_pin", verbose_name=_("user account"))
+    pin = models.CharField(_("PIN"), max_length=128)
+    changed = models.DateTimeField(_("changed"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("signing PIN")
+        verbose_name_plural = _("signing PINs")
+
+    def __str__(self) -> str:
+        return str(self.user)
+
+
 class AuditEntry(models.Model):
     """Append-only: who changed which deal when, and what it was before and after; and who
     closed, reopened or imported an evening when (those have no table and no deal)."""
@@ -376,6 +434,12 @@ class AuditEntry(models.Model):
         REFUSE = "refuse", _("refused when sent")
         CONFLICT = "conflict", _("met a changed table")
         DROP = "drop", _("dropped: the other device's version kept")
+        # The players' signatures (issue 23): a player signed the list; a club admin changed
+        # a signed list (the signatures are cleared); a series drawn before every table of
+        # the one before had signed.
+        SIGN = "sign", _("signed")
+        UNSIGN = "unsign", _("changed after signing")
+        DRAW_UNSIGNED = "drawunsign", _("drawn before every table had signed")
 
     evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="audit",
                                 verbose_name=_("evening"))
@@ -421,6 +485,7 @@ class HeldOperation(models.Model):
     class Why(models.TextChoices):
         CLOSED = "closed", _("the evening was closed")
         CODE = "code", _("the table code had expired or was replaced")
+        SIGNED = "signed", _("the players had signed the list")
 
     class State(models.TextChoices):
         WAITING = "waiting", _("waiting")

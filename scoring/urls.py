@@ -18,6 +18,7 @@ from scoring.views import (
     series,
     settlement,
     sheet,
+    signing,
     sync,
     table_live,
     tournament,
@@ -31,4 +32,4 @@ urlpatterns = [*home.urlpatterns, *club.urlpatterns, *entry.urlpatterns, *sheet.
                *sync.urlpatterns, *held.urlpatterns, *offline_app.urlpatterns,
                *onboarding.urlpatterns, *members.urlpatterns, *account.urlpatterns,
                *imports.urlpatterns, *tournament.urlpatterns, *board.urlpatterns,
-               *federation.urlpatterns]
+               *federation.urlpatterns, *signing.urlpatterns]

@@ -42,7 +42,7 @@ def _decide(request: HttpRequest, pk: int, accept: bool) -> HttpResponse:
         pk=int(raw), table__evening=evening).first()
     if held is None:
         raise Http404
-    actor = Actor(request.user, request.user.get_username())
+    actor = Actor(request.user, request.user.get_username(), admin=True)
     note = request.POST.get("reason", "")[:500]
     try:
         if accept:

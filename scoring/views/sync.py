@@ -28,7 +28,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from scoring import access
 from scoring.engine import SkatError
-from scoring.models import AuditEntry, Deal, HeldOperation, Table
+from scoring.models import AuditEntry, Deal, HeldOperation, Membership, Table
 from scoring.notation import short_names
 from scoring.reads.sheet import (
     SheetRow,
@@ -113,7 +113,8 @@ def _sender(request: HttpRequest, pk: int) -> tuple[Table, Actor, str | None] | 
     member = access.member_of(request, table, table.evening.club)
     code_actor = Actor(None, _("table code, table %(number)d") % {"number": table.number})
     if member is not None and member.can_score:
-        actor = Actor(request.user, request.user.get_username())
+        actor = Actor(request.user, request.user.get_username(),
+                      admin=member.role == Membership.Role.ADMIN)
         why = None
     elif access.has_grant(request, table):
         actor, why = code_actor, None
@@ -123,6 +124,10 @@ def _sender(request: HttpRequest, pk: int) -> tuple[Table, Actor, str | None] | 
         return _forbidden(403 if member is not None else 404)
     if table.evening.closed:
         why = HeldOperation.Why.CLOSED
+    elif why is None and table.signed_at is not None and not actor.admin:
+        # Every player signed the list while this device was offline (or before it sent):
+        # what it scored is kept for a club admin to accept with a reason, or discard.
+        why = HeldOperation.Why.SIGNED
     return table, actor, why
 
 
@@ -318,6 +323,9 @@ def _stored(table: Table, deal_id: int, version: int | None) -> JsonResponse:
 def _held(held: HeldOperation) -> JsonResponse:
     if held.state == HeldOperation.State.DISCARDED:
         message = _("The club admin discarded this: %(reason)s") % {"reason": held.resolution}
+    elif held.why == HeldOperation.Why.SIGNED:
+        message = _("Every player had signed this list: this is kept for the club admin to "
+                    "accept with a reason, or discard.")
     elif held.why == HeldOperation.Why.CLOSED:
         message = _("The evening was closed while this device was offline: this is kept for "
                     "the club admin to accept or discard.")

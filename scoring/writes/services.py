@@ -41,6 +41,9 @@ class Actor:
 
     user: AbstractBaseUser | AnonymousUser | None
     label: str
+    # A club admin of the table's club (the tournament director is one): the only one who
+    # may change a list after every player has signed it, with a reason (issue 23).
+    admin: bool = False
 
     @property
     def user_or_none(self) -> Any:
@@ -126,6 +129,27 @@ def _check_open(table: Table) -> None:
             "admin reopens it."))
 
 
+def locked_message() -> str:
+    return _("Every player has signed this list: it is locked. Only a club admin or the "
+             "tournament director can still change it, with a reason.")
+
+
+def _check_signatures(table: Table, actor: Actor, reason: str) -> None:
+    """Inside the change's transaction, after the table's version was claimed (which holds
+    the table's row, so no signature can come in between): a list everybody has signed is
+    changed only by a club admin, with a reason. Any signatures (all of them or some) are
+    cleared by the change: they were given to another list. Raises SkatError."""
+    state = Table.objects.filter(pk=table.pk).values("signed_at", "signing").get()
+    if state["signed_at"] is not None:
+        if not actor.admin:
+            raise SkatError(None, locked_message())
+        if not reason.strip():
+            raise SkatError("reason", _(
+                "Every player has signed this list: say why it is changed after signing."))
+    from scoring.writes.signing import clear_signatures
+    clear_signatures(table, actor, reason, locked=state["signed_at"] is not None)
+
+
 def _audit(deal: Deal, action: str, actor: Actor, before: Any, after: Any, reason: str,
            request_id: uuid.UUID | None = None, version: int | None = None) -> None:
     table = deal.table
@@ -153,9 +177,11 @@ def _live_records(table: Table, replace: dict[int, dict[str, Any] | None] | None
 
 
 def deal_record(*, table: Table, record: dict[str, Any], expected_version: int, actor: Actor,
-                request_id: uuid.UUID | None = None, closed_ok: bool = False) -> Deal:
+                request_id: uuid.UUID | None = None, closed_ok: bool = False,
+                reason: str = "") -> Deal:
     """Append a deal. A retried request (same ``request_id``) returns the deal it made.
-    ``closed_ok``: a club admin accepts a held deal into a closed evening (held_accept)."""
+    ``closed_ok``: a club admin accepts a held deal into a closed evening (held_accept).
+    ``reason``: why a club admin adds a deal to a list everybody has signed."""
     if request_id is not None:
         existing = Deal.objects.filter(table=table, request_id=request_id).first()
         if existing is not None:
@@ -174,6 +200,7 @@ def deal_record(*, table: Table, record: dict[str, Any], expected_version: int, 
                 done = Deal.objects.filter(table=table, request_id=request_id).first()
                 if done is not None:
                     raise _AlreadySaved(done)
+            _check_signatures(table, actor, reason)
             result = _check_table(table, _live_records(table) + [record], appended=True)
             last = table.deals.aggregate(last=Max("position"))["last"] or 0
             deal = Deal.objects.create(table=table, position=last + 1, record=record,
@@ -240,6 +267,7 @@ def _change(deal: Deal, action: str, record: dict[str, Any] | None, reason: str,
         if not _claim_version(table, expected_version):
             raise StaleTable(Table.objects.get(pk=table.pk))
         fresh = Deal.objects.select_for_update().get(pk=deal.pk)
+        _check_signatures(table, actor, reason)
         result = _check_table(table, _live_records(table, {fresh.pk: record}))
         before = None if fresh.deleted else fresh.record
         if action == AuditEntry.Action.EDIT:
@@ -568,6 +596,10 @@ def held_accept(*, held: HeldOperation, actor: Actor, note: str = "") -> Deal:
     if closed and not note.strip():
         raise SkatError("reason", _(
             "The evening is closed: say why this deal is accepted into it all the same."))
+    if table.signed_at is not None and not note.strip():
+        raise SkatError("reason", _(
+            "Every player has signed this list: say why this is accepted into it all the "
+            "same."))
     target = held_target(held) if held.op != HeldOperation.Op.SAVE else None
     if held.op != HeldOperation.Op.SAVE and target is None:
         raise SkatError(None, _(
@@ -581,11 +613,13 @@ def held_accept(*, held: HeldOperation, actor: Actor, note: str = "") -> Deal:
         common: dict[str, Any] = {"expected_version": table.version, "actor": actor,
                                   "request_id": held.request_id, "closed_ok": closed}
         if held.op == HeldOperation.Op.SAVE:
-            deal = deal_record(table=table, record=held.deal_record(), **common)
+            deal = deal_record(table=table, record=held.deal_record(), reason=note, **common)
         else:
             assert target is not None
             target.table = table
             reason = held.reason or note or _("accepted by the club admin")
+            if table.signed_at is not None:  # the admin's own reason for changing it
+                reason = note
             if held.op == HeldOperation.Op.EDIT:
                 deal = deal_edit(deal=target, record=held.deal_record(), reason=reason,
                                  **common)
