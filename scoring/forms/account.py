@@ -28,3 +28,24 @@ class EmailForm(forms.Form):
     email = forms.EmailField(
         label=_("E-mail address"), required=False,
         help_text=_("For a new password if you forget yours."))
+
+
+class PinForm(forms.Form):
+    """The 4-digit PIN a member signs finished lists with, where the club chooses PINs
+    (issue 23); kept hashed like a password."""
+
+    pin = forms.RegexField(
+        label=_("New PIN (4 digits)"), regex=r"^[0-9]{4}$", strip=True,
+        error_messages={"invalid": _("The PIN is exactly four digits.")},
+        widget=forms.PasswordInput(attrs={"inputmode": "numeric", "autocomplete": "off",
+                                          "maxlength": "4", "pattern": "[0-9]{4}"}))
+    pin_again = forms.CharField(
+        label=_("The PIN again"), strip=True,
+        widget=forms.PasswordInput(attrs={"inputmode": "numeric", "autocomplete": "off",
+                                          "maxlength": "4", "pattern": "[0-9]{4}"}))
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("pin") and data.get("pin") != data.get("pin_again"):
+            self.add_error("pin_again", _("The two PINs differ."))
+        return data

@@ -19,11 +19,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from scoring import access
-from scoring.forms.account import DeleteAccountForm, EmailForm
-from scoring.models import Player
+from scoring.forms.account import DeleteAccountForm, EmailForm, PinForm
+from scoring.models import Player, SigningPin
 from scoring.reads.my_results import PlayerTable, player_tables
 from scoring.reads.standings import season_standings
-from scoring.writes import onboarding
+from scoring.writes import onboarding, signing
 
 
 @login_required
@@ -36,10 +36,36 @@ def account(request: HttpRequest) -> HttpResponse:
         user.save(update_fields=["email"])
         messages.success(request, _("Your e-mail address was saved."))
         return redirect("scoring:account")
+    return _account_page(request, email_form=email_form)
+
+
+def _account_page(request: HttpRequest, *, email_form: EmailForm | None = None,
+                  pin_form: PinForm | None = None, status: int = 200) -> HttpResponse:
+    user: Any = request.user
     return render(request, "scoring/account/account.html", {
-        "email_form": email_form, "delete_form": DeleteAccountForm(user=user),
+        "email_form": email_form or EmailForm(initial={"email": getattr(user, "email", "")}),
+        "delete_form": DeleteAccountForm(user=user),
+        "pin_form": pin_form or PinForm(),
+        "has_pin": SigningPin.objects.filter(user=user).exists(),
+        "has_player": Player.objects.filter(user=user).exists(),
         "memberships": user.memberships.select_related("club").order_by("club__name"),
-    })
+    }, status=status)
+
+
+@require_POST
+@login_required
+def account_pin(request: HttpRequest) -> HttpResponse:
+    """Set, change or remove the PIN for signing lists (issue 23)."""
+    if request.POST.get("action") == "remove":
+        signing.pin_remove(user=request.user)
+        messages.success(request, _("Your PIN was removed."))
+        return redirect(reverse("scoring:account") + "#pin")
+    form = PinForm(request.POST)
+    if not form.is_valid():
+        return _account_page(request, pin_form=form, status=422)
+    signing.pin_set(user=request.user, pin=form.cleaned_data["pin"])
+    messages.success(request, _("Your PIN for signing lists was saved."))
+    return redirect(reverse("scoring:account") + "#pin")
 
 
 @require_safe
@@ -112,6 +138,7 @@ class PasswordResetView(auth_views.PasswordResetView):
 
 
 urlpatterns: list[URLPattern] = [
+    path("account/pin/", account_pin, name="account-pin"),
     path("account/", account, name="account"),
     path("account/data.json", account_data, name="account-data"),
     path("account/delete/", account_delete, name="account-delete"),

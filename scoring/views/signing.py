@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path, reverse
@@ -34,7 +35,7 @@ from scoring.reads import live
 from scoring.reads.sheet import ScoreSheet, table_sheet, tables_with_everything
 from scoring.reads.signing import signing_state
 from scoring.writes.services import Actor
-from scoring.writes.signing import SigningRefused, sign
+from scoring.writes.signing import SigningRefused, club_sign_with_pin, sign
 
 SESSION_PHONE = "signed_on_phone"  # {table pk: player id} what this phone signed
 
@@ -146,6 +147,7 @@ def tablet_panel(request: HttpRequest, pk: int) -> HttpResponse:
     """The tablet's signing panel, polled: a phone's signature shows within seconds."""
     table, _actor = access.table_for(request, pk)
     state = live.digest(live.table_state(table), _lang(), request.user.pk,
+                        table.evening.club.sign_with_pin,
                         live.template_digest("scoring/signing/_panel.html"))
     etag = f'"signing-{table.pk}-{state}"'
     if etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]:
@@ -200,7 +202,7 @@ def phone(request: HttpRequest, pk: int, token: str) -> HttpResponse:
 def phone_live(request: HttpRequest, pk: int, token: str) -> HttpResponse:
     table = _phone_table(pk, token)
     mine = request.session.get(SESSION_PHONE, {})
-    state = live.digest(live.table_state(table), _lang(),
+    state = live.digest(live.table_state(table), _lang(), table.evening.club.sign_with_pin,
                         mine.get(str(pk)) if isinstance(mine, dict) else None,
                         live.template_digest("scoring/signing/_phone_live.html"))
     etag = f'"signing-phone-{table.pk}-{state}"'
@@ -214,7 +216,20 @@ def phone_live(request: HttpRequest, pk: int, token: str) -> HttpResponse:
     return response
 
 
+# ---------------------------------------------------------------- the club's choice
+
+@require_POST
+@login_required
+def sign_mode(request: HttpRequest, slug: str) -> HttpResponse:
+    """A club admin chooses how the players sign: a tap on the name (default) or the PIN."""
+    club, _member = access.club_for(request, slug, admin=True)
+    club_sign_with_pin(club=club, on=request.POST.get("sign_with_pin") == "on")
+    messages.success(request, _("Saved."))
+    return redirect(reverse("scoring:members", args=[club.slug]) + "#sign-mode")
+
+
 urlpatterns: list[URLPattern] = [
+    path("clubs/<slug:slug>/signing/", sign_mode, name="sign-mode"),
     path("tables/<int:pk>/signatures/", tablet_sign, name="sign-tablet"),
     path("tables/<int:pk>/signatures/panel/", tablet_panel, name="sign-panel"),
     path("tables/<int:pk>/sign/<str:token>/", phone, name="sign-phone"),

@@ -151,8 +151,10 @@ def table_state(request: HttpRequest, pk: int) -> HttpResponse:
         "position")]
     deals = list(table.deals.order_by("position").values(
         "id", "position", "record", "deleted", "request_id"))
+    signed = table.signed_at is not None  # locked: only a club admin changes it (issue 23)
     writable = not evening.closed and (
-        (member is not None and member.can_score) or access.has_grant(request, found))
+        (member is not None and member.can_score) or access.has_grant(request, found)) and (
+        not signed or (member is not None and member.role == Membership.Role.ADMIN))
     response = JsonResponse({
         "version": table.version,
         # Exactly the engine's table (it refuses any other key): add "deals" and score it.
@@ -165,7 +167,7 @@ def table_state(request: HttpRequest, pk: int) -> HttpResponse:
                    "record": d["record"]} for d in deals if not d["deleted"]],
         "deleted": [{"id": d["id"], "position": d["position"], "record": d["record"]}
                     for d in deals if d["deleted"]],
-        "lang": _lang(), "closed": evening.closed, "writable": writable,
+        "lang": _lang(), "closed": evening.closed, "writable": writable, "signed": signed,
     })
     response["Cache-Control"] = "private, no-cache"
     return response

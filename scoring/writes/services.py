@@ -27,6 +27,7 @@ from scoring.models import (
     Scoring,
     Season,
     Seat,
+    Signature,
     Table,
 )
 from scoring.reads import live
@@ -146,8 +147,29 @@ def _check_signatures(table: Table, actor: Actor, reason: str) -> None:
         if not reason.strip():
             raise SkatError("reason", _(
                 "Every player has signed this list: say why it is changed after signing."))
-    from scoring.writes.signing import clear_signatures
     clear_signatures(table, actor, reason, locked=state["signed_at"] is not None)
+
+
+def clear_signatures(table: Table, actor: Actor, reason: str, *, locked: bool) -> None:
+    """Inside a deal change's transaction (services._check_signatures): the list changed,
+    so its signatures no longer hold. Nothing to do for a list nobody has signed; else the
+    signatures go, the list says "changed after signing" until everybody has signed again,
+    and the audit log keeps who signed and why it changed."""
+    signatures = list(Signature.objects.filter(table=table).select_related("player"))
+    if not signatures:
+        return
+    Signature.objects.filter(table=table).delete()
+    Table.objects.filter(pk=table.pk).update(
+        signing=F("signing") + 1, signed_at=None, changed_after_signing=True)
+    AuditEntry.objects.create(
+        evening_id=table.evening_id, table=table, action=AuditEntry.Action.UNSIGN,
+        user=actor.user_or_none, actor=actor.label[:150],
+        before={"signed": [{"player": s.player.name, "at": s.at.isoformat(),
+                            "where": s.where} for s in signatures], "locked": locked},
+        reason=reason.strip() or _("The list changed before everybody had signed."))
+    table.signed_at = None
+    table.changed_after_signing = True
+    _forget_states(table.evening)
 
 
 def _audit(deal: Deal, action: str, actor: Actor, before: Any, after: Any, reason: str,

@@ -122,23 +122,7 @@ def sign(*, table: Table, player_id: int, actor: Actor, where: str = Signature.W
     return signature
 
 
-def clear_signatures(table: Table, actor: Actor, reason: str, *, locked: bool) -> None:
-    """Inside a deal change's transaction (services._check_signatures): the list changed,
-    so its signatures no longer hold. Nothing to do for a list nobody has signed; else the
-    signatures go, the list says "changed after signing" until everybody has signed again,
-    and the audit log keeps who signed and why it changed."""
-    signatures = list(Signature.objects.filter(table=table).select_related("player"))
-    if not signatures:
-        return
-    Signature.objects.filter(table=table).delete()
-    Table.objects.filter(pk=table.pk).update(
-        signing=F("signing") + 1, signed_at=None, changed_after_signing=True)
-    AuditEntry.objects.create(
-        evening_id=table.evening_id, table=table, action=AuditEntry.Action.UNSIGN,
-        user=actor.user_or_none, actor=actor.label[:150],
-        before={"signed": [{"player": s.player.name, "at": s.at.isoformat(),
-                            "where": s.where} for s in signatures], "locked": locked},
-        reason=reason.strip() or _("The list changed before everybody had signed."))
-    table.signed_at = None
-    table.changed_after_signing = True
-    _forget_states(table.evening)
+def club_sign_with_pin(*, club: Any, on: bool) -> None:
+    """The club's choice: players sign with their PIN (``on``) or a tap on their name."""
+    type(club).objects.filter(pk=club.pk).update(sign_with_pin=on)
+    club.sign_with_pin = on
