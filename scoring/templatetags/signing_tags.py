@@ -21,4 +21,10 @@ def signing_panel(context: template.Context) -> dict[str, Any]:
     found["request"] = request
     found["csrf_token"] = context.get("csrf_token")
     found["polled"] = True
+    # A refused save while the entry form is not shown (the series is finished): the
+    # engine's or the lock's words stand in the panel.
+    form = context.get("form")
+    series = context.get("series") or {}
+    if request.method == "POST" and form is not None and series.get("complete"):
+        found["refused"] = [message for _group, message in getattr(form, "engine_errors", [])]
     return found
