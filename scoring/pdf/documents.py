@@ -55,6 +55,7 @@ from scoring.reads.sheet import (
     table_sheet,
     tables_with_everything,
 )
+from scoring.reads.signing import printed_signatures
 
 # Bump when a printed layout changes, so that PDFs of the old layout are not served.
 FORMAT = 3
@@ -182,7 +183,8 @@ def _state(evening: Evening, tables: QuerySet[Table]) -> list[Any]:
     rows = list(
         tables.order_by("number")
         .annotate(deal_count=Count("deals"), deal_stamp=Max("deals__updated"))
-        .values_list("pk", "number", "version", "first_dealer", "deal_count", "deal_stamp"))
+        .values_list("pk", "number", "version", "first_dealer", "deal_count", "deal_stamp",
+                     "signing"))
     seats = list(Seat.objects.filter(table__in=[row[0] for row in rows])
                  .order_by("table_id", "position").values_list("table_id", "player__name"))
     return [
@@ -253,6 +255,7 @@ def sheet_html(table_id: int, layout: str) -> str:
     title = _("Score sheet · table %(number)d") % {"number": table.number}
     return render_to_string("scoring/pdf/sheet.html", {
         **_evening_context(evening), "table": table, "sheet": sheet, "grid": grid,
+        "signatures": printed_signatures(table),
         "layout": layout, "title": title, "landscape": grid.paper.landscape,
         "running_head": f"{evening.club.name} · {evening.name} · "
                         f"{date_format(evening.date, 'SHORT_DATE_FORMAT')}",

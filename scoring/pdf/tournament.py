@@ -27,6 +27,7 @@ from scoring.models import Table, Tournament
 from scoring.notation import minus, seeger_fabian, short_names, signed
 from scoring.pdf.documents import Document
 from scoring.reads.sheet import table_sheet, tables_with_everything
+from scoring.reads.signing import printed_signatures
 from scoring.reads.tournament import board_version, tournament_ranking
 
 
@@ -133,7 +134,8 @@ def standard_list(tournament: Tournament, series: int, number: int, blank: bool,
                 "tournament": tournament, "series": series, "table": table,
                 "players": players, "initials": initials, "lines": lines,
                 "footer": footer, "blank": blank, "seats": len(players),
-                "bonus": 40 if len(players) == 3 else 30, "lang": lang})
+                "bonus": 40 if len(players) == 3 else 30, "lang": lang,
+                "signatures": [] if blank else printed_signatures(table)})
     kind = "blank" if blank else "filled"
     return Document("list", _key(tournament, "list", lang, series, number, kind),
                     f"spielliste-serie-{series}-tisch-{number}{'-leer' if blank else ''}.pdf",

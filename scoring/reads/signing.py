@@ -100,3 +100,19 @@ def signatures_by_table(table_ids: list[int]) -> dict[int, dict[int, Signature]]
     for signature in Signature.objects.filter(table_id__in=table_ids):
         found.setdefault(signature.table_id, {})[signature.player_id] = signature
     return found
+
+
+@dataclass(frozen=True)
+class PrintedSignature:
+    """A signature line of a printed list: the name, and when he signed (None: blank)."""
+
+    name: str
+    at: datetime | None
+
+
+def printed_signatures(table: Table) -> list[PrintedSignature]:
+    """The table's signature lines in seat order (the table fetched with its seats and
+    players): one query."""
+    signed = {s.player_id: s.at for s in Signature.objects.filter(table=table)}
+    return [PrintedSignature(seat.player.name, signed.get(seat.player_id))
+            for seat in table.seats.all()]

@@ -46,10 +46,12 @@ def board_version(tournament: Tournament) -> str:
     tournament's own version (registration, seating, settings), its evening's (the club
     extras: the fees) and its tables' versions (every saved deal). One query, read fresh."""
     row = Tournament.objects.filter(pk=tournament.pk).annotate(
-        tables=Count("evening__tables"), deals=Sum("evening__tables__version")).values(
-        "version", "evening__version", "tables", "deals").get()
+        tables=Count("evening__tables"), deals=Sum("evening__tables__version"),
+        signing=Sum("evening__tables__signing")).values(
+        "version", "evening__version", "tables", "deals", "signing").get()
+    # ``signing``: the players' signatures (issue 23), printed on the standard lists
     return (f"{tournament.pk}.{row['version']}.{row['evening__version']}.{row['tables']}."
-            f"{row['deals'] or 0}")
+            f"{row['deals'] or 0}.{row['signing'] or 0}")
 
 
 @dataclass

@@ -18,7 +18,9 @@ from scoring.models import AuditEntry, HeldOperation, Signature, Table
 from scoring.views.signing import sign_token
 from scoring.writes.signing import pin_set
 
+from . import pdfs
 from .factories import make_club, make_user
+from .pdfs import needs_poppler
 from .signing_fixtures import seated, short_table, won
 
 pytestmark = pytest.mark.django_db
@@ -313,3 +315,22 @@ def test_the_club_admin_switches_pin_mode() -> None:
     scorer = Client()
     scorer.force_login(make_user(club, "scorer"))
     assert scorer.post(reverse("scoring:sign-mode", args=[club.slug]), {}).status_code == 403
+
+
+# ---------------------------------------------------------------- the printed sheet
+
+@needs_poppler
+def test_the_printed_sheet_shows_the_signatures_and_blank_lines() -> None:
+    table = short_table(make_club())
+    tablet = code_client(table)
+    admin = Client(HTTP_ACCEPT_LANGUAGE="de")
+    admin.force_login(make_user(table.evening.club, "admin"))
+    url = reverse("scoring:sheet-pdf", args=[table.pk])
+    before = pdfs.text(admin.get(url).content)
+    assert "unterschrieben" not in before
+    for player in seated(table)[:3]:
+        tablet_sign(tablet, table, player.pk)
+    printed = pdfs.text(admin.get(url).content)  # a new key: not the cached unsigned one
+    assert printed.count("unterschrieben") == 3
+    assert re.search(r"unterschrieben \d\d:\d\d", printed)
+    assert "Dieter Altenburg" in printed
