@@ -157,3 +157,15 @@ class DrawForm(forms.Form):
         label=_("Seed"), required=False,
         validators=[MinValueValidator(0), MaxValueValidator(MAX_SEED - 1)],
         help_text=_("Leave empty for a fresh lot; give a recorded seed to repeat a draw."))
+    # The next series waits until every table of the one before has signed its list
+    # (issue 23); the director may draw all the same, with a reason for the audit log.
+    unsigned_ok = forms.BooleanField(
+        label=_("Draw even though not every table has signed yet"), required=False)
+    unsigned_reason = forms.CharField(label=_("Why"), required=False, max_length=500)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("unsigned_ok") and not (data.get("unsigned_reason") or "").strip():
+            self.add_error("unsigned_reason", _(
+                "Say why the series is drawn before every table has signed."))
+        return data

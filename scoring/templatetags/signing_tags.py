@@ -28,3 +28,26 @@ def signing_panel(context: template.Context) -> dict[str, Any]:
     if request.method == "POST" and form is not None and series.get("complete"):
         found["refused"] = [message for _group, message in getattr(form, "engine_errors", [])]
     return found
+
+
+@register.filter
+def get_status(statuses: dict[int, tuple[str, str]], pk: int) -> tuple[str, str] | None:
+    """A table's (state, words) from the desk's statuses."""
+    return statuses.get(pk) if isinstance(statuses, dict) else None
+
+
+@register.simple_tag
+def table_status(sheet: Any) -> tuple[str, str]:
+    """A table's state on the evening overview from its sheet (no query): playing,
+    finished or signed, with the words, and "changed after signing" where it was."""
+    from scoring.reads.signing import SIGNED, STATUS_WORDS
+    from scoring.reads.signing import table_status as status_of
+
+    table = sheet.table
+    status = status_of(table, sheet.counted, len(sheet.players))
+    words = str(STATUS_WORDS[status])
+    if table.changed_after_signing and status != SIGNED:
+        from django.utils.translation import gettext
+
+        words = f"{words} · {gettext('changed after signing')}"
+    return status, words

@@ -30,11 +30,13 @@ from scoring.forms.tournament import DrawForm, EntrantForm, SettingsForm, Tourna
 from scoring.models import Entrant, Membership, Table, Tournament
 from scoring.pdf import tournament as documents
 from scoring.qr import qr_svg
+from scoring.reads.signing import FINISHED, PLAYING, SIGNED, STATUS_WORDS
 from scoring.reads.tournament import series_history, tournament_ranking
 from scoring.views import board
 from scoring.views.club import format_code
 from scoring.views.printed import pdf_response
 from scoring.writes import tournament as services
+from scoring.writes.services import Actor
 
 
 def tournament_for(request: HttpRequest, pk: int, *, admin: bool = False,
@@ -83,6 +85,25 @@ def tournament_create(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "scoring/tournament/new.html", {"club": club, "form": form})
 
 
+def table_statuses(tournament: Tournament) -> dict[int, tuple[str, str]]:
+    """Each drawn table's state for the desk (issue 23): playing, finished or signed, with
+    the words; from the ranking's progress (the tables' results, cached) and the tables'
+    signatures: a constant number of queries, however many tables."""
+    if not tournament.draws.exists():
+        return {}
+    complete = {progress.table.pk: progress.complete
+                for series in tournament_ranking(tournament).progress for progress in series}
+    found = {}
+    for pk, signed_at, changed in tournament.evening.tables.values_list(
+            "pk", "signed_at", "changed_after_signing"):
+        status = SIGNED if signed_at else FINISHED if complete.get(pk) else PLAYING
+        words = str(STATUS_WORDS[status])
+        if changed and status != SIGNED:
+            words = f"{words} · {_('changed after signing')}"
+        found[pk] = (status, words)
+    return found
+
+
 def _series_tables(tournament: Tournament) -> list[tuple[int, list[Table]]]:
     by_series: dict[int, list[Table]] = {}
     for table in tournament.evening.tables.prefetch_related("seats__player").order_by(
@@ -118,7 +139,9 @@ def tournament_page(request: HttpRequest, pk: int) -> HttpResponse:
     draws = list(tournament.draws.all())
     next_series = len(draws) + 1
     playing = sum(1 for e in entrants if e.plays_in(next_series))
+    statuses = table_statuses(tournament)
     return render(request, "scoring/tournament/desk.html", {
+        "statuses": statuses,
         "tournament": tournament, "club": tournament.club, "entrants": entrants,
         "entrant_form": entrant_form, "draws": draws, "series": _series_tables(tournament),
         "next_series": next_series if next_series <= tournament.series_count else None,
@@ -185,7 +208,11 @@ def series_draw(request: HttpRequest, pk: int) -> HttpResponse:
                 messages.error(request, str(message))
         return redirect("scoring:tournament", pk=tournament.pk)
     try:
-        drawn = services.series_draw(tournament=tournament, seed=form.cleaned_data["seed"])
+        data = form.cleaned_data
+        drawn = services.series_draw(
+            tournament=tournament, seed=data["seed"],
+            unsigned_reason=data["unsigned_reason"] if data["unsigned_ok"] else "",
+            actor=Actor(request.user, request.user.get_username(), admin=True))
     except ValidationError as err:
         for message in err.messages:
             messages.error(request, message)

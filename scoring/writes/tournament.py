@@ -17,7 +17,7 @@ from django.db.models import F, Max
 from django.utils.translation import gettext as _
 
 from scoring import draw
-from scoring.models import Entrant, Player, Tournament, TournamentSeries
+from scoring.models import AuditEntry, Entrant, Player, Tournament, TournamentSeries
 from scoring.reads.tournament import series_history, tournament_ranking
 from scoring.writes import seating, services
 
@@ -178,10 +178,14 @@ def new_seed() -> int:
     return secrets.randbelow(MAX_SEED)
 
 
-def series_draw(*, tournament: Tournament, seed: int | None = None) -> TournamentSeries:
+def series_draw(*, tournament: Tournament, seed: int | None = None,
+                unsigned_reason: str = "", actor: services.Actor | None = None,
+                ) -> TournamentSeries:
     """Seat the next series: the first by lot, each later one as the organiser chose (drawn
     again against repeated opponents, or by the standings). Everyone checked in and not
-    withdrawn plays; the previous series must be finished. The seed is recorded."""
+    withdrawn plays; the previous series must be finished and signed at every table
+    (issue 23), unless the director draws all the same with ``unsigned_reason``, which the
+    evening's audit log keeps with the tables that had not signed. The seed is recorded."""
     evening = tournament.evening
     if evening.closed:
         raise ValidationError(_("This tournament is closed."))
@@ -212,6 +216,20 @@ def series_draw(*, tournament: Tournament, seed: int | None = None) -> Tournamen
                         "series": number - 1, "table": waiting.table.number,
                         "count": waiting.counted, "length": waiting.length})
             method = locked.reseat
+            unsigned = list(evening.tables.filter(
+                series=number - 1, signed_at__isnull=True).order_by("number"))
+            if unsigned and not unsigned_reason.strip():
+                raise ValidationError(_(
+                    "Series %(series)d is not signed at every table yet: %(tables)s. Wait "
+                    "for the signatures, or draw all the same with a reason.") % {
+                        "series": number - 1,
+                        "tables": ", ".join(_("table %(number)d") % {"number": t.number}
+                                            for t in unsigned)})
+            if unsigned:
+                who = actor or services.Actor(None, "tournament")
+                services.evening_audit(
+                    evening, AuditEntry.Action.DRAW_UNSIGNED, who, unsigned_reason,
+                    after={"series": number, "unsigned_tables": [t.number for t in unsigned]})
         if method == Tournament.Reseat.STANDINGS:
             order = [row.entrant.number for row in ranking.rows
                      if row.entrant.number in by_number]

@@ -40,7 +40,8 @@ pytestmark = pytest.mark.django_db
 # table (test_access_codes.py): the viewer walk leaves these out. So does one's own account
 # (an e-mail address, deleting it: test_personal_data.py), which is no club's data.
 VIEWER_MAY_POST = {"scoring:code-entry", "scoring:code", "scoring:account",
-                   "scoring:account-delete"}
+                   "scoring:account-delete",
+                   "scoring:account-pin"}  # their own signing PIN (issue 23)
 
 
 def all_patterns() -> Iterator[tuple[str, URLPattern]]:

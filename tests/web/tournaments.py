@@ -47,9 +47,10 @@ def make_tournament(club: Club, *, players: int = 13, series: int = 2, rounds: i
 
 
 def fill_series(tournament: Tournament, series: int, *, seed: int = 3,
-                leave: int = 0) -> None:
+                leave: int = 0, sign: bool = True) -> None:
     """Record every table's deals of ``series`` through the services (``leave`` deals left
-    out at each table)."""
+    out at each table); a table that has played its series is signed by its players
+    (``sign``), as the next series is drawn only then (issue 23)."""
     actor = Actor(None, "test")
     for table in Table.objects.filter(evening=tournament.evening, series=series):
         seats = table.seats.count()
@@ -62,3 +63,9 @@ def fill_series(tournament: Tournament, series: int, *, seed: int = 3,
             fresh = Table.objects.get(pk=table.pk)
             deal_record(table=fresh, record=record, expected_version=fresh.version,
                         actor=actor)
+        if sign and not leave:
+            from scoring.writes.signing import sign as sign_list
+
+            for seat in table.seats.all():
+                sign_list(table=Table.objects.select_related("evening__club").get(
+                    pk=table.pk), player_id=seat.player_id, actor=actor)
