@@ -18,7 +18,7 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, ViewportSize, expect
 from pytest_django.live_server_helper import LiveServer
 from pytest_playwright import CreateContextCallback
 
@@ -32,7 +32,7 @@ from .tournaments import fill_series, make_tournament
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
-PHONE = {"width": 390, "height": 844}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 WITHIN = 8000  # ms: the tablet's panel is polled every 5 s
 
 
@@ -141,7 +141,8 @@ def test_three_sign_on_the_tablet_one_on_his_phone_and_the_list_locks(
     expect(admin.locator("body")).to_contain_text("Augen falsch gezählt")
     shot(admin, screenshot_dir, "audit")
     entry = AuditEntry.objects.get(table=table, action="unsign")
-    assert entry.reason == "Augen falsch gezählt" and len(entry.before["signed"]) == 4
+    assert entry.reason == "Augen falsch gezählt"
+    assert isinstance(entry.before, dict) and len(entry.before["signed"]) == 4
 
 
 def test_the_next_series_is_drawn_only_when_signed_or_by_override(

@@ -135,6 +135,7 @@ def test_the_desk_shows_each_tables_state_and_the_override(
         evening=tournament.evening, series=1, number=1)
     for player in seated(first):
         sign(table=first, player_id=player.pk, actor=SCORER)
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
     client.force_login(make_user(club, "admin"))
     url = reverse("scoring:tournament", args=[tournament.pk])
     client.get(url)

@@ -170,8 +170,8 @@ def test_an_offline_op_for_a_signed_list_is_held_for_the_admin() -> None:
     assert admin.post(url, {"held": held.pk, "reason": ""}).status_code == 422
     assert admin.post(url, {"held": held.pk, "reason": "checked with the players"}
                       ).status_code == 302
-    table.refresh_from_db()
-    assert table.signed_at is None and table.changed_after_signing and table.version == 5
+    after = Table.objects.get(pk=table.pk)
+    assert after.signed_at is None and after.changed_after_signing and after.version == 5
     assert AuditEntry.objects.get(table=table, action="unsign").reason == (
         "checked with the players")
 

@@ -9,7 +9,7 @@ import pytest
 from django.utils import translation
 
 from scoring.engine import SkatError
-from scoring.models import AuditEntry, Signature, Table
+from scoring.models import AuditEntry, Player, Signature, SigningPin, Table
 from scoring.writes.services import Actor, deal_delete, deal_edit, deal_record, deal_restore
 from scoring.writes.signing import SigningRefused, pin_set, sign
 
@@ -125,14 +125,15 @@ def test_an_admin_changes_a_signed_list_only_with_a_reason() -> None:
     assert table.signed_at is not None
     deal_edit(deal=deal, record=won(1, 80), reason="Augen falsch gezählt",
               expected_version=table.version, actor=ADMIN)
-    table.refresh_from_db()
-    assert table.signed_at is None and table.changed_after_signing
+    after = Table.objects.get(pk=table.pk)
+    assert after.signed_at is None and after.changed_after_signing
     assert not Signature.objects.filter(table=table).exists()
     entry = AuditEntry.objects.get(table=table, action="unsign")
     assert entry.reason == "Augen falsch gezählt" and entry.actor == "admin"
+    assert isinstance(entry.before, dict)
     assert [s["player"] for s in entry.before["signed"]] == [p.name for p in seated(table)]
-    assert AuditEntry.objects.filter(table=table, action="edit").last().reason == (
-        "Augen falsch gezählt")
+    edit = AuditEntry.objects.filter(table=table, action="edit").last()
+    assert edit is not None and edit.reason == "Augen falsch gezählt"
     # everybody signs again: the mark goes, the list is locked again
     sign_all(table)
     assert table.signed_at is not None and not table.changed_after_signing
@@ -181,7 +182,7 @@ def test_a_refused_change_keeps_the_signatures() -> None:
 
 # ---------------------------------------------------------------- PIN mode
 
-def _pin_club() -> tuple[Table, list[object]]:
+def _pin_club() -> tuple[Table, list[Player]]:
     club = make_club()
     club.sign_with_pin = True
     club.save()
@@ -217,7 +218,8 @@ def test_pin_mode_a_player_without_account_cannot_sign_and_is_told_so() -> None:
 
 def test_pin_mode_a_player_without_a_pin_is_told_to_set_one() -> None:
     table, players = _pin_club()
-    players[0].user.signing_pin.delete()
+    assert players[0].user_id is not None
+    SigningPin.objects.filter(user_id=players[0].user_id).delete()
     with pytest.raises(SigningRefused, match="not set a PIN"):
         sign(table=table, player_id=players[0].pk, actor=SCORER, pin="0000")
 
