@@ -21,7 +21,9 @@ from scoring.writes import tournament as tw
 from scoring.writes.services import table_create
 from scoring.writes.signing import sign
 
+from . import pdfs
 from .factories import make_club, make_user
+from .pdfs import needs_poppler
 from .signing_fixtures import SCORER, seated, short_table, won
 from .tournaments import fill_series, make_tournament
 
@@ -153,3 +155,24 @@ def test_the_desk_shows_each_tables_state_and_the_override(
     client.post(draw, {"seed": "2", "unsigned_ok": "on", "unsigned_reason": "Zeitplan"})
     assert TournamentSeries.objects.filter(tournament=tournament).count() == 2
     assert AuditEntry.objects.get(action="drawunsign").actor == f"admin-{club.slug}"
+
+
+@needs_poppler
+def test_the_standard_list_shows_the_signatures(client: Client) -> None:
+    club = make_club()
+    tournament = make_tournament(club)
+    tw.series_draw(tournament=tournament, seed=1)
+    fill_series(tournament, 1, sign=False)
+    table = Table.objects.select_related("evening__club").get(
+        evening=tournament.evening, series=1, number=1)
+    client = Client(HTTP_ACCEPT_LANGUAGE="de")
+    client.force_login(make_user(club, "admin"))
+    url = reverse("scoring:tournament-list-pdf", args=[tournament.pk, 1, 1])
+    assert "unterschrieben" not in pdfs.text(client.get(url).content)
+    for player in seated(table)[:2]:
+        sign(table=table, player_id=player.pk, actor=SCORER)
+    printed = pdfs.text(client.get(url).content)  # the signatures move the documents' key
+    assert len(re.findall(r"unterschrieben \d\d:\d\d", printed)) == 2
+    assert printed.count("Unterschrift") == len(seated(table))  # every line stays
+    blank = pdfs.text(client.get(url + "?blank=1").content)
+    assert "unterschrieben" not in blank
