@@ -25,6 +25,7 @@ from playwright.sync_api import Page, ViewportSize
 from pytest_django.live_server_helper import LiveServer
 
 from scoring.models import Deal, RuleProfile, Season
+from scoring.views.signing import sign_token
 from scoring.writes.services import Actor, deal_delete, deal_edit, deal_record
 from scoring.writes.tournament import series_draw
 
@@ -88,6 +89,11 @@ NOT_PAGES = {
     "board-fragment": "fragment of the live board (measured as 'board')",
     "board-tv-fragment": "fragment of the TV board (measured as 'board-tv')",
     "board-version": "JSON: the live board's version, a check without the board",
+    "sign-mode": "POST only: the form is on the members page",
+    "account-pin": "POST only: the form is on the account page",
+    "sign-tablet": "POST only: the buttons are on the table screen",
+    "sign-panel": "htmx fragment of the table screen (measured as 'table')",
+    "sign-phone-live": "htmx fragment of the phone's signing page (measured as 'sign-phone')",
 }
 # The pages that were once too wide: saved as screenshots to look at.
 SHOWN = {"sheet", "sheet-six", "evening", "evening-audit", "deal-history", "season-player",
@@ -179,6 +185,7 @@ def page_urls(objects: dict[str, Any]) -> dict[str, str]:
         "scoring:tournament-results": [objects["tournament"].pk],
         "scoring:board": [objects["tournament"].board_key],
         "scoring:board-tv": [objects["tournament"].board_key],
+        "scoring:sign-phone": [objects["table"].pk, sign_token(objects["table"])],
     }
     urls = {}
     unknown = []
