@@ -153,8 +153,9 @@ def tablet_panel(request: HttpRequest, pk: int) -> HttpResponse:
     if etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]:
         response = HttpResponse(status=304)
     else:
+        # the answer polls on (hx-swap="outerHTML" replaces the polling element itself)
         response = render(request, "scoring/signing/_panel.html",
-                          panel_context(request, _full(table.pk)))
+                          {**panel_context(request, _full(table.pk)), "polled": True})
     response["ETag"] = etag
     response["Cache-Control"] = "private, no-cache"
     return response

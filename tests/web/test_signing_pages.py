@@ -203,6 +203,7 @@ def test_the_phone_link_shows_the_list_and_signs_one_player_only() -> None:
     # the tablet shows the phone's signature
     page = code_client(table).get(reverse("scoring:sign-panel", args=[table.pk]))
     assert "on a phone" in page.content.decode()
+    assert 'hx-trigger="every 5s"' in page.content.decode()  # and it polls on
 
 
 def test_the_phone_link_grants_no_recording() -> None:
