@@ -33,7 +33,7 @@ from scoring.models import Membership, Signature, Table
 from scoring.qr import qr_svg
 from scoring.reads import live
 from scoring.reads.sheet import ScoreSheet, table_sheet, tables_with_everything
-from scoring.reads.signing import signing_state
+from scoring.reads.signing import SigningState, is_finished, signing_state
 from scoring.writes.services import Actor
 from scoring.writes.signing import SigningRefused, club_sign_with_pin, sign
 
@@ -67,6 +67,9 @@ def panel_context(request: HttpRequest, table: Table, *, phone: bool = False,
     fetched with tables_with_everything; ``sheet`` its sheet if the caller has it."""
     if sheet is None:
         sheet = table_sheet(table, _lang(), explain=False)
+    if not phone and table.signing == 0 and not is_finished(table, sheet.counted):
+        # nobody ever signed and there is nothing to sign yet: no panel, and no query
+        return {"table": table, "state": SigningState([], False, False, False, False)}
     state = signing_state(table, sheet.counted, sheet.totals)
     context: dict[str, Any] = {
         "table": table, "state": state, "phone": phone, "token": token, "sheet": sheet,
