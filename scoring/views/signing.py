@@ -84,12 +84,31 @@ def panel_context(request: HttpRequest, table: Table, *, phone: bool = False,
         url = phone_url(request, table)
         context["phone_url"] = url
         context["qr"] = qr_svg(url, title=_("QR code: sign on your phone"))
+    context["etag"] = phone_etag(request, table) if phone else panel_etag(request, table)
     member = None
     if request.user.is_authenticated:
         member = Membership.objects.filter(user=request.user,
                                            club_id=table.evening.club_id).first()
     context["is_admin"] = member is not None and member.role == Membership.Role.ADMIN
     return context
+
+
+def panel_etag(request: HttpRequest, table: Table) -> str:
+    """The tablet panel's ETag: the table's state (its signing version among its fields),
+    the language, who asks (a club admin reads one more line) and the club's PIN choice."""
+    state = live.digest(live.table_state(table), _lang(), request.user.pk,
+                        table.evening.club.sign_with_pin,
+                        live.template_digest("scoring/signing/_panel.html"))
+    return f'"signing-{table.pk}-{state}"'
+
+
+def phone_etag(request: HttpRequest, table: Table) -> str:
+    """The phone page's ETag: as the panel's, and what this phone signed."""
+    mine = request.session.get(SESSION_PHONE, {})
+    state = live.digest(live.table_state(table), _lang(), table.evening.club.sign_with_pin,
+                        mine.get(str(table.pk)) if isinstance(mine, dict) else None,
+                        live.template_digest("scoring/signing/_phone_live.html"))
+    return f'"signing-phone-{table.pk}-{state}"'
 
 
 def _pin_wait_message(seconds: int) -> str:
@@ -149,10 +168,7 @@ def tablet_sign(request: HttpRequest, pk: int) -> HttpResponse:
 def tablet_panel(request: HttpRequest, pk: int) -> HttpResponse:
     """The tablet's signing panel, polled: a phone's signature shows within seconds."""
     table, _actor = access.table_for(request, pk)
-    state = live.digest(live.table_state(table), _lang(), request.user.pk,
-                        table.evening.club.sign_with_pin,
-                        live.template_digest("scoring/signing/_panel.html"))
-    etag = f'"signing-{table.pk}-{state}"'
+    etag = panel_etag(request, table)
     if etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]:
         response = HttpResponse(status=304)
     else:
@@ -205,11 +221,7 @@ def phone(request: HttpRequest, pk: int, token: str) -> HttpResponse:
 @require_safe
 def phone_live(request: HttpRequest, pk: int, token: str) -> HttpResponse:
     table = _phone_table(pk, token)
-    mine = request.session.get(SESSION_PHONE, {})
-    state = live.digest(live.table_state(table), _lang(), table.evening.club.sign_with_pin,
-                        mine.get(str(pk)) if isinstance(mine, dict) else None,
-                        live.template_digest("scoring/signing/_phone_live.html"))
-    etag = f'"signing-phone-{table.pk}-{state}"'
+    etag = phone_etag(request, table)
     if etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]:
         response = HttpResponse(status=304)
     else:

@@ -4,6 +4,7 @@ the table screen's forms and on the offline sync, the admin's correction, the ph
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import uuid
@@ -204,6 +205,12 @@ def test_the_phone_link_shows_the_list_and_signs_one_player_only() -> None:
     page = code_client(table).get(reverse("scoring:sign-panel", args=[table.pk]))
     assert "on a phone" in page.content.decode()
     assert 'hx-trigger="every 5s"' in page.content.decode()  # and it polls on
+    shown = re.search(r'data-live-etag="([^"]+)"', page.content.decode())
+    assert shown is not None and html.unescape(shown.group(1)) == page["ETag"]
+    tablet = code_client(table)
+    unchanged = tablet.get(reverse("scoring:sign-panel", args=[table.pk]),
+                           headers={"If-None-Match": page["ETag"]})
+    assert unchanged.status_code == 304  # the same panel is not sent (nor swapped) again
 
 
 def test_the_phone_link_grants_no_recording() -> None:
