@@ -147,7 +147,8 @@ def _check_signatures(table: Table, actor: Actor, reason: str) -> None:
         if not reason.strip():
             raise SkatError("reason", _(
                 "Every player has signed this list: say why it is changed after signing."))
-    clear_signatures(table, actor, reason, locked=state["signed_at"] is not None)
+    if state["signing"]:  # a list nobody ever signed has no signatures to clear
+        clear_signatures(table, actor, reason, locked=state["signed_at"] is not None)
 
 
 def clear_signatures(table: Table, actor: Actor, reason: str, *, locked: bool) -> None:
