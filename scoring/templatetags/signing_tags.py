@@ -51,3 +51,14 @@ def table_status(sheet: Any) -> tuple[str, str]:
 
         words = f"{words} · {gettext('changed after signing')}"
     return status, words
+
+
+@register.inclusion_tag("scoring/signing/_sheet_signatures.html")
+def sheet_signatures(table: Any) -> dict[str, Any]:
+    """Under the score sheet page: who signed when, and "changed after signing" (one
+    query, only for a table whose list was ever signed)."""
+    from scoring.reads.signing import printed_signatures
+
+    if not table.signing:
+        return {"lines": [], "table": table}
+    return {"lines": printed_signatures(table), "table": table}

@@ -68,6 +68,8 @@ def test_the_tablet_shows_totals_and_a_tap_signs(client: Client) -> None:
     assert "Anna Altenburg has signed the list." in text
     assert re.search(r"signed \d{1,2}:\d\d", text)
     assert "Sign as Anna Altenburg" not in text and "Sign as Bernd Altenburg" in text
+    sheet = tablet.get(reverse("scoring:sheet", args=[table.pk])).content.decode()
+    assert re.search(r"Anna Altenburg: signed \d{1,2}:\d\d", sheet)
 
 
 def test_the_signed_time_in_german() -> None:
@@ -139,6 +141,8 @@ def test_the_admin_corrects_a_signed_list_with_a_reason_and_it_asks_for_signatur
     assert entry.reason == "Augen falsch gezählt"
     page = admin.get(reverse("scoring:table", args=[table.pk])).content.decode()
     assert "changed after signing" in page and "Sign as Anna Altenburg" in page
+    sheet = admin.get(reverse("scoring:sheet", args=[table.pk])).content.decode()
+    assert "changed after signing" in sheet
     audit = admin.get(reverse("scoring:evening-audit", args=[table.evening_id]))
     assert "Augen falsch gezählt" in audit.content.decode()
     assert "changed after signing" in audit.content.decode()
