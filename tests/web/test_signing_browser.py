@@ -18,12 +18,15 @@ import re
 from pathlib import Path
 
 import pytest
+from django.urls import reverse
 from playwright.sync_api import Page, ViewportSize, expect
 from pytest_django.live_server_helper import LiveServer
 from pytest_playwright import CreateContextCallback
 
 from scoring.models import AuditEntry, Table, TournamentSeries
+from scoring.views.signing import sign_token
 from scoring.writes import tournament as tw
+from scoring.writes.signing import pin_set
 
 from . import pdfs
 from .factories import browser_login, make_club, make_user
@@ -171,3 +174,35 @@ def test_the_next_series_is_drawn_only_when_signed_or_by_override(
     assert TournamentSeries.objects.filter(tournament=tournament).count() == 2
     assert AuditEntry.objects.get(action="drawunsign").reason.startswith("Zeitplan")
     shot(desk, screenshot_dir, "desk-drawn")
+
+
+def test_pin_mode_on_a_phone(new_context: CreateContextCallback, live_server: LiveServer,
+                             screenshot_dir: Path) -> None:
+    club = make_club()
+    club.sign_with_pin = True
+    club.save()
+    table = short_table(club)
+    anna = seated(table)[0]
+    anna.user = make_user(club, "viewer", username="anna")
+    anna.save()
+    pin_set(user=anna.user, pin="4711")
+    phone = new_context().new_page()
+    phone.set_viewport_size(PHONE)
+    phone.goto(live_server.url + reverse("scoring:sign-phone",
+                                         args=[table.pk, sign_token(table)]))
+    expect(phone.locator(".signing-no-pin")).to_have_count(3)  # no account, no PIN
+    phone.locator(".signing-pin summary").tap()
+    pin = phone.locator('.signing-pin input[name="pin"]')
+    pin.fill("1234")
+    with phone.expect_navigation():
+        phone.get_by_role("button", name="Unterschreiben", exact=True).tap()
+    expect(phone.locator(".messages")).to_contain_text("Falsche PIN.")
+    shot(phone, screenshot_dir, "phone-pin-wrong")
+    phone.locator(".signing-pin summary").tap()
+    phone.locator('.signing-pin input[name="pin"]').fill("4711")
+    with phone.expect_navigation():
+        phone.get_by_role("button", name="Unterschreiben", exact=True).tap()
+    expect(phone.locator(".messages")).to_contain_text(f"{anna.name} hat die Liste "
+                                                       "unterschrieben.")
+    expect(phone.locator(".signing-done")).to_have_count(1)
+    shot(phone, screenshot_dir, "phone-pin-signed")
