@@ -567,6 +567,23 @@ def audit_for_deal(deal: Deal) -> QuerySet[AuditEntry]:
     return deal.audit.select_related("user").order_by("at", "id")
 
 
+def sheet_numbers(deals: QuerySet[Deal]) -> dict[int, int | None]:
+    """Each deal's number on the score sheet as it stands (issue 23): the deals that count,
+    numbered 1, 2 … per table in their order; a deleted deal has none (its position still
+    counts the deals deleted before it, so "no. 29" would name the sheet's row 27). One
+    query."""
+    numbers: dict[int, int | None] = {}
+    counted: dict[int, int] = {}
+    for pk, table_id, deleted in deals.order_by("table_id", "position").values_list(
+            "id", "table_id", "deleted"):
+        if deleted:
+            numbers[pk] = None
+        else:
+            counted[table_id] = counted.get(table_id, 0) + 1
+            numbers[pk] = counted[table_id]
+    return numbers
+
+
 # ---------------------------------------------------------------- money and ranking
 #
 # Every amount below is the engine's (evaluate_table → settle): pair payments, nets, fees,
