@@ -50,5 +50,5 @@ def test_the_audit_says_the_sheets_number(
     assert len(deletions) == 2 and all("gelöschtes Spiel" in d for d in deletions)
     history = client.get(reverse("scoring:deal-history", args=[table.pk, last.pk]))
     assert "Verlauf von Spiel Nr. 3, Tisch 1" in history.content.decode()
-    gone = client.get(reverse("scoring:deal-history", args=[table.pk, deals[1].pk]))
-    assert "Verlauf eines gelöschten Spiels, Tisch 1" in gone.content.decode()
+    deleted = client.get(reverse("scoring:deal-history", args=[table.pk, deals[1].pk]))
+    assert "Verlauf eines gelöschten Spiels, Tisch 1" in deleted.content.decode()
