@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import Any
 
 from django.utils.formats import number_format
-from django.utils.translation import get_language, pgettext
+from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
 from scoring.reads.sheet import ScoreSheet, SheetRow, details_of, game_label, result_label
@@ -117,6 +117,28 @@ def bock_mark(row: SheetRow) -> str:
 def ramsch_mark(row: SheetRow) -> str:
     """"R" on a deal of a Ramsch round."""
     return "R" if row.ramsch_round else ""
+
+
+def ramsch_words(row: SheetRow, names: list[str]) -> str:
+    """What happened in a Ramsch, for the sheet and its PDF alike (issue 23): who lost
+    ("Verlierer: Bernd"; a tie names each), Jungfrau when a player took no trick, and the
+    Durchmarsch with who made it; "" for any other row."""
+    if row.kind != "ramsch":
+        return ""
+
+    def name(seat: int) -> str:
+        return names[seat] if 0 <= seat < len(names) else str(seat)
+
+    if row.ramsch_durchmarsch is not None:
+        return _("Durchmarsch: %(name)s") % {"name": name(row.ramsch_durchmarsch)}
+    parts = []
+    if row.ramsch_losers:
+        parts.append(ngettext("Loser: %(names)s", "Losers: %(names)s",
+                              len(row.ramsch_losers))
+                     % {"names": ", ".join(name(s) for s in row.ramsch_losers)})
+    if row.ramsch_jungfrau:
+        parts.append("Jungfrau")
+    return " · ".join(parts)
 
 
 # The level ticks in the order of a paper list (table-screen.md): Hand, Schneider, angesagt,

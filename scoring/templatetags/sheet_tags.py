@@ -22,6 +22,7 @@ from scoring.notation import (
     kontra_mark,
     minus,
     ramsch_mark,
+    ramsch_words,
     record_summary,
     seeger_fabian,
     short_names,
@@ -123,6 +124,9 @@ def sheet_body(sheet: ScoreSheet, short: list[str]) -> SafeString:
                             for i, item in enumerate(items))
             ramsch_points = (f'{", " if row.details else ""}'
                              f'<span class="ramsch-points">{points_word}: {said}</span>')
+        outcome = ramsch_words(row, short)
+        if outcome:
+            lost += f' <span class="ramsch-outcome">{escape(outcome)}</span>'
         out.append(
             f'<tr id="deal-{row.deal_id}" class="{classes}"{title}>'
             f'<th scope="row" class="num">{row.number}</th>'
