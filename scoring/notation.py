@@ -119,6 +119,30 @@ def ramsch_mark(row: SheetRow) -> str:
     return "R" if row.ramsch_round else ""
 
 
+def games_words(counted: int, length: int | None, recorded: int) -> str:
+    """How many games a table has played, said alike on every page that counts them (the
+    sheet, the evening overview, its PDF summary, the evening ranking; issue 23). A game is
+    what counts toward the rounds and the series length (DECISIONS.md §5): a game, a Ramsch,
+    a passed-in deal; a misdeal (dealt again), a penalty and a Grand Hand inside a Ramsch
+    round (unless it counts there) are recorded but are no game of the series, and are
+    said apart: "20 von 48 Spielen · 2 Einträge nicht gezählt"."""
+    if length is not None:
+        said = _("%(count)s of %(length)s games") % {"count": counted, "length": length}
+    else:
+        said = ngettext("%(count)s game", "%(count)s games", counted) % {"count": counted}
+    others = max(0, recorded - counted)
+    if others:
+        said += " · " + ngettext("%(count)s entry not counted", "%(count)s entries not counted",
+                                 others) % {"count": others}
+    return said
+
+
+def sheet_games_words(sheet: ScoreSheet) -> str:
+    """games_words of a table's sheet (its evening's series length at its size)."""
+    length = sheet.table.evening.series_length(len(sheet.players))
+    return games_words(sheet.counted, length, sheet.deals)
+
+
 def ramsch_words(row: SheetRow, names: list[str]) -> str:
     """What happened in a Ramsch, for the sheet and its PDF alike (issue 23): who lost
     ("Verlierer: Bernd"; a tie names each), Jungfrau when a player took no trick, and the

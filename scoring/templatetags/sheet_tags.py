@@ -18,6 +18,7 @@ from scoring.money import money
 from scoring.notation import (
     bock_mark,
     book_rows,
+    games_words,
     initial,
     kontra_mark,
     minus,
@@ -25,6 +26,7 @@ from scoring.notation import (
     ramsch_words,
     record_summary,
     seeger_fabian,
+    sheet_games_words,
     short_names,
     signed,
 )
@@ -201,3 +203,15 @@ def rules_in_words(evening: Any) -> str:
     """The evening's frozen options in words: the same words as its rule profile's on the
     club page (scoring.reads.rule_words)."""
     return SEPARATOR.join(house_rules(evening.rules, evening.options)) or _("no house rules")
+
+
+@register.filter
+def games_of(sheet: ScoreSheet) -> str:
+    """ "20 von 48 Spielen · 2 Einträge nicht gezählt": notation.games_words of a sheet."""
+    return sheet_games_words(sheet)
+
+
+@register.simple_tag
+def games_said(counted: int, length: int | None, recorded: int) -> str:
+    """notation.games_words, for a page that has the counts but no sheet (the ranking)."""
+    return games_words(counted, length, recorded)
