@@ -10,6 +10,7 @@ its PDF summary and the ranking all say notation.games_words of the same counts.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -26,7 +27,7 @@ from .test_sheet_pages import login, play
 pytestmark = pytest.mark.django_db
 
 
-def game(declarer: int, **more: object) -> dict[str, object]:
+def game(declarer: int, **more: Any) -> dict[str, Any]:
     return {"kind": "game", "declarer": declarer, "game": "clubs", "matadors": 1, "bid": 18,
             "result": "won", **more}
 
@@ -36,7 +37,7 @@ RAMSCH = {"kind": "ramsch", "ramsch": {"points": {"0": 50, "1": 40, "2": 30},
 GRAND_HAND = {"kind": "game", "declarer": 0, "game": "grand", "hand": True, "matadors": 1,
               "bid": 18, "result": "won"}
 MISDEAL = {"kind": "misdeal"}
-RECORDS = [
+RECORDS: list[dict[str, Any]] = [
     game(0), MISDEAL, game(1, result="sixty"),  # 60:60: a Bock round, then a Ramsch round
     game(2), MISDEAL, game(0), game(1),  # the Bock round (one misdeal inside it)
     RAMSCH, GRAND_HAND, RAMSCH, RAMSCH,  # the Ramsch round; its Grand Hand is dealt again
