@@ -12,19 +12,47 @@ from __future__ import annotations
 
 import logging
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseServerError
 from django.template import loader
+from django.utils import translation
 from django.utils.html import escape
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views import defaults
 
+from scoring import access
+from scoring.models import Table
+
 logger = logging.getLogger("skatclub.errors")
 
 
+def _club_language(request: HttpRequest) -> str | None:
+    """The language of the club whose table this device held a code for (the tablet of a
+    closed evening), unless the visitor chose a language himself (the language cookie):
+    then LocaleMiddleware's choice stands. One query, only for a device with a grant."""
+    if request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME):
+        return None
+    session = getattr(request, "session", None)
+    grants = session.get(access.SESSION_KEY, {}) if session is not None else {}
+    pks = [int(pk) for pk in grants if str(pk).isdecimal()] if isinstance(grants, dict) else []
+    if not pks:
+        return None
+    language = Table.objects.filter(pk__in=pks).order_by("-pk").values_list(
+        "evening__club__language", flat=True).first()
+    return language if language in dict(settings.LANGUAGES) else None
+
+
 def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    """404.html with the request's context (the header knows who is signed in)."""
-    return defaults.page_not_found(request, exception, template_name="404.html")
+    """404.html with the request's context (the header knows who is signed in), in the
+    club's language for a table-code device that chose none."""
+    language = _club_language(request)
+    if language is None:
+        return defaults.page_not_found(request, exception, template_name="404.html")
+    with translation.override(language):
+        response = defaults.page_not_found(request, exception, template_name="404.html")
+    response["Content-Language"] = language
+    return response
 
 
 def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:

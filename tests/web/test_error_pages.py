@@ -8,6 +8,7 @@ from __future__ import annotations
 from unittest import mock
 
 import pytest
+from django.conf import settings
 from django.test import Client, RequestFactory
 from django.urls import reverse
 from django.utils import translation
@@ -35,6 +36,23 @@ def test_a_closed_evenings_table_code_gets_the_sites_404_in_german(client: Clien
     assert SITE in html and '<html lang="de">' in html
     assert "Seite nicht gefunden" in html and "Tischcode" in html
     assert "Not Found" not in html
+
+
+def test_a_table_code_device_gets_its_clubs_language(client: Client) -> None:
+    """An English-speaking club's tablet that chose no language: its 404 is English; once
+    the visitor chose German (the language switch's cookie), German."""
+    club = make_club()
+    club.language = "en"
+    club.save()
+    table = make_table(club)
+    client.get(reverse("scoring:code", args=[table.access_code]))
+    evening_close(evening=table.evening, actor=Actor(None, "admin"))
+    screen = reverse("scoring:table", args=[table.pk])
+    english = client.get(screen)
+    assert english.status_code == 404 and "Page not found" in english.content.decode()
+    assert english["Content-Language"] == "en"
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "de"
+    assert "Seite nicht gefunden" in client.get(screen).content.decode()
 
 
 def test_the_404_speaks_the_visitors_language(client: Client) -> None:
