@@ -108,6 +108,32 @@ def test_the_same_deal_online_from_two_tablets_is_kept_once(
                 .values_list("action", flat=True)) == ["create"]
 
 
+@pytest.mark.browser_context_args(viewport={"width": 390, "height": 844})
+def test_the_same_deal_on_a_phone_keeps_one_first(tablets: Callable[[str], Scorer],
+                                                  table: Table) -> None:
+    """On a phone the highlighted "keep it once" stands first too, whole and tappable."""
+    a, b = tablets("phone-a"), tablets("phone-b")
+    for d in (a, b):
+        d.tap(*DEAL)
+        d.preview()
+    a.save("result-won")
+    with b.page.expect_response(lambda r: r.request.method == "POST"
+                                and "/preview/" not in r.url) as response:
+        b.tap("result-won")
+    assert response.value.status == 409
+    b.page.wait_for_load_state()
+    first_choice_keeps_one(b.page, "#conflict", "conflict-theirs", "conflict-append")
+    keep = b.page.locator('[data-tap="conflict-theirs"]')
+    keep.scroll_into_view_if_needed()
+    box = keep.bounding_box()
+    assert box and box["height"] >= 44 and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    assert b.page.evaluate("document.documentElement.scrollWidth") <= 390
+    b.page.screenshot(path=str(b.shots / "same-deal-online-390x844.png"))
+    b.tap("conflict-theirs")
+    b.page.wait_for_url(b.table_url)
+    assert Deal.objects.filter(table=table).count() == 1
+
+
 def test_the_same_deal_queued_offline_is_kept_once(tablets: Callable[[str], Scorer],
                                                    table: Table) -> None:
     a, b = tablets("a"), tablets("b")
