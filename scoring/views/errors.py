@@ -60,10 +60,15 @@ def permission_denied(request: HttpRequest, exception: Exception) -> HttpRespons
     return defaults.permission_denied(request, exception, template_name="403.html")
 
 
+# Not "500.html": Django's own handler500 (a URL configuration without ours, as some tests
+# use) would render that name unguarded; this one is rendered only here, with the fallback.
+SERVER_ERROR_TEMPLATE = "scoring/errors/500.html"
+
+
 def server_error(request: HttpRequest) -> HttpResponse:
-    """500.html from an empty context: no request, no user, no query."""
+    """The 500 page from an empty context: no request, no user, no query."""
     try:
-        return HttpResponseServerError(loader.get_template("500.html").render({}))
+        return HttpResponseServerError(loader.get_template(SERVER_ERROR_TEMPLATE).render({}))
     except Exception:  # the page itself failed: still an answer in the visitor's language
         logger.exception("the 500 page could not be rendered")
         lang = escape((get_language() or "de")[:8])
