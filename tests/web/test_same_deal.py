@@ -225,3 +225,26 @@ def test_the_sync_answer_says_same_for_the_same_deal_at_another_place(
     table.refresh_from_db()
     result = evaluate_table(table_document(table, [FORM_SHAPE, queued]))
     assert result["deals"][1]["entries"] == {"3": 22}
+
+
+@db
+def test_the_same_correction_from_another_device_keeps_theirs_first(scorer: Client,
+                                                                    table: Table) -> None:
+    """Both devices correct Clara's deal to the same thing: the panel says so and "keep the
+    other device's version" comes first; nothing more is written by taking it."""
+    deal = other_saves(table, FORM_SHAPE)
+    url = reverse("scoring:deal-edit", args=[table.pk, deal.pk])
+    mine = {"version": "1", "kind": "game", "declarer": "2", "game": "clubs", "matadors": "2",
+            "bid": "18", "result": "won", "reason": "Tippfehler"}
+    assert scorer.post(url, {**mine, "reason": "mit 2"}).status_code == 302  # the other one
+    response = scorer.post(url, mine)
+    assert response.status_code == 409
+    conflict = response.context["conflict"]
+    assert conflict.edit and conflict.same
+    page = choices(response.content.decode())
+    assert [tap for tap, _c in page.choices] == [
+        "conflict-theirs", "conflict-append", "conflict-edit"]
+    assert "conflict-choice-plain" in page.choices[1][1].split()
+    assert "Beide Korrekturen sind gleich" in page.same_text
+    deal.refresh_from_db()
+    assert deal.record["matadors"] == 2 and deal.audit.count() == 2
