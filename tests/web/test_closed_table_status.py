@@ -47,6 +47,9 @@ def test_a_closed_tables_screen_shows_no_next_deal(client: Client) -> None:
         assert text not in closed, (text, closed)  # … the closed one none of it
     assert "Abend abgeschlossen" in closed
     assert "Tisch 1" in closed  # and still its name and totals
+    # … and a poll that comes back after a lost connection says so again, not "Online"
+    html = client.get(reverse("scoring:table", args=[table.pk])).content.decode()
+    assert 'data-online="Abend abgeschlossen"' in html
 
 
 def test_a_closed_tables_sheet_overview_and_pdf_show_no_next_deal(client: Client) -> None:
