@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import Any
 
 from django.utils.formats import number_format
-from django.utils.translation import get_language, pgettext
+from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
 from scoring.reads.sheet import ScoreSheet, SheetRow, details_of, game_label, result_label
@@ -117,6 +117,52 @@ def bock_mark(row: SheetRow) -> str:
 def ramsch_mark(row: SheetRow) -> str:
     """"R" on a deal of a Ramsch round."""
     return "R" if row.ramsch_round else ""
+
+
+def games_words(counted: int, length: int | None, recorded: int) -> str:
+    """How many games a table has played, said alike on every page that counts them (the
+    sheet, the evening overview, its PDF summary, the evening ranking; issue 23). A game is
+    what counts toward the rounds and the series length (DECISIONS.md §5): a game, a Ramsch,
+    a passed-in deal; a misdeal (dealt again), a penalty and a Grand Hand inside a Ramsch
+    round (unless it counts there) are recorded but are no game of the series, and are
+    said apart: "20 von 48 Spielen · 2 Einträge nicht gezählt"."""
+    if length is not None:
+        said = _("%(count)s of %(length)s games") % {"count": counted, "length": length}
+    else:
+        said = ngettext("%(count)s game", "%(count)s games", counted) % {"count": counted}
+    others = max(0, recorded - counted)
+    if others:
+        said += " · " + ngettext("%(count)s entry not counted", "%(count)s entries not counted",
+                                 others) % {"count": others}
+    return said
+
+
+def sheet_games_words(sheet: ScoreSheet) -> str:
+    """games_words of a table's sheet (its evening's series length at its size)."""
+    length = sheet.table.evening.series_length(len(sheet.players))
+    return games_words(sheet.counted, length, sheet.deals)
+
+
+def ramsch_words(row: SheetRow, names: list[str]) -> str:
+    """What happened in a Ramsch, for the sheet and its PDF alike (issue 23): who lost
+    ("Verlierer: Bernd"; a tie names each), Jungfrau when a player took no trick, and the
+    Durchmarsch with who made it; "" for any other row."""
+    if row.kind != "ramsch":
+        return ""
+
+    def name(seat: int) -> str:
+        return names[seat] if 0 <= seat < len(names) else str(seat)
+
+    if row.ramsch_durchmarsch is not None:
+        return _("Durchmarsch: %(name)s") % {"name": name(row.ramsch_durchmarsch)}
+    parts = []
+    if row.ramsch_losers:
+        parts.append(ngettext("Loser: %(names)s", "Losers: %(names)s",
+                              len(row.ramsch_losers))
+                     % {"names": ", ".join(name(s) for s in row.ramsch_losers)})
+    if row.ramsch_jungfrau:
+        parts.append("Jungfrau")
+    return " · ".join(parts)
 
 
 # The level ticks in the order of a paper list (table-screen.md): Hand, Schneider, angesagt,

@@ -23,3 +23,8 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("scoring.urls")),
 ]
+
+# The site's own error pages, in the visitor's language (scoring/views/errors.py).
+handler403 = "scoring.views.errors.permission_denied"
+handler404 = "scoring.views.errors.page_not_found"
+handler500 = "scoring.views.errors.server_error"

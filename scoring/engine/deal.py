@@ -117,6 +117,9 @@ class Scored:
     explain_parts: tuple[Any, ...] = ()
     # ramsch_cap (DECISIONS.md §9): no entry below -cap after every doubling, Bock included
     cap: int | None = None
+    # A Ramsch's outcome, whichever form recorded it: (losers, players without a trick, the
+    # seat that took every trick or None); the sheet names them (issue 23)
+    ramsch: tuple[tuple[int, ...], int, int | None] | None = None
 
     def __init__(self, kind: str) -> None:
         self.kind = kind

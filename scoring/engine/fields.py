@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from .errors import Phrase, SkatError
@@ -53,3 +54,57 @@ def active_seats(dealer: int, players: int) -> tuple[int, ...]:
     if players == 4:
         return tuple((dealer + k) % 4 for k in (1, 2, 3))
     return ((dealer + 1) % players, (dealer + 2) % players, (dealer - 1) % players)
+
+
+# ---------------------------------------------------------------- one deal, whoever wrote it
+
+# Read the same absent as given with their default: a flag false, Kontra "none", a Ramsch
+# without a Jungfrau.
+_FLAGS = frozenset({"hand", "ouvert", "schneider_announced", "schwarz_announced",
+                    "passt_mir_nicht", "rum", "bock_round", "bock_manual"})
+# Where the deal stands in the list, not what happened in it: the dealer follows from the
+# position (the engine checks a given one against it), and so does an export's number.
+_PLACE_FIELDS = frozenset({"dealer", "number"})
+
+
+def _normalised_part(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _normalised_part(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_normalised_part(v) for v in value]
+    return value
+
+
+def normalised(d: Record) -> Record:
+    """The deal ``d`` as the engine reads it, whatever wrote it (the table screen's form, the
+    offline tablet's script, an import): fields left out and fields given with their
+    default are the same (null, a false flag, Kontra "none", Ramsch ``jungfrau`` 0 without
+    a Durchmarsch), and the fields that only say where the deal stands (dealer, number) are
+    left out. Two records with equal normalised forms are the same deal, wherever they
+    stand in the list: "the same deal entered twice" (issue 23). Types are kept: ``true``
+    is not ``1``."""
+    out: Record = {}
+    for key, value in d.items():
+        if value is None or key in _PLACE_FIELDS:
+            continue
+        if key in _FLAGS and value is False:
+            continue
+        if key == "kontra" and value == "none":
+            continue
+        out[key] = _normalised_part(value)
+    ramsch = out.get("ramsch")
+    if isinstance(ramsch, dict):
+        if ramsch.get("jungfrau") == 0 and "durchmarsch" not in ramsch:
+            ramsch.pop("jungfrau")
+        for key in ("pushes",):
+            if ramsch.get(key) == 0:
+                ramsch.pop(key)
+    return out
+
+
+def same_deal(a: object, b: object) -> bool:
+    """Whether two deal records are the same deal (``normalised`` equal, types and all)."""
+    if not isinstance(a, dict) or not isinstance(b, dict):
+        return False
+    return json.dumps(normalised(a), sort_keys=True) == json.dumps(normalised(b),
+                                                                    sort_keys=True)

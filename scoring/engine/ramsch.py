@@ -114,6 +114,7 @@ def score_ramsch(d: Record, ctx: Context, seats: tuple[int, ...] | None) -> Scor
         entries, steps = _hoyle(ctx, outcome)
     scored = Scored("ramsch")
     scored.entries = entries
+    scored.ramsch = (outcome.losers, outcome.jungfrau, outcome.taker)
     if kontra != "none":
         scored.kontra, scored.kontra_factor = kontra, KONTRA_FACTOR[kontra]
     if system == "isko":

@@ -430,6 +430,9 @@ def _table_row(d: object, ctx: Context, tracker: RoundTracker, bock_options: Any
     }
     if by_hand and counting:
         row["bock_manual"] = True  # the sheet marks a level set by hand
+    if s.ramsch is not None:  # who lost, Jungfrau, Durchmarsch: the sheet says them
+        losers, jungfrau, taker = s.ramsch
+        row["ramsch"] = {"losers": list(losers), "jungfrau": jungfrau, "durchmarsch": taker}
     if bock_round:
         row["bock_round"] = True
     if explain is not None:

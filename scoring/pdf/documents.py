@@ -191,6 +191,7 @@ def _state(evening: Evening, tables: QuerySet[Table]) -> list[Any]:
         evening.pk, evening.version, evening.club.name, evening.club.slug, evening.name,
         evening.date, evening.rules, evening.options, evening.scoring, evening.stake,
         evening.currency, evening.settlement, evening.profile_name, rows, seats,
+        evening.closed,  # a closed evening's sheet shows no next deal (issue 23)
     ]
 
 

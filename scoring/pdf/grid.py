@@ -42,6 +42,7 @@ from scoring.notation import (
     level_letters,
     minus,
     ramsch_mark,
+    ramsch_words,
     seeger_fabian,
     short_names,
 )
@@ -522,13 +523,21 @@ def standard_grid(sheet: ScoreSheet, net_money: list[str] | None,
         body.append(_deal_line(row, names, data.games[i], data.mats[i], data.bids[i],
                                data.results[i], data.marks[i], data.entries[i],
                                data.totals[i], out_mark))
+        # Who lost the Ramsch, Jungfrau, Durchmarsch: said before its card points, or on a
+        # line of its own under a Ramsch entered the short way (no card points).
+        outcome = grid_text(ramsch_words(row, names))
         if row.ramsch_points:  # a second line: every player's card points of the Ramsch
+            label = f"{outcome} · {card_points}" if outcome else card_points
             body.append(Line(
-                [cell(card_points, span=fixed, align=">"),
+                [cell(label, span=fixed, align=">"),
                  *[c for v in row.ramsch_points
                    for c in (cell("" if v is None else str(v), align=">"), EMPTY)]],
                 shade=body[-1].shade, rule_below=body[-1].rule_below, joined=True))
             body[-2].rule_below = ""
+        elif outcome:
+            body[-1].rule_below, rule = "", body[-1].rule_below
+            body.append(Line([EMPTY, cell(grid_text(outcome), span=fixed - 1)],
+                             shade=body[-1].shade, rule_below=rule, joined=True))
         if row.bock_notes:  # bock.manual: what the table decided by hand, under the deal
             body[-1].rule_below, rule = "", body[-1].rule_below
             body.append(Line([EMPTY, cell(grid_text(" · ".join(row.bock_notes)),

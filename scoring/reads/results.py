@@ -31,7 +31,7 @@ from scoring.models import Deal, Evening, Player, Seat, Table
 CACHE_ALIAS = "results"
 # Bump when TableResult changes shape or the engine scores differently, so that entries
 # written by older code are never read.
-FORMAT = 2
+FORMAT = 3
 # Above this many tables the deals are selected by the tables' query instead of a list of ids
 # (SQLite limits the number of parameters of one statement).
 MAX_IDS = 500
@@ -89,6 +89,7 @@ class TableResult(NamedTuple):
     currency: str
     stats: list[SeatStats]
     error: str | None = None  # the engine refused the stored deals (should not happen)
+    recorded: int = 0  # live deals recorded, misdeals and penalties too (issue 23)
 
 
 def _scoring(document: dict[str, Any], seats: int) -> str:
@@ -147,6 +148,7 @@ def compute(table: TableRef, records: list[dict[str, Any]]) -> TableResult:
         currency=evening.currency,
         stats=[SeatStats({key: Game(*t) for key, t in games[s].items()}, best[s], worst[s])
                for s in range(seats)],
+        recorded=len(records),
     )
 
 

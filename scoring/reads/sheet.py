@@ -85,6 +85,11 @@ class SheetRow:
     bock_manual: bool = False  # bock.manual (DECISIONS.md §9): the table set this level
     bock_round: bool = False  # bock.manual: the table queued a Bock round after this deal
     bock_notes: list[str] = field(default_factory=list)  # both in words (also in details)
+    # A Ramsch as the engine scored it (issue 23): who lost (the seats charged), how many took
+    # no trick (Jungfrau), who took every trick (Durchmarsch); notation.ramsch_words says it
+    ramsch_losers: tuple[int, ...] = ()
+    ramsch_jungfrau: int = 0
+    ramsch_durchmarsch: int | None = None
 
     @property
     def sits_out(self) -> list[bool]:
@@ -359,7 +364,13 @@ def _printed(row: dict[str, Any], record: dict[str, Any], rules: str, options: d
     """The SheetRow fields of the printed sheet's own columns (and of the screen's marks)."""
     overbid = bool(row.get("overbid"))
     manual, queued = bool(row.get("bock_manual")), bool(row.get("bock_round"))
-    return {"game_base": game_base_name(rules, options, record, lang),
+    outcome = row.get("ramsch") or {}
+    entries = row.get("entries") or {}
+    return {"ramsch_losers": tuple(s for s in outcome.get("losers", ())
+                                   if (entries.get(str(s)) or 0) < 0),
+            "ramsch_jungfrau": int(outcome.get("jungfrau") or 0),
+            "ramsch_durchmarsch": outcome.get("durchmarsch"),
+            "game_base": game_base_name(rules, options, record, lang),
             "matadors": row.get("matadors"), "levels": frozenset(row.get("levels") or ()),
             "result_short": str(_OVERBID_SHORT) if overbid else result_short(record),
             "overbid": overbid, "ramsch_points": ramsch_points(record, players),
@@ -565,6 +576,23 @@ def audit_for_evening(evening: Evening) -> QuerySet[AuditEntry]:
 
 def audit_for_deal(deal: Deal) -> QuerySet[AuditEntry]:
     return deal.audit.select_related("user").order_by("at", "id")
+
+
+def sheet_numbers(deals: QuerySet[Deal]) -> dict[int, int | None]:
+    """Each deal's number on the score sheet as it stands (issue 23): the deals that count,
+    numbered 1, 2 … per table in their order; a deleted deal has none (its position still
+    counts the deals deleted before it, so "no. 29" would name the sheet's row 27). One
+    query."""
+    numbers: dict[int, int | None] = {}
+    counted: dict[int, int] = {}
+    for pk, table_id, deleted in deals.order_by("table_id", "position").values_list(
+            "id", "table_id", "deleted"):
+        if deleted:
+            numbers[pk] = None
+        else:
+            counted[table_id] = counted.get(table_id, 0) + 1
+            numbers[pk] = counted[table_id]
+    return numbers
 
 
 # ---------------------------------------------------------------- money and ranking

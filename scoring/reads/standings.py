@@ -299,6 +299,7 @@ class TableProgress:
     table: TableRef
     counted: int
     length: int | None  # games in the series at this table, None for an open list
+    recorded: int = 0  # live records, also those that are no game of the series
 
     @property
     def complete(self) -> bool:
@@ -358,7 +359,9 @@ def _evening_ranking(evening: Evening) -> EveningRanking:
     series: dict[int, list[TableProgress]] = defaultdict(list)
     for table in tables:
         length = evening.series_length(len(table.players))
-        series[table.series].append(TableProgress(table, results[table.pk].counted, length))
+        result = results[table.pk]
+        series[table.series].append(TableProgress(table, result.counted, length,
+                                                  result.recorded))
     return EveningRanking(
         evening=evening, evaluation=evaluation_of(evening),
         # A Beer Skat evening ranks as it is played: the lowest count wins.

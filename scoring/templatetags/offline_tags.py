@@ -66,8 +66,11 @@ def _words() -> dict[str, str]:
         "mine": _("This device"),
         "append": _("Append mine after theirs"),
         "keep_theirs": _("Keep the other device's version"),
-        "same": _("The other device saved exactly your entry: most likely the same deal was "
-                  "recorded twice. Keep the other device's version."),
+        "same": _("The other device has already saved the same deal."),
+        "same_hint": _("Keep it once; append this device's only if the same deal really was "
+                       "played twice."),
+        "keep_once": _("Keep it once (the other device's)"),
+        "append_anyway": _("Append mine anyway, as another deal"),
         "edit_mine": _("Edit mine"),
         "no": _("No. %(number)s"),
         "reason_offline": _("Corrected offline"),

@@ -18,12 +18,15 @@ from scoring.money import money
 from scoring.notation import (
     bock_mark,
     book_rows,
+    games_words,
     initial,
     kontra_mark,
     minus,
     ramsch_mark,
+    ramsch_words,
     record_summary,
     seeger_fabian,
+    sheet_games_words,
     short_names,
     signed,
 )
@@ -123,6 +126,9 @@ def sheet_body(sheet: ScoreSheet, short: list[str]) -> SafeString:
                             for i, item in enumerate(items))
             ramsch_points = (f'{", " if row.details else ""}'
                              f'<span class="ramsch-points">{points_word}: {said}</span>')
+        outcome = ramsch_words(row, short)
+        if outcome:
+            lost += f' <span class="ramsch-outcome">{escape(outcome)}</span>'
         out.append(
             f'<tr id="deal-{row.deal_id}" class="{classes}"{title}>'
             f'<th scope="row" class="num">{row.number}</th>'
@@ -197,3 +203,15 @@ def rules_in_words(evening: Any) -> str:
     """The evening's frozen options in words: the same words as its rule profile's on the
     club page (scoring.reads.rule_words)."""
     return SEPARATOR.join(house_rules(evening.rules, evening.options)) or _("no house rules")
+
+
+@register.filter
+def games_of(sheet: ScoreSheet) -> str:
+    """ "20 von 48 Spielen · 2 Einträge nicht gezählt": notation.games_words of a sheet."""
+    return sheet_games_words(sheet)
+
+
+@register.simple_tag
+def games_said(counted: int, length: int | None, recorded: int) -> str:
+    """notation.games_words, for a page that has the counts but no sheet (the ranking)."""
+    return games_words(counted, length, recorded)

@@ -25,6 +25,7 @@ from django.views.decorators.http import require_safe
 from scoring.access import deal_for, evening_for, table_for
 from scoring.models import (
     AuditEntry,
+    Deal,
     Evening,
     HeldOperation,
     ImportedTotal,
@@ -39,6 +40,7 @@ from scoring.reads.sheet import (
     audit_for_deal,
     audit_for_evening,
     evening_tables,
+    sheet_numbers,
     table_sheet,
     tables_with_everything,
 )
@@ -277,8 +279,12 @@ def actor_label(entry: AuditEntry) -> str:
 
 
 def _audit_rows(entries: list[AuditEntry], seats_by_table: dict[int, list[str]],
-                lang: str) -> list[dict[str, Any]]:
+                lang: str, numbers: dict[int, int | None] | None = None,
+                ) -> list[dict[str, Any]]:
+    """The rows of the audit table; ``numbers`` names each deal by its number on the sheet
+    (reads.sheet.sheet_numbers)."""
     rows = []
+    numbers = numbers or {}
     for entry in entries:
         evening = entry.evening
         players = (seats_by_table.get(entry.table_id, []) if entry.table_id is not None
@@ -296,6 +302,7 @@ def _audit_rows(entries: list[AuditEntry], seats_by_table: dict[int, list[str]],
         rows.append({
             "entry": entry,
             "actor": actor_label(entry),
+            "number": numbers.get(entry.deal_id) if entry.deal_id is not None else None,
             "before": record_summary(entry.before, evening.rules, evening.options, players, lang),
             "after": record_summary(entry.after, evening.rules, evening.options, players, lang),
             "changes": changed_fields(entry.before, entry.after, evening.rules,
@@ -321,9 +328,10 @@ def evening_audit(request: HttpRequest, pk: int) -> HttpResponse:
     entries = list(audit_for_evening(evening_obj))
     for entry in entries:
         entry.evening = evening_obj  # already loaded: no query per row
+    numbers = sheet_numbers(Deal.objects.filter(table__evening=evening_obj))
     return render(request, "scoring/sheet/audit.html", {
         "evening": evening_obj,
-        "rows": _audit_rows(entries, seats_by_table, _lang()),
+        "rows": _audit_rows(entries, seats_by_table, _lang(), numbers),
     })
 
 
@@ -336,8 +344,10 @@ def deal_history(request: HttpRequest, pk: int, deal: int) -> HttpResponse:
     for entry in entries:
         entry.evening = table.evening
         entry.table = table
+    number = None if deal_obj.deleted else table.deals.filter(
+        deleted=False, position__lte=deal_obj.position).count()
     return render(request, "scoring/sheet/history.html", {
-        "table": table, "evening": table.evening, "deal": deal_obj,
+        "table": table, "evening": table.evening, "deal": deal_obj, "number": number,
         "rows": _audit_rows(entries, {table.pk: players}, _lang()),
     })
 

@@ -28,6 +28,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from scoring import access
 from scoring.engine import SkatError
+from scoring.engine.fields import same_deal
 from scoring.models import AuditEntry, Deal, HeldOperation, Membership, Table
 from scoring.notation import short_names
 from scoring.reads.sheet import (
@@ -386,8 +387,8 @@ def _conflict(table: Table, since: int, body: dict[str, Any], deal: Deal | None,
     if body["record"] is not None:  # one of theirs is exactly mine: most likely the same deal
         records = {d.pk: d.record for d in full.deals.all() if not d.deleted}
         for change in theirs:
-            change.same = change.row is not None and records.get(change.deal_id) == body[
-                "record"]
+            change.same = change.row is not None and same_deal(records.get(change.deal_id),
+                                                               body["record"])
     mine = _row(mine_row, names)
     if mine is not None and op == "delete":
         mine["deleted"] = True

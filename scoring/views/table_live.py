@@ -40,6 +40,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from scoring import access
+from scoring.engine.fields import same_deal
 from scoring.forms.entry import DealForm, EditForm, Rules
 from scoring.models import AuditEntry, Deal, Evening, Membership, Table
 from scoring.notation import short_names
@@ -199,8 +200,10 @@ def conflict(request: HttpRequest, table: Table, sheet: ScoreSheet, rules: Rules
         errors = form.all_messages()
     if record is not None:
         records = {d.pk: d.record for d in table.deals.all() if not d.deleted}
+        # The same deal, wherever it stands: both records as the engine reads them.
         for change in theirs:
-            change.same = change.row is not None and records.get(change.deal_id) == record
+            change.same = change.row is not None and same_deal(records.get(change.deal_id),
+                                                               record)
     if deal is not None:  # the deal itself first: their version of it beside mine
         theirs.sort(key=lambda change: change.deal_id != deal.pk)
     players = short_names(sheet)

@@ -996,7 +996,8 @@
   // One row of the server's conflict answer (sync contract), as the live conflict panel
   // shows it: number, game, details, result, each player's entry.
   function sideRow(row) {
-    var box = el("div", {"class": "conflict-row" + (row.deleted ? " conflict-row-deleted" : "")});
+    var box = el("div", {"class": "conflict-row" + (row.deleted ? " conflict-row-deleted" : "") +
+                                  (row.same ? " conflict-row-same" : "")});
     var what = el("p", {"class": "conflict-what"});
     var number = fmt(words.no, {number: row.number === null ? row.position : row.number});
     what.appendChild(el(row.deleted ? "del" : "strong", {"class": "conflict-number"}, number));
@@ -1044,6 +1045,14 @@
                                  role: "region", "aria-labelledby": "offline-conflict-heading"});
     section.appendChild(el("h2", {id: "offline-conflict-heading"}, words.conflict));
     section.appendChild(el("p", {"class": "conflict-lead"}, words.conflict_lead));
+    // The other device stored the same deal (the server compares the records as the engine
+    // reads them): say so, and keeping one is the first choice.
+    var same = Boolean(c.same) && op.op === "save";
+    if (same) {
+      var note = el("p", {"class": "conflict-same", role: "status"}, words.same + " ");
+      note.appendChild(el("span", {"class": "conflict-same-hint"}, words.same_hint));
+      section.appendChild(note);
+    }
     var sides = el("div", {"class": "conflict-sides"});
     var theirs = el("section", {"class": "conflict-side conflict-theirs"});
     theirs.appendChild(el("h3", null, words.theirs));
@@ -1068,17 +1077,27 @@
     sides.appendChild(theirs);
     sides.appendChild(mine);
     section.appendChild(sides);
-    var choices = el("div", {"class": "conflict-choices"});
-    var append = el("button", {type: "button", "class": "conflict-choice conflict-choice-mine",
-                               "data-tap": "offline-conflict-append"}, words.append);
-    var keep = el("button", {type: "button", "class": "conflict-choice conflict-choice-theirs",
-                             "data-tap": "offline-conflict-theirs"}, words.keep_theirs);
+    var choices = el("div", {"class": "conflict-choices" +
+                             (same ? " conflict-choices-same" : "")});
+    var append = el("button", {type: "button", "class": "conflict-choice conflict-choice-mine" +
+                               (same ? " conflict-choice-plain" : ""),
+                               "data-tap": "offline-conflict-append"},
+                    same ? words.append_anyway : words.append);
+    var keep = el("button", {type: "button", "class": "conflict-choice conflict-choice-theirs" +
+                             (same ? " conflict-choice-first" : ""),
+                             "data-tap": "offline-conflict-theirs"},
+                  same ? words.keep_once : words.keep_theirs);
     var edit = el("button", {type: "button", "class": "conflict-choice conflict-choice-edit",
                              "data-tap": "offline-conflict-edit"}, words.edit_mine);
+    if (same) {
+      choices.appendChild(keep);
+    }
     if (op.op === "save" && c.mine && c.mine.row) {
       choices.appendChild(append);
     }
-    choices.appendChild(keep);
+    if (!same) {
+      choices.appendChild(keep);
+    }
     if (op.op === "save" || op.op === "edit") {
       choices.appendChild(edit);
     }

@@ -45,7 +45,7 @@ def test_the_overview_shows_every_table_with_totals_and_next_dealer(client: Clie
     # only the last five rows of a table
     part = html.split(f'id="table-{second.pk}-title"', 1)[1].split("</article>", 1)[0]
     assert part.count('<th scope="row" class="num">') == 5
-    assert "7 deals" in part
+    assert "7 games" in part  # the series' words for what counts (issue 23)
     # polled every 5 s, plus the audit log
     live = reverse("scoring:evening-live", args=[evening.pk])
     assert f'hx-get="{live}"' in html and 'hx-trigger="every 5s' in html

@@ -81,7 +81,8 @@ def test_the_summary_ranks_every_player_across_tables(client: Client) -> None:
     everyone = []
     nets: dict[str, Decimal] = {}
     for table, names, result in engine_tables(evening):
-        assert f"Table {table.number} · {len(result['deals'])} deals" in text
+        counted = sum(1 for row in result["deals"] if row["counts"])  # issue 23: games
+        assert f"Table {table.number} · {counted} games" in text
         for seat, name in enumerate(names):
             everyone.append((result["totals"][str(seat)], name, table.number))
             nets[name] = Decimal(result["settlement"]["balance"][str(seat)])

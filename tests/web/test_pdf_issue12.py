@@ -92,7 +92,8 @@ def test_ramsch_card_points_and_the_sitting_out_dealer_are_printed(
     table = story_table(club)
     login(client, club)
     text = pdfs.text(sheet_pdf(client, table, lang))
-    points = pdfs.line_starting(text, label)
+    # The Ramsch's line of card points, after who lost it (issue 23: "Verlierer: … · Augen")
+    points = next(line for line in text.splitlines() if f" · {label} " in line)
     ramsch = active_seats(3, 4)  # deal 4: seat 3 deals and sits out
     expected = {ramsch[0]: "50", ramsch[1]: "40", ramsch[2]: "30"}
     assert pdfs.numbers(points) == [expected[p] for p in range(4) if p in expected]
