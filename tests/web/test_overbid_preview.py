@@ -108,7 +108,7 @@ def test_a_bock_round_doubles_the_overbid_in_the_preview(scorer: Client,
 ])
 def test_no_overbid_line_unless_the_game_is_below_its_bid(
         scorer: Client, table: Table, fields: dict[str, str | None]) -> None:
-    html = preview(scorer, table, **fields)
+    html = preview(scorer, table, "de", **fields)
     assert "overbid-preview" not in html
 
 
@@ -125,8 +125,8 @@ def test_the_list_row_says_overbid(scorer: Client, table: Table) -> None:
                  {"kind": "game", "declarer": 2, "game": "grand", "matadors": 1, "bid": 48,
                   "result": "won", **DECLARED}])
     html = scorer.get(url("table", table)).content.decode()
-    rows = re.findall(r"<tr class=\"[^\"]*\">(.*?)</tr>", html.split('<table class="rows">')[1].split("<tbody>")[1].split("</tbody>")[0],
-                      re.S)
+    body = html.split('<table class="rows">')[1].split("<tbody>")[1].split("</tbody>")[0]
+    rows = re.findall(r"<tr class=\"[^\"]*\">(.*?)</tr>", body, re.S)
     assert len(rows) == 2
     assert '<small class="overbid-mark">überreizt</small>' in rows[0]
     assert "gewonnen" not in text(rows[0])  # an overbid game is not "won"

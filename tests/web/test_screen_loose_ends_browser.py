@@ -127,7 +127,9 @@ def test_every_kontra_sayer_stands_above_the_save_bar(opened: Any) -> None:
     visible = [sayers.nth(i) for i in range(sayers.count()) if sayers.nth(i).is_visible()]
     assert [v.get_attribute("data-tap") for v in visible] == [
         "kontra-by-1", "kontra-by-2", "kontra-by-3"]
-    save_top = o.page.locator(".save-row").bounding_box()["y"]  # type: ignore[index]
+    bar = o.page.locator(".save-row").bounding_box()
+    assert bar is not None
+    save_top = bar["y"]
     for sayer in visible:
         box = sayer.bounding_box()
         assert box is not None and box["y"] + box["height"] <= save_top, box
