@@ -32,6 +32,7 @@ from scoring.forms.entry import (
     record_to_initial,
 )
 from scoring.models import Deal, Table
+from scoring.notation import short_names
 from scoring.reads.sheet import (
     CONCESSION_CHOICES,
     KONTRA_CHOICES,
@@ -112,8 +113,11 @@ def _choice(name: str, value: Any, label: Any, current: str, **extra: Any) -> di
             **extra}
 
 
-def build_controls(form: DealForm, players: list[str], active: list[int]) -> dict[str, Any]:
-    """Everything the deal form shows, as plain data for the template."""
+def build_controls(form: DealForm, players: list[str], active: list[int],
+                   short: list[str] | None = None) -> dict[str, Any]:
+    """Everything the deal form shows, as plain data for the template; ``short``: the
+    players' short names (first names), which the Kontra sayers show to stand two in a
+    row (their full names are their accessible names)."""
     rules = form.rules
     ui: dict[str, Any] = {"rules": rules}
     kind = _value(form, "kind") or "game"
@@ -198,7 +202,8 @@ def build_controls(form: DealForm, players: list[str], active: list[int]) -> dic
     current = _value(form, "kontra_by")
     ui["kontra_by"] = [_choice("kontra_by", "", _("nobody"), current, tap="kontra-by-none",
                                id="kontra_by-none")] + [
-        _choice("kontra_by", s, players[s], current, tap=f"kontra-by-{s}") for s in active]
+        _choice("kontra_by", s, (short or players)[s], current, tap=f"kontra-by-{s}",
+                aria=players[s]) for s in active]
     ui["show_kontra"] = rules.kontra or _value(form, "kontra") not in ("", "none")
 
     current = _value(form, "concession")
@@ -295,7 +300,8 @@ def screen_context(request: HttpRequest, table: Table, sheet: ScoreSheet, *,
     if form is not None:
         # The form's seats: the next deal's for a new one, the edited deal's own for a
         # correction (its declarer and defenders, not whoever plays next).
-        context["ui"] = build_controls(form, players, list(form.active))
+        context["ui"] = build_controls(form, players, list(form.active),
+                                       short_names(sheet) if players else None)
     context.update(extra)
     return context
 

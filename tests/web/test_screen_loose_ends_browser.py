@@ -154,6 +154,36 @@ def test_every_kontra_sayer_stands_above_the_save_bar(opened: Any) -> None:
     assert Deal.objects.get().record["kontra_by"] == 2
 
 
+def test_the_card_points_stand_above_the_save_bar_with_kontra(opened: Any) -> None:
+    """1024×768, four players, Kontra and its sayer tapped: "count card points" opens the
+    keypad under the results, above the Save bar, the window unscrolled."""
+    o = opened(LANDSCAPE, 4)
+    for tap in ("declarer-1", "game-clubs", "matadors-1", "bid-18", "kontra-kontra",
+                "kontra-by-2", "result-points"):
+        o.page.locator(f'[data-tap="{tap}"]').tap()
+    o.page.locator("#declarer-points").fill("70")
+    o.page.locator("#declarer-tricks").fill("6")
+    save = o.page.locator("#deal-form button.save")
+    expect(save).to_be_enabled()
+    expect(o.page.locator("#preview .breakdown")).to_contain_text("× Kontra 2 = +48")
+    o.page.screenshot(path=str(o.shots / "loose-ends-keypad-kontra-1024x768-4.png"))
+    assert o.page.evaluate("window.scrollY") == 0
+    bar = o.page.locator(".save-row").bounding_box()
+    assert bar is not None
+    for field in ("#declarer-points", "#declarer-tricks"):
+        box = o.page.locator(field).bounding_box()
+        assert box is not None and box["y"] + box["height"] <= bar["y"], (field, box, bar)
+        assert o.page.locator(field).evaluate(
+            "e => { const r = e.getBoundingClientRect();"
+            " return document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)"
+            " === e; }")
+    box = save.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= 768
+    save.tap()
+    o.page.wait_for_url("**?saved=*")
+    assert Deal.objects.get().record["declarer_points"] == 70
+
+
 @pytest.mark.parametrize("players", [3, 4])
 def test_the_phones_save_bar_covers_no_result(opened: Any, players: int) -> None:
     """Scrolled to as the browser scrolls (focus, a control brought into view), each result
