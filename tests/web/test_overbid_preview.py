@@ -178,3 +178,16 @@ def test_only_a_new_deals_untouched_form_is_marked_fresh(scorer: Client,
     deal = Deal.objects.get()
     edit = scorer.get(url("deal-edit", table, deal.pk)).content.decode()
     assert " data-fresh " not in edit
+
+
+def test_hoyle_charges_the_next_game_of_the_kind(client: Client) -> None:
+    """Hoyle (DECISIONS.md §4): an overbid is charged at the next game of the declared kind
+    that reaches the bid, and a loss is single: Solo Clubs with 1 = 2 × 12 = 24 < 30 → 36,
+    −36."""
+    from .factories import make_club, make_table
+
+    table = make_table(make_club(), preset="hoyle")
+    client.force_login(make_user(table.evening.club, "scorer"))
+    said = text(preview(client, table, "en", game="solo_clubs", bid="30"))
+    assert "× Clubs Solo 12 = 24 < bid 30 → overbid: −36" in said, said
+    assert "Bernd Altenburg −36" in said
