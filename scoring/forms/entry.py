@@ -41,6 +41,7 @@ assert [key for key, _label in QUICK_CHOICES] == list(QUICK_RESULTS)
 YES_NO = [("", "–"), ("yes", _("made")), ("no", _("not made"))]
 SYMBOLS = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
 MAX_MATADORS = 11
+SAYER_MISSING = "sayer_missing"  # the error code of a Kontra without its sayer
 
 # Where an error of the engine (its field) or of the form (a form field) is shown.
 ENGINE_GROUPS = {
@@ -264,6 +265,12 @@ class DealForm(forms.Form):
             self.add_error("ramsch_loser", _("Tap the player with the most card points, or "
                                              "who took every trick."))
         if (data.get("kind") or "game") == "game":
+            # A Kontra is said by someone: no silent "nobody" (issue 23). The preview keeps
+            # this step open (views/entry.py) until the sayer is tapped.
+            if (data.get("kontra") or "none") != "none" and data.get("kontra_by") is None \
+                    and "kontra_by" not in self.errors:
+                self.add_error("kontra_by", forms.ValidationError(
+                    _("Tap who said Kontra."), code=SAYER_MISSING))
             if data.get("declarer") is None and "declarer" not in self.errors:
                 self.add_error("declarer", _("Tap who plays."))
             if not data.get("game") and "game" not in self.errors:

@@ -23,6 +23,7 @@ from scoring.forms.entry import (
     KIND_CHOICES,
     MAX_MATADORS,
     QUICK_CHOICES,
+    SAYER_MISSING,
     DealForm,
     EditForm,
     ReasonForm,
@@ -31,6 +32,7 @@ from scoring.forms.entry import (
     record_to_initial,
 )
 from scoring.models import Deal, Table
+from scoring.notation import short_names
 from scoring.reads.sheet import (
     CONCESSION_CHOICES,
     KONTRA_CHOICES,
@@ -111,8 +113,11 @@ def _choice(name: str, value: Any, label: Any, current: str, **extra: Any) -> di
             **extra}
 
 
-def build_controls(form: DealForm, players: list[str], active: list[int]) -> dict[str, Any]:
-    """Everything the deal form shows, as plain data for the template."""
+def build_controls(form: DealForm, players: list[str], active: list[int],
+                   short: list[str] | None = None) -> dict[str, Any]:
+    """Everything the deal form shows, as plain data for the template; ``short``: the
+    players' short names (first names), which the Kontra sayers show to stand two in a
+    row (their full names are their accessible names)."""
     rules = form.rules
     ui: dict[str, Any] = {"rules": rules}
     kind = _value(form, "kind") or "game"
@@ -197,7 +202,8 @@ def build_controls(form: DealForm, players: list[str], active: list[int]) -> dic
     current = _value(form, "kontra_by")
     ui["kontra_by"] = [_choice("kontra_by", "", _("nobody"), current, tap="kontra-by-none",
                                id="kontra_by-none")] + [
-        _choice("kontra_by", s, players[s], current, tap=f"kontra-by-{s}") for s in active]
+        _choice("kontra_by", s, (short or players)[s], current, tap=f"kontra-by-{s}",
+                aria=players[s]) for s in active]
     ui["show_kontra"] = rules.kontra or _value(form, "kontra") not in ("", "none")
 
     current = _value(form, "concession")
@@ -294,7 +300,8 @@ def screen_context(request: HttpRequest, table: Table, sheet: ScoreSheet, *,
     if form is not None:
         # The form's seats: the next deal's for a new one, the edited deal's own for a
         # correction (its declarer and defenders, not whoever plays next).
-        context["ui"] = build_controls(form, players, list(form.active))
+        context["ui"] = build_controls(form, players, list(form.active),
+                                       short_names(sheet) if players else None)
     context.update(extra)
     return context
 
@@ -429,14 +436,21 @@ def deal_preview_view(request: HttpRequest, pk: int) -> HttpResponse:
     form = DealForm(request.POST, rules=rules, active=active)
     row = None
     value = None
+    overbid: dict[str, Any] | None = None
     not_given: list[tuple[str, str]] = []
-    if form.is_valid():
+    # A Kontra whose sayer is not tapped yet is a step still open, not a refusal: the rest
+    # of the deal is scored meanwhile.
+    sayer_open = [str(m) for m in form.errors.get("kontra_by", [])] if (
+        not form.is_valid() and set(form.errors) == {"kontra_by"}
+        and form.has_error("kontra_by", SAYER_MISSING)) else []
+    if form.is_valid() or sayer_open:
         record = form.to_record()
         preview = deal_preview(table, record, lang, replace=replace)
         if preview.error is None:
             row = preview.row
         elif _not_given(record, preview.error.field, active):
             not_given.append((preview.error.field or "", preview.error.message_in(lang)))
+            overbid = _overbid(table, record, lang, replace, sheet.players)
         else:
             form.add_engine_error(preview.error)
         value = _declared_value(table, rules, record, lang, replace)
@@ -445,12 +459,42 @@ def deal_preview_view(request: HttpRequest, pk: int) -> HttpResponse:
     if row is None:
         messages, still_open = _refusals(
             form, rules, bool(sheet.next_ramsch_round) and replace is None, not_given)
+    else:
+        still_open = sayer_open
     context = {"row": row, "messages": messages, "open": still_open,
-               "players": sheet.players, "table": table, "value": value}
+               "players": sheet.players, "table": table, "value": value,
+               "overbid": overbid if not messages else None}
     if row is not None:
-        context["entries"] = [(sheet.players[s], e) for s, e in enumerate(row.entries)
-                              if e is not None]
+        context["entries"] = _entries(row, sheet.players)
     return render(request, "scoring/entry/_preview.html", context)
+
+
+def _entries(row: Any, players: list[str]) -> list[tuple[str, int]]:
+    return [(players[s], e) for s, e in enumerate(row.entries) if e is not None]
+
+
+def _overbid(table: Table, record: dict[str, Any], lang: str, replace: Deal | None,
+             players: list[str]) -> dict[str, Any] | None:
+    """Before the result is tapped: whether the game as declared (game, matadors, Hand,
+    announcements …) stays below the bid, and then what it will count, as the engine scores
+    it with everything given so far (Kontra and Bock included): an overbid game is lost
+    whatever the declarer takes, at the charge the rule system says (DECISIONS.md: the next
+    multiple of the game's base, or the bid itself under overbid_charge: bid). Schneider
+    played may still lift the value to the bid: then ``lift`` is what "won Schneider" would
+    count. None when the game is not overbid, not complete enough, or a result is given."""
+    if record.get("kind") != "game" or record.get("bid") is None or any(
+            record.get(k) is not None for k in ("result", "declarer_points",
+                                                "declarer_tricks", "concession")):
+        return None
+    played = deal_preview(table, {**record, "result": "won"}, lang, replace=replace)
+    if played.error is not None or played.row is None or not played.row.overbid:
+        return None
+    lifted = deal_preview(table, {**record, "result": "won_schneider"}, lang, replace=replace)
+    lift = None
+    if lifted.error is None and lifted.row is not None and not lifted.row.overbid:
+        seat = lifted.row.declarer
+        lift = lifted.row.entries[seat] if isinstance(seat, int) else None
+    return {"row": played.row, "entries": _entries(played.row, players), "lift": lift}
 
 
 # The steps of a game in the order the screen asks them, for "Still open: Bid, Result".

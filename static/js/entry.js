@@ -3,7 +3,7 @@
 // - a quick result clears the card points, typing card points clears the quick result;
 // - a fixed-value game (Null …) clears the matadors;
 // - the save button is disabled while the live preview reports a problem or a step
-//   still open;
+//   still open, and on a new deal's untouched form until the preview says it is complete;
 // - the declarer cannot say Kontra against himself: his "said by" button is disabled;
 // - the connection state shows "saving…" while the deal is sent, "offline" without network;
 // - a double tap on save sends the deal once;
@@ -156,6 +156,15 @@
     // date (another tablet saved): what this file marks on the form and the list.
     function enhance() {
       form.classList.add("enhanced");
+      // A new deal's form, untouched: nothing to save until the preview says the deal is
+      // complete (an empty Ramsch in a Ramsch round is not a deal). A correction or a form
+      // brought back with the scorer's entry keeps Save as the server rendered it.
+      var body = form.querySelector(".preview-body");
+      if (save && form.hasAttribute("data-fresh") &&
+          !(body && body.getAttribute("data-valid") === "true")) {
+        save.disabled = true;
+        save.setAttribute("aria-disabled", "true");
+      }
       form.querySelectorAll("#declarer-points, #declarer-tricks").forEach(function (input) {
         if (input.value) {
           form.classList.add("counting");

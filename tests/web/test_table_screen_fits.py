@@ -167,16 +167,19 @@ def test_a_standard_game_is_five_taps_on_one_screen(screen: OpenScreen, size: tu
         .filter(([, r]) => r.width < 44 || r.height < 44 || r.left < 0 || r.right > w)
         .map(([tap, r]) => `${tap} ${r.width}x${r.height}@${r.left}`)""", size[0])
     assert not small, small
-    # Forehand is seat 1 at both tables (seat 0 deals first).
+    # Forehand is seat 1 at both tables (seat 0 deals first). On the phone the steps stand
+    # in one column in the spoken order, Kontra and the declarations before the result
+    # (issue 23), so the result is reached by scrolling down: still five taps.
+    still = size != PHONE
     for name in ("declarer-1", "game-clubs", "matadors-2"):
-        s.tap(name)
+        s.tap(name, still=still)
     # Clubs with 2: game 3 × 12 = 36, marked in the bid strip from the server's preview.
     expect(s.page.locator('[data-tap="bid-36"]')).to_have_class("choice at-value")
     expect(s.page.locator('[data-tap="bid-40"]')).to_have_class("choice above-value")
     s.shot("02-game-chosen")
-    s.tap("bid-36")
+    s.tap("bid-36", still=still)
     s.no_sideways_scroll()
-    s.tap("result-won")  # saves at once
+    s.tap("result-won", still=still)  # saves at once
     deal = s.saved()
     assert s.taps == 5
     assert {k: deal.record.get(k) for k in ("declarer", "game", "matadors", "bid",
