@@ -313,6 +313,15 @@ def test_the_browser_engine_answers_exactly_as_the_server(page: Page,
     page.goto(production_server + reverse("scoring:engine-check"))
     page.wait_for_function(READY, timeout=60_000)
     assert page.evaluate("SkatEngine.status") == "ready", page.evaluate("SkatEngine.error")
+    # The first start kept a snapshot of Pyodide's memory; the engine that answers below is
+    # restored from it, as on every later visit of a tablet (skat-engine-worker.js).
+    assert page.evaluate("SkatEngine.boot") == "fresh"
+    page.wait_for_function("() => SkatEngine.snapshot !== null", timeout=60_000)
+    assert page.evaluate("SkatEngine.snapshot.ok")
+    page.reload()
+    page.wait_for_function(READY, timeout=60_000)
+    assert page.evaluate("SkatEngine.status") == "ready", page.evaluate("SkatEngine.error")
+    assert page.evaluate("SkatEngine.boot") == "snapshot"
     asked = records(seed=20261124, deals=2500, tables=500)
     jobs = [(fn, json.dumps(record, ensure_ascii=False), "de" if i % 2 else "en",
              i % 3 == 0, 1 + i % 5) for i, (fn, record) in enumerate(asked)]
@@ -342,3 +351,33 @@ def test_the_browser_engine_answers_exactly_as_the_server(page: Page,
     assert {"rules isko", "rules american1898", "rules hoyle", "bock", "ramsch round",
             "kind ramsch", "kind passed", "kind game"} <= seen_kinds, seen_kinds
     assert elapsed < 60, f"{compared} records took {elapsed:.1f} s"
+
+
+@pytest.mark.browser
+def test_a_snapshot_that_does_not_restore_is_replaced(page: Page,
+                                                      production_server: str) -> None:
+    """A kept snapshot that will not restore (another runtime build, a damaged entry) costs
+    one ordinary start: it is deleted, Python starts afresh and a new snapshot is kept."""
+    page.goto(production_server + reverse("scoring:engine-check"))
+    page.wait_for_function(READY, timeout=60_000)
+    page.wait_for_function("() => SkatEngine.snapshot !== null", timeout=60_000)
+    keys = page.evaluate("""async () => {
+      const cache = await caches.open("skat-engine-snapshot");
+      const keys = await cache.keys();
+      const junk = new Uint8Array(1 << 16);
+      junk.fill(7);
+      await Promise.all(keys.map(k => cache.put(k, new Response(junk))));
+      return keys.map(k => k.url);
+    }""")
+    assert len(keys) == 1
+    page.reload()
+    page.wait_for_function(READY, timeout=60_000)
+    assert page.evaluate("SkatEngine.status") == "ready", page.evaluate("SkatEngine.error")
+    assert page.evaluate("SkatEngine.boot") == "fresh"
+    answer = page.evaluate("SkatEngine.evaluate({kind: 'passed'}, 'de')")
+    assert answer == json.loads(json.dumps(evaluate({"kind": "passed"}, "de")))
+    page.wait_for_function("() => SkatEngine.snapshot !== null", timeout=60_000)
+    assert page.evaluate("SkatEngine.snapshot.ok")
+    page.reload()
+    page.wait_for_function(READY, timeout=60_000)
+    assert page.evaluate("SkatEngine.boot") == "snapshot"
