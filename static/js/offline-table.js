@@ -219,7 +219,10 @@
     if (corner && offline) {
       corner.textContent = statusLine(n);
       corner.parentNode.dataset.state = "offline";
-    } else if (corner && corner.parentNode.dataset.state === "offline" && live) {
+      corner.dataset.offlineTable = "true";
+    } else if (corner && corner.dataset.offlineTable && live) {
+      // Only what this file wrote is taken back (table-live.js says its own "lost").
+      delete corner.dataset.offlineTable;
       corner.textContent = live.dataset.online;
       corner.parentNode.dataset.state = "saved";
     }
