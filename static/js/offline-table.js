@@ -506,8 +506,9 @@
         var who = state.table.players[entry.record.declarer];
         if (entry.record.kind === "game" && who !== undefined) {
           var game = tr.querySelector(".game");
-          game.parentNode.insertBefore(el("small", {"class": "declarer-name"}, " " + who),
-                                       game.nextSibling);
+          var name = el("small", {"class": "declarer-name"}, who);
+          game.parentNode.insertBefore(name, game.nextSibling);
+          game.parentNode.insertBefore(document.createTextNode(" "), name);
         }
         tr.classList.add("sketch");
         tr.appendChild(el("td", {"class": "num waits", colspan: String(players)},
@@ -554,8 +555,8 @@
         td.classList.toggle("provisional", on);
       });
       var head = rowsTable.querySelector("tfoot th");
-      if (on && head) {
-        head.appendChild(el("small", {"class": "provisional-mark"}, " " + words.provisional));
+      if (on && head) {  // its room before it: the CSS's margin
+        head.appendChild(el("small", {"class": "provisional-mark"}, words.provisional));
       }
     }
     if (!on) {

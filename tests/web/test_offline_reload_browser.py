@@ -212,3 +212,27 @@ def test_a_waiting_row_draws_no_pencil_among_the_scores(tablet: Scorer) -> None:
     # The row still opens the deal for correction.
     row.tap()
     expect(page.locator(".offline-editing")).to_be_visible()
+
+
+def reload_without_engine_shows_the_queue(device: Scorer, name: str) -> None:
+    queue_two(device)
+    device.page.close()
+    page = open_offline(device, engine=False)
+    page.wait_for_function("() => window.__drawn !== null", timeout=10_000)
+    shown_after = page.evaluate(SHOWN_AFTER)
+    assert shown_after is not None and shown_after < 1000, shown_after
+    expect(page.locator("table.rows tbody tr.pending td.waits")).to_have_count(2)
+    status = page.locator(".offline-bar .offline-state")
+    expect(status).to_have_text("offline · 2 Spiele warten")
+    expect(status).to_be_in_viewport()
+    device.shot(name, screen=True)
+
+
+@pytest.mark.browser_context_args(viewport={"width": 390, "height": 844})
+def test_a_reload_offline_on_a_phone(tablet: Scorer) -> None:
+    reload_without_engine_shows_the_queue(tablet, "reload-no-engine-phone")
+
+
+@pytest.mark.browser_context_args(viewport={"width": 800, "height": 1280})
+def test_a_reload_offline_on_an_upright_tablet(tablet: Scorer) -> None:
+    reload_without_engine_shows_the_queue(tablet, "reload-no-engine-upright")
