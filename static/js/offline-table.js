@@ -814,14 +814,21 @@
     }
   }
 
+  var queuing = {};  // request ids of saves on their way into the queue
   function queueSave(source, submitter) {
     var record = formRecord(source, submitter);
     var requestInput = source.querySelector('input[name="request_id"]');
     var requestId = (requestInput && requestInput.value) || uuid();
-    if (!editing && ops.some(function (o) { return o.request_id === requestId; })) {
-      // This very save waits already (a second tap, or the online save that timed out):
-      // queued once, as the server stores it once.
+    if (!editing && (queuing[requestId] ||
+                     ops.some(function (o) { return o.request_id === requestId; }))) {
+      // This very save waits already, or is on its way into the queue (a second tap, or
+      // the online save that timed out): queued once, as the server stores it once.
       return Promise.resolve(null);
+    }
+    queuing[requestId] = true;
+    function done(value) {
+      delete queuing[requestId];
+      return value;
     }
     var list = listForForm();
     var missing = incomplete(record);
@@ -867,6 +874,9 @@
         }
         return op;
       });
+    }).then(done, function (error) {
+      done(null);
+      throw error;
     });
   }
 

@@ -236,3 +236,29 @@ def test_a_reload_offline_on_a_phone(tablet: Scorer) -> None:
 @pytest.mark.browser_context_args(viewport={"width": 800, "height": 1280})
 def test_a_reload_offline_on_an_upright_tablet(tablet: Scorer) -> None:
     reload_without_engine_shows_the_queue(tablet, "reload-no-engine-upright")
+
+
+def test_a_double_tap_on_save_offline_queues_the_deal_once(tablet: Scorer,
+                                                            table: Table) -> None:
+    """Two submits of one form (a double tap) carry one request id: queued once."""
+    page = tablet.page
+    page.context.set_offline(True)
+    expect(page.locator(".offline-bar")).to_have_attribute("data-state", "offline")
+    tablet.tap("declarer-0", "game-grand", "matadors-1", "bid-24")
+    page.locator("#result-won").evaluate("input => { input.checked = true; }")
+    page.evaluate("""() => {
+      const form = document.getElementById("deal-form");
+      const save = form.querySelector("button.save");
+      form.requestSubmit(save);
+      form.requestSubmit(save);
+    }""")
+    wait_ops(page, 1)
+    # The next deal is a new one: it is queued as such.
+    tablet.tap("declarer-1", "game-clubs", "matadors-1", "bid-18", "result-won")
+    wait_ops(page, 2)
+    expect(page.locator("table.rows tbody tr.pending td.num.declarer")).to_have_count(2)
+    assert len({op["request_id"] for op in waiting(page)}) == 2
+    page.context.set_offline(False)
+    page.wait_for_function("() => SkatOffline.loaded && SkatOffline.ops().length === 0",
+                           timeout=30_000)
+    assert table.deals.count() == 2
