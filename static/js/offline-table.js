@@ -1097,6 +1097,8 @@
           applyStored(op, answer);
           storedSome = true;
           meta.lastSent = Date.now();
+          // Remembered a while: a page from the cache may still carry this request id.
+          meta.sentIds = (meta.sentIds || []).concat([op.request_id]).slice(-100);
           return putMeta(meta).then(function () { return deleteOp(op.seq); }).then(function () {
             ops = ops.filter(function (o) { return o.seq !== op.seq; });
             return next();
@@ -1307,11 +1309,12 @@
   // ------------------------------------------------------------------ wiring
 
   // A page from the service worker's cache carries the request ids it was rendered with; a
-  // deal queued from it took one of them. The form gets new ones, so that the next deal is
-  // not taken for that one (the server would store it as the same request, once).
+  // deal queued (or queued and sent) from it took one of them. The form gets new ones, so
+  // that the next deal is not taken for that one (the server stores a request once).
   function freshRequestIds() {
     var taken = {};
     ops.forEach(function (op) { taken[op.request_id] = true; });
+    (meta.sentIds || []).forEach(function (id) { taken[id] = true; });
     document.querySelectorAll('#deal-form input[name="request_id"], ' +
                               '.misdeal-form input[name="request_id"]').forEach(function (input) {
       if (taken[input.value]) {
