@@ -62,6 +62,27 @@ SHOWN_AFTER = """() => {
 }"""
 
 
+def hold_the_network(page: Page) -> None:
+    """Playwright's offline emulation lets a request through that the page's service
+    worker passes on to the network (the connection probe, then the queue's POST): for a
+    test that ends with deals waiting, the table's version and sync URLs stay unreachable."""
+    page.context.route("**/tables/*/version/", lambda route: route.abort())
+    page.context.route("**/tables/*/sync/", lambda route: route.abort())
+
+
+def send_and_close(page: Page, table: Table, deals: int) -> None:
+    """The network back and the queue sent (each deal once), then the page closed: nothing
+    is on its way to the live server when its database is emptied after the test."""
+    page.context.unroute("**/tables/*/version/")
+    page.context.unroute("**/tables/*/sync/")
+    page.context.set_offline(False)
+    page.wait_for_function("() => window.SkatOffline && SkatOffline.loaded &&"
+                           " SkatOffline.ops().length === 0", timeout=30_000)
+    assert table.deals.count() == deals
+    page.wait_for_load_state()
+    page.close(run_before_unload=False)
+
+
 def engine_next(table: Table, records: list[dict[str, Any]]) -> dict[str, Any]:
     table.refresh_from_db()
     result = evaluate_table(table_document(table, records), lang="de")
@@ -178,10 +199,11 @@ def test_the_status_line_after_an_online_save_claims_nothing_false(tablet: Score
     tablet.shot("online-saved")
 
 
-def test_a_waiting_row_draws_no_pencil_among_the_scores(tablet: Scorer) -> None:
+def test_a_waiting_row_draws_no_pencil_among_the_scores(tablet: Scorer, table: Table) -> None:
     """At 1024×768 the list is the side list, where a row is its own tap target: a waiting
     row's pencil must not stand in its score columns (issue 23, item 6)."""
     page = tablet.page
+    hold_the_network(page)
     page.context.set_offline(True)
     expect(page.locator(".offline-bar")).to_have_attribute("data-state", "offline")
     tablet.tap("declarer-2", "game-clubs", "matadors-1", "bid-18", "result-won")
@@ -212,10 +234,37 @@ def test_a_waiting_row_draws_no_pencil_among_the_scores(tablet: Scorer) -> None:
     # The row still opens the deal for correction.
     row.tap()
     expect(page.locator(".offline-editing")).to_be_visible()
+    page.locator('[data-tap="offline-cancel"]').tap()
+    send_and_close(page, table, 1)
 
 
-def reload_without_engine_shows_the_queue(device: Scorer, name: str) -> None:
+FORGET_NEXT = """() => new Promise((resolve, reject) => {
+  const open = indexedDB.open("skatclub-offline", 1);
+  open.onsuccess = () => {
+    const t = open.result.transaction("meta", "readwrite");
+    const store = t.objectStore("meta");
+    store.openCursor().onsuccess = (event) => {
+      const cursor = event.target.result;
+      if (cursor) {
+        const meta = cursor.value;
+        delete meta.next;
+        cursor.update(meta);
+        cursor.continue();
+      }
+    };
+    t.oncomplete = () => resolve(true);
+    t.onerror = () => reject(t.error);
+  };
+  open.onerror = () => reject(open.error);
+})"""
+
+
+def reload_without_engine_shows_the_queue(device: Scorer, table: Table, name: str,
+                                          forget_next: bool = False) -> None:
+    hold_the_network(device.page)
     queue_two(device)
+    if forget_next:  # as if the engine had never answered for this list
+        device.page.evaluate(FORGET_NEXT)
     device.page.close()
     page = open_offline(device, engine=False)
     page.wait_for_function("() => window.__drawn !== null", timeout=10_000)
@@ -225,17 +274,23 @@ def reload_without_engine_shows_the_queue(device: Scorer, name: str) -> None:
     status = page.locator(".offline-bar .offline-state")
     expect(status).to_have_text("offline · 2 Spiele warten")
     expect(status).to_be_in_viewport()
+    if forget_next:
+        # Without the engine's word on the next deal, the screen does not guess it.
+        expect(page.locator(".seat-dealer dd")).to_have_text("wird berechnet")
+        expect(page.locator(".table-status .round")).to_be_hidden()
     device.shot(name, screen=True)
+    send_and_close(page, table, 2)
 
 
 @pytest.mark.browser_context_args(viewport={"width": 390, "height": 844})
-def test_a_reload_offline_on_a_phone(tablet: Scorer) -> None:
-    reload_without_engine_shows_the_queue(tablet, "reload-no-engine-phone")
+def test_a_reload_offline_on_a_phone(tablet: Scorer, table: Table) -> None:
+    reload_without_engine_shows_the_queue(tablet, table, "reload-no-engine-phone")
 
 
 @pytest.mark.browser_context_args(viewport={"width": 800, "height": 1280})
-def test_a_reload_offline_on_an_upright_tablet(tablet: Scorer) -> None:
-    reload_without_engine_shows_the_queue(tablet, "reload-no-engine-upright")
+def test_a_reload_offline_on_an_upright_tablet(tablet: Scorer, table: Table) -> None:
+    reload_without_engine_shows_the_queue(tablet, table, "reload-no-engine-upright",
+                                          forget_next=True)
 
 
 def test_a_double_tap_on_save_offline_queues_the_deal_once(tablet: Scorer,
