@@ -203,10 +203,12 @@ def test_vendoring_checks_the_pin_and_unpacks_only_what_the_browser_needs(
 
 # ---------------------------------------------------------------- in the browser
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def production_server() -> Iterator[str]:
     """A live server whose static files come through WhiteNoise, as in production (its MIME
     types and the headers skatclub/csp.py adds), read fresh from static/ by its finders.
+    One per test: its settings (ALLOWED_HOSTS) must not outlive the test, for pytest runs
+    the browser tests of several files together, and this file's other tests after them.
     The pages it is asked for touch no database. MEDIA_URL is set because Django's live
     server serves media before anything else, and with the default "" it would answer every
     URL with a file from the working directory."""
