@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 import zipfile
 from dataclasses import dataclass
 from functools import lru_cache
@@ -69,3 +70,16 @@ def pyodide_url() -> str:
 
 def vendored_dir() -> Path:
     return Path(settings.BASE_DIR) / "static" / "vendor" / "pyodide" / pyodide_version()
+
+
+@lru_cache(maxsize=1)
+def runtime_lock() -> str:
+    """The vendored runtime's package lock without its packages, as JSON (or "" if the runtime
+    is not vendored here). The engine loads no package beyond the standard library, so the
+    worker hands this to loadPyodide (lockFileContents) instead of fetching the 120 kB lock;
+    what loadPyodide checks of it is its "info" (the ABI version)."""
+    try:
+        info = json.loads((vendored_dir() / "pyodide-lock.json").read_text("utf-8"))["info"]
+    except (OSError, ValueError, KeyError):
+        return ""
+    return json.dumps({"info": info, "packages": {}}, separators=(",", ":"))

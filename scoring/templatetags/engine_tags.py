@@ -8,7 +8,7 @@ from django.templatetags.static import static
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from scoring.offline import pyodide_url
+from scoring.offline import pyodide_url, runtime_lock
 from scoring.views.engine import bundle_url
 
 register = template.Library()
@@ -18,6 +18,6 @@ register = template.Library()
 def skat_engine_script() -> SafeString:
     return format_html(
         '<script src="{}" data-skat-engine data-worker="{}" data-pyodide="{}" '
-        'data-engine="{}" defer></script>',
+        'data-engine="{}" data-lock="{}" defer></script>',
         static("js/skat-engine.js"), static("js/skat-engine-worker.js"), pyodide_url(),
-        bundle_url())
+        bundle_url(), runtime_lock())

@@ -17,7 +17,7 @@ from django.templatetags.static import static
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html, json_script
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language
+from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
 from scoring.models import Table
@@ -44,7 +44,17 @@ def _words() -> dict[str, str]:
         "waiting_many": _("%(count)s deals wait to be sent"),
         "nothing_waits": _("Every deal is sent"),
         "last_sent": _("last sent at %(time)s"),
-        "never_sent": _("nothing sent from this tablet yet"),
+        # The status line and the waiting rows drawn before the engine has started.
+        "status_offline": pgettext("waiting deal", "offline"),
+        "status_offline_one": pgettext("waiting deal", "offline · 1 deal waits"),
+        "status_offline_many": pgettext("waiting deal", "offline · %(count)s deals wait"),
+        "waits": pgettext("waiting deal", "waits"),
+        "provisional": pgettext("waiting deal", "provisional"),
+        "working_out": pgettext("waiting deal", "being worked out"),
+        "result_won": pgettext("waiting deal", "won"),
+        "result_lost": pgettext("waiting deal", "lost"),
+        "card_points": pgettext("waiting deal", "%(points)s card points"),
+        "tricks": pgettext("waiting deal", "%(tricks)s tricks"),
         "offline": _("Offline: deals are kept on this tablet and sent when the connection is back"),
         "sending": _("Sending…"),
         "sent": _("Sent to the server"),

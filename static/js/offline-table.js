@@ -189,17 +189,43 @@
     });
   }
 
+  // The status line: "offline · 2 deals wait", "Sending…", or what the queue did last. A deal
+  // saved online goes straight to the server, not through this queue, so the queue's silence
+  // ("nothing sent") would be no news: only a time it knows is named.
+  function statusLine(n) {
+    if (!offline) {
+      return syncing ? words.sending : "";
+    }
+    return n === 0 ? words.status_offline :
+      fmt(n === 1 ? words.status_offline_one : words.status_offline_many, {count: n});
+  }
+
   function showBar() {
     var n = waiting().length;
     bar.dataset.state = offline ? "offline" : (syncing ? "sending" : "online");
-    barState.textContent = offline ? words.offline : (syncing ? words.sending : "");
-    var queueText = n === 0 ? words.nothing_waits :
+    barState.textContent = statusLine(n);
+    // Offline, the status line counts what waits; this says what becomes of it.
+    var queueText = offline ? words.offline : n === 0 ? words.nothing_waits :
       (n === 1 ? words.waiting_one : fmt(words.waiting_many, {count: n}));
-    var last = meta.lastSent ? fmt(words.last_sent, {time: new Date(meta.lastSent)
-      .toLocaleTimeString(state.lang, {hour: "2-digit", minute: "2-digit", second: "2-digit"})})
-      : words.never_sent;
-    barQueue.textContent = queueText + " · " + last;
+    if (meta.lastSent) {
+      queueText += " · " + fmt(words.last_sent, {time: new Date(meta.lastSent)
+        .toLocaleTimeString(state.lang, {hour: "2-digit", minute: "2-digit", second: "2-digit"})});
+    }
+    barQueue.textContent = queueText;
     bar.dataset.waiting = String(n);
+    // The corner of the status header says the same, not a stale "Online".
+    var corner = document.querySelector(".connection-text");
+    var live = document.getElementById("table-live");
+    if (corner && offline) {
+      corner.textContent = statusLine(n);
+      corner.parentNode.dataset.state = "offline";
+      corner.dataset.offlineTable = "true";
+    } else if (corner && corner.dataset.offlineTable && live) {
+      // Only what this file wrote is taken back (table-live.js says its own "lost").
+      delete corner.dataset.offlineTable;
+      corner.textContent = live.dataset.online;
+      corner.parentNode.dataset.state = "saved";
+    }
   }
 
   function setOffline(value) {
@@ -401,6 +427,154 @@
 
   // ------------------------------------------------------------------ rendering
 
+  // A waiting row's number and game cells (its score cells are the caller's).
+  function pendingRow(entry, number, bock) {
+    var tr = el("tr", {"class": "pending"});
+    tr.appendChild(el("td", null, String(number)));
+    var gameCell = el("td");
+    gameCell.appendChild(el("span", {"class": "game"}, entry.label || entry.record.kind));
+    if (bock) {
+      gameCell.appendChild(document.createTextNode(" "));
+      gameCell.appendChild(el("small", {"class": "badge badge-bock"}, words.bock));
+    }
+    var held = entry.pending && entry.pending.status === "held";
+    gameCell.appendChild(document.createTextNode(" "));
+    gameCell.appendChild(el("small", {"class": "badge badge-pending" + (held ? " held" : "")},
+                            held ? words.held : words.pending));
+    tr.appendChild(gameCell);
+    return tr;
+  }
+
+  // The correction button of a waiting row, drawn as the server draws its rows' pencil: the
+  // pencil is an aria-hidden glyph, which the side list hides while the button covers the
+  // whole row (entry.css), so it never lands among the score columns.
+  function correctCell(number) {
+    var act = el("td");
+    var button = el("button", {type: "button", "class": "edit-link offline-correct",
+                               "data-tap": "offline-correct-" + number});
+    button.appendChild(el("span", {"aria-hidden": "true"}, "\u270e"));
+    button.appendChild(el("span", {"class": "visually-hidden"},
+                          " " + words.correct + " " + fmt(words.no, {number: number})));
+    act.appendChild(button);
+    return act;
+  }
+
+  // A waiting deal's result in words, from its record alone (no value: that is the engine's):
+  // as entered, or who lost the Ramsch with how many card points.
+  function describe(entry) {
+    var record = entry.record || {};
+    var parts = [];
+    var players = state.table.players;
+    if (record.kind === "game") {
+      if (record.result === "won" || record.result === "lost") {
+        parts.push(words["result_" + record.result]);
+      } else if (record.declarer_points !== undefined) {
+        parts.push(fmt(words.card_points, {points: record.declarer_points}));
+      } else if (record.declarer_tricks !== undefined) {
+        parts.push(fmt(words.tricks, {tricks: record.declarer_tricks}));
+      }
+    } else if (record.kind === "ramsch" && record.ramsch && record.ramsch.losers) {
+      Object.keys(record.ramsch.losers).forEach(function (seat) {
+        var points = record.ramsch.losers[seat];
+        parts.push((players[Number(seat)] || seat) +
+                   (points === null || points === undefined ? "" : " " + points));
+      });
+    }
+    return parts.join(" \u00b7 ");
+  }
+
+  // The list before the engine has answered (it takes seconds to start after a reload): the
+  // waiting deals drawn at once from IndexedDB, in words, "waits" where their score will be;
+  // the totals, which do not count them yet, marked provisional; dealer, Bock and the round
+  // from the engine's last answer for exactly this list (kept with the queue), else marked
+  // as being worked out. The engine's rows replace all of it (renderList).
+  function sketch(list) {
+    if (!rowsTable) {
+      return;
+    }
+    var body = rowsTable.querySelector("tbody");
+    var players = state.table.players.length;
+    var fresh = document.createDocumentFragment();
+    var drawn = 0;
+    list.forEach(function (entry, i) {
+      var tr;
+      if (entry.row && !entry.pending) {
+        tr = entry.row;
+      } else {
+        var said = describe(entry);
+        tr = pendingRow(entry, i + 1, false);
+        var who = state.table.players[entry.record.declarer];
+        if (entry.record.kind === "game" && who !== undefined) {
+          var game = tr.querySelector(".game");
+          var name = el("small", {"class": "declarer-name"}, who);
+          game.parentNode.insertBefore(name, game.nextSibling);
+          game.parentNode.insertBefore(document.createTextNode(" "), name);
+        }
+        tr.classList.add("sketch");
+        tr.appendChild(el("td", {"class": "num waits", colspan: String(players)},
+                          (said ? said + " \u00b7 " : "") + words.waits));
+        tr.appendChild(correctCell(i + 1));
+        tr.dataset.number = String(i + 1);
+        drawn += 1;
+      }
+      tr.dataset.offlineIndex = String(i);
+      fresh.appendChild(tr);
+    });
+    body.textContent = "";
+    body.appendChild(fresh);
+    provisional(drawn > 0);
+    var key = nextKey();
+    if (meta.next && meta.next.key === key) {
+      renderNext({next: meta.next});
+    } else if (drawn) {
+      var dealer = document.querySelector(".seat-dealer dd");
+      if (dealer) {
+        dealer.textContent = words.working_out;
+        dealer.classList.add("provisional");
+      }
+      document.querySelectorAll(".table-status .badges .badge, .table-status .round")
+        .forEach(function (node) { node.hidden = true; });
+    }
+    api.sketched = performance.now();
+    var box = document.querySelector(".rows-box");
+    if (box) {
+      box.scrollTop = box.scrollHeight;
+    }
+  }
+
+  // The totals shown do not count what waits yet (or do, once the engine has answered).
+  function provisional(on) {
+    var strip = document.querySelector(".totals-strip");
+    if (strip) {
+      strip.classList.toggle("provisional", on);  // its mark: data-mark, by the CSS
+      strip.dataset.mark = words.provisional;
+    }
+    if (rowsTable) {
+      rowsTable.querySelectorAll("tfoot .provisional-mark").forEach(function (m) { m.remove(); });
+      rowsTable.querySelectorAll("tfoot td.total").forEach(function (td) {
+        td.classList.toggle("provisional", on);
+      });
+      var head = rowsTable.querySelector("tfoot th");
+      if (on && head) {  // its room before it: the CSS's margin
+        head.appendChild(el("small", {"class": "provisional-mark"}, words.provisional));
+      }
+    }
+    if (!on) {
+      var dealer = document.querySelector(".seat-dealer dd.provisional");
+      if (dealer) {
+        dealer.classList.remove("provisional");
+      }
+    }
+  }
+
+  // What the engine's answer about the next deal depends on: the server's table as this
+  // tablet has it, and what waits.
+  function nextKey() {
+    return JSON.stringify([state.version, state.ids, ops.map(function (op) {
+      return [op.op, op.request_id, op.status, op.record || null, op.deal || null];
+    })]);
+  }
+
   function renderList(result, list) {
     if (!rowsTable || !result || result.error) {
       return;
@@ -419,19 +593,7 @@
           td.classList.toggle("negative", value < 0);
         });
       } else {
-        tr = el("tr", {"class": "pending"});
-        tr.appendChild(el("td", null, String(deal.number)));
-        var gameCell = el("td");
-        gameCell.appendChild(el("span", {"class": "game"}, entry.label || entry.record.kind));
-        if (deal.bock) {
-          gameCell.appendChild(document.createTextNode(" "));
-          gameCell.appendChild(el("small", {"class": "badge badge-bock"}, words.bock));
-        }
-        var held = entry.pending && entry.pending.status === "held";
-        gameCell.appendChild(document.createTextNode(" "));
-        gameCell.appendChild(el("small", {"class": "badge badge-pending" + (held ? " held" : "")},
-                                held ? words.held : words.pending));
-        tr.appendChild(gameCell);
+        tr = pendingRow(entry, deal.number, deal.bock);
         for (var seat = 0; seat < players; seat++) {
           var value = deal.entries[String(seat)];
           var td = el("td", {"class": "num" + (value < 0 ? " negative" : "") +
@@ -439,14 +601,7 @@
                       value === undefined ? "" : signed(value));
           tr.appendChild(td);
         }
-        var act = el("td");
-        var button = el("button", {type: "button", "class": "edit-link offline-correct",
-                                   "data-tap": "offline-correct-" + deal.number},
-                        "\u270e");
-        button.appendChild(el("span", {"class": "visually-hidden"},
-                              " " + words.correct + " " + fmt(words.no, {number: deal.number})));
-        act.appendChild(button);
-        tr.appendChild(act);
+        tr.appendChild(correctCell(deal.number));
       }
       tr.dataset.number = String(deal.number);
       tr.classList.toggle("bock", Boolean(deal.bock));
@@ -456,6 +611,7 @@
     });
     body.textContent = "";
     body.appendChild(fresh);
+    provisional(false);
     rowsTable.querySelectorAll("tfoot td.total").forEach(function (td, seat) {
       var total = result.totals[String(seat)] || 0;
       td.textContent = minus(total);
@@ -481,7 +637,11 @@
     var dealer = document.querySelector(".seat-dealer dd");
     if (dealer) {
       dealer.textContent = state.table.players[next.dealer];
+      dealer.classList.remove("provisional");
     }
+    document.querySelectorAll(".table-status .round").forEach(function (node) {
+      node.hidden = false;
+    });
     var badges = document.querySelector(".table-status .badges");
     if (badges) {
       badges.querySelectorAll(".badge-offline").forEach(function (b) { b.remove(); });
@@ -515,10 +675,20 @@
     if (!ops.length || !window.SkatEngine) {
       return Promise.resolve();
     }
+    if (SkatEngine.status !== "ready") {
+      sketch(list);  // at once: the engine may take seconds to start
+    }
+    var key = nextKey();
     return evaluate(list).then(function (result) {
       lastResult = result;
+      if (result && result.next && !result.error && key === nextKey()) {
+        // Kept for the next page load, which draws before the engine is ready.
+        meta.next = Object.assign({key: key}, result.next);
+        putMeta(meta).catch(function () {});
+      }
       renderList(result, list);
       renderNext(result);
+      api.engineDrawn = performance.now();
     }).catch(function () {});
   }
 
@@ -644,10 +814,22 @@
     }
   }
 
+  var queuing = {};  // request ids of saves on their way into the queue
   function queueSave(source, submitter) {
     var record = formRecord(source, submitter);
     var requestInput = source.querySelector('input[name="request_id"]');
     var requestId = (requestInput && requestInput.value) || uuid();
+    if (!editing && (queuing[requestId] ||
+                     ops.some(function (o) { return o.request_id === requestId; }))) {
+      // This very save waits already, or is on its way into the queue (a second tap, or
+      // the online save that timed out): queued once, as the server stores it once.
+      return Promise.resolve(null);
+    }
+    queuing[requestId] = true;
+    function done(value) {
+      delete queuing[requestId];
+      return value;
+    }
     var list = listForForm();
     var missing = incomplete(record);
     var records = list.list.map(function (e) { return e.record; });
@@ -692,6 +874,9 @@
         }
         return op;
       });
+    }).then(done, function (error) {
+      done(null);
+      throw error;
     });
   }
 
@@ -912,6 +1097,8 @@
           applyStored(op, answer);
           storedSome = true;
           meta.lastSent = Date.now();
+          // Remembered a while: a page from the cache may still carry this request id.
+          meta.sentIds = (meta.sentIds || []).concat([op.request_id]).slice(-100);
           return putMeta(meta).then(function () { return deleteOp(op.seq); }).then(function () {
             ops = ops.filter(function (o) { return o.seq !== op.seq; });
             return next();
@@ -1140,6 +1327,21 @@
 
   // ------------------------------------------------------------------ wiring
 
+  // A page from the service worker's cache carries the request ids it was rendered with; a
+  // deal queued (or queued and sent) from it took one of them. The form gets new ones, so
+  // that the next deal is not taken for that one (the server stores a request once).
+  function freshRequestIds() {
+    var taken = {};
+    ops.forEach(function (op) { taken[op.request_id] = true; });
+    (meta.sentIds || []).forEach(function (id) { taken[id] = true; });
+    document.querySelectorAll('#deal-form input[name="request_id"], ' +
+                              '.misdeal-form input[name="request_id"]').forEach(function (input) {
+      if (taken[input.value]) {
+        input.value = uuid();
+      }
+    });
+  }
+
   function intercept(event) {
     var source = event.target;
     if (source !== form && source !== misdeal) {
@@ -1246,6 +1448,7 @@
   Promise.all([loadOps(), loadMeta()]).then(function (loaded) {
     ops = loaded[0];
     meta = loaded[1];
+    freshRequestIds();
     api.loaded = true;
     ops.filter(function (o) { return o.status === "conflict"; }).slice(0, 1).forEach(showConflict);
     return refresh();

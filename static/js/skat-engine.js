@@ -21,6 +21,11 @@
  *   SkatEngine.status                  -> "idle" | "loading" | "ready" | "failed"
  *   SkatEngine.error                   -> why it failed (a string), else null
  *   SkatEngine.timings                 -> {start, ready} in performance.now() milliseconds
+ *   SkatEngine.boot                    -> how it started: "snapshot" (a later start: the
+ *                                         memory kept from the first), "fresh" or "plain"
+ *   SkatEngine.workerTimings           -> the worker's own marks (its clock), for the bench
+ *   SkatEngine.snapshot                -> after a first start, once the snapshot is stored:
+ *                                         {ok, bytes}; else null
  *   document event "skatengine:status" -> fired on every change; event.detail.status
  *
  * A record the engine refuses is no rejection: the promise resolves with
@@ -36,6 +41,8 @@
     worker: tag && tag.dataset.worker,
     pyodide: tag && tag.dataset.pyodide,
     engine: tag && tag.dataset.engine,
+    // The runtime's lock without packages (scoring/offline.py): saves fetching the real one.
+    lock: tag && tag.dataset.lock ? JSON.parse(tag.dataset.lock) : undefined,
   };
 
   let worker = null;
@@ -47,6 +54,9 @@
     status: "idle",
     error: null,
     timings: {start: null, ready: null},
+    boot: null,
+    workerTimings: null,
+    snapshot: null,
     ready: ready,
     evaluate: function (deal, lang) {
       return call("evaluate", deal, {lang: lang});
@@ -86,40 +96,68 @@
       }
       api.timings.start = performance.now();
       setStatus("loading");
-      worker = new Worker(config.worker);
-      worker.onmessage = function (event) {
-        const reply = event.data;
-        if (reply.type === "ready") {
-          api.timings.ready = performance.now();
-          setStatus("ready");
-          resolve(api);
-        } else if (reply.type === "failed") {
-          setStatus("failed", reply.message);
-          failAll(reply.message);
-          reject(new Error(reply.message));
-        } else if (reply.type === "result") {
-          const entry = pending.get(reply.id);
-          pending.delete(reply.id);
-          if (!entry) {
-            return;
-          }
-          if (reply.json !== undefined) {
-            entry.resolve(JSON.parse(reply.json));
-          } else {
-            entry.reject(new Error(reply.message));
-          }
-        }
-      };
-      worker.onerror = function (event) {
-        const message = "SkatEngine: the worker failed: " + (event.message || "unknown error");
-        event.preventDefault();
-        setStatus("failed", message);
-        failAll(message);
-        reject(new Error(message));
-      };
-      worker.postMessage({type: "boot", pyodide: config.pyodide, engine: config.engine});
+      start(window.SkatEngineBoot || "fast", resolve, reject);
     });
     return readyPromise;
+  }
+
+  // A restore from the snapshot takes about a second; one that has not ended in this time
+  // is given up: the worker is ended and a new one starts Python afresh.
+  const RESTORE_MS = 20000;
+
+  function start(mode, resolve, reject) {
+    let watchdog = null;
+    worker = new Worker(config.worker);
+    worker.onmessage = function (event) {
+      const reply = event.data;
+      if (reply.type === "restoring") {
+        watchdog = setTimeout(function () {
+          console.warn("SkatEngine: the snapshot did not restore in time; starting afresh");
+          worker.terminate();
+          start("fresh", resolve, reject);
+        }, RESTORE_MS);
+        return;
+      }
+      clearTimeout(watchdog);
+      if (reply.type === "ready") {
+        api.timings.ready = performance.now();
+        api.boot = reply.boot;
+        api.workerTimings = reply.timings;
+        setStatus("ready");
+        resolve(api);
+      } else if (reply.type === "kept") {
+        api.snapshot = {ok: reply.ok, bytes: reply.bytes || 0};
+        if (reply.timings) {
+          api.workerTimings = reply.timings;
+        }
+      } else if (reply.type === "failed") {
+        setStatus("failed", reply.message);
+        failAll(reply.message);
+        reject(new Error(reply.message));
+      } else if (reply.type === "result") {
+        const entry = pending.get(reply.id);
+        pending.delete(reply.id);
+        if (!entry) {
+          return;
+        }
+        if (reply.json !== undefined) {
+          entry.resolve(JSON.parse(reply.json));
+        } else {
+          entry.reject(new Error(reply.message));
+        }
+      }
+    };
+    worker.onerror = function (event) {
+      const message = "SkatEngine: the worker failed: " + (event.message || "unknown error");
+      event.preventDefault();
+      clearTimeout(watchdog);
+      setStatus("failed", message);
+      failAll(message);
+      reject(new Error(message));
+    };
+    // window.SkatEngineBoot = "plain": the old start, for bench/offline.py's baseline.
+    worker.postMessage({type: "boot", pyodide: config.pyodide, engine: config.engine,
+                        lock: config.lock, mode: mode});
   }
 
   function call(fn, record, options) {

@@ -203,10 +203,12 @@ def test_vendoring_checks_the_pin_and_unpacks_only_what_the_browser_needs(
 
 # ---------------------------------------------------------------- in the browser
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def production_server() -> Iterator[str]:
     """A live server whose static files come through WhiteNoise, as in production (its MIME
     types and the headers skatclub/csp.py adds), read fresh from static/ by its finders.
+    One per test: its settings (ALLOWED_HOSTS) must not outlive the test, for pytest runs
+    the browser tests of several files together, and this file's other tests after them.
     The pages it is asked for touch no database. MEDIA_URL is set because Django's live
     server serves media before anything else, and with the default "" it would answer every
     URL with a file from the working directory."""
@@ -313,6 +315,15 @@ def test_the_browser_engine_answers_exactly_as_the_server(page: Page,
     page.goto(production_server + reverse("scoring:engine-check"))
     page.wait_for_function(READY, timeout=60_000)
     assert page.evaluate("SkatEngine.status") == "ready", page.evaluate("SkatEngine.error")
+    # The first start kept a snapshot of Pyodide's memory; the engine that answers below is
+    # restored from it, as on every later visit of a tablet (skat-engine-worker.js).
+    assert page.evaluate("SkatEngine.boot") == "fresh"
+    page.wait_for_function("() => SkatEngine.snapshot !== null", timeout=60_000)
+    assert page.evaluate("SkatEngine.snapshot.ok")
+    page.reload()
+    page.wait_for_function(READY, timeout=60_000)
+    assert page.evaluate("SkatEngine.status") == "ready", page.evaluate("SkatEngine.error")
+    assert page.evaluate("SkatEngine.boot") == "snapshot"
     asked = records(seed=20261124, deals=2500, tables=500)
     jobs = [(fn, json.dumps(record, ensure_ascii=False), "de" if i % 2 else "en",
              i % 3 == 0, 1 + i % 5) for i, (fn, record) in enumerate(asked)]
@@ -342,3 +353,25 @@ def test_the_browser_engine_answers_exactly_as_the_server(page: Page,
     assert {"rules isko", "rules american1898", "rules hoyle", "bock", "ramsch round",
             "kind ramsch", "kind passed", "kind game"} <= seen_kinds, seen_kinds
     assert elapsed < 60, f"{compared} records took {elapsed:.1f} s"
+    # A kept snapshot that will not restore (another runtime build, a damaged entry) costs
+    # one ordinary start: it is deleted, Python starts afresh and a new snapshot is kept.
+    keys = page.evaluate("""async () => {
+      const cache = await caches.open("skat-engine-snapshot");
+      const keys = await cache.keys();
+      const junk = new Uint8Array(1 << 16);
+      junk.fill(7);
+      await Promise.all(keys.map(k => cache.put(k, new Response(junk))));
+      return keys.map(k => k.url);
+    }""")
+    assert len(keys) == 1
+    page.reload()
+    page.wait_for_function(READY, timeout=60_000)
+    assert page.evaluate("SkatEngine.status") == "ready", page.evaluate("SkatEngine.error")
+    assert page.evaluate("SkatEngine.boot") == "fresh"
+    answer = page.evaluate("SkatEngine.evaluate({kind: 'passed'}, 'de')")
+    assert answer == json.loads(json.dumps(evaluate({"kind": "passed"}, "de")))
+    page.wait_for_function("() => SkatEngine.snapshot !== null", timeout=60_000)
+    assert page.evaluate("SkatEngine.snapshot.ok")
+    page.reload()
+    page.wait_for_function(READY, timeout=60_000)
+    assert page.evaluate("SkatEngine.boot") == "snapshot"

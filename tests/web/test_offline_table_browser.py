@@ -151,7 +151,7 @@ def test_offline_reload_record_correct(tablet: Scorer, table: Table) -> None:
     expect(page.locator("#preview .errors")).to_be_visible()
     device.tap("result-lost")  # a quick result saves at once, offline too
     wait_ops(page, 1)
-    expect(page.locator(".offline-bar .offline-queue")).to_contain_text("1")
+    expect(page.locator(".offline-bar .offline-state")).to_have_text("offline · 1 Spiel wartet")
     # 2: everybody passed.
     device.tap("kind-passed", "save")
     wait_ops(page, 2)
