@@ -87,6 +87,7 @@ def _words() -> dict[str, str]:
         "deleted_offline": _("Deleted offline"),
         "tap_declarer": _("Tap who plays."),
         "tap_game": _("Tap the game."),
+        "tap_kontra_by": _("Tap who said Kontra."),
         "tap_ramsch": _("Tap the player with the most card points, or who took every trick."),
         "cancel": _("Cancel"),
         "totals_now": _("Totals now"),

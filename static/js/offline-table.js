@@ -351,6 +351,11 @@
       if (!record.game) {
         out.push(words.tap_game);
       }
+      // the table screen's rule (forms/entry.py): a Kontra is said by somebody
+      if (record.kontra && record.kontra !== "none" &&
+          (record.kontra_by === null || record.kontra_by === undefined)) {
+        out.push(words.tap_kontra_by);
+      }
     } else if (record.kind === "ramsch" && record.ramsch.points &&
                !Object.keys(record.ramsch.points).length &&
                !Object.keys(record.ramsch.tricks).length) {
@@ -797,6 +802,10 @@
       kind.dispatchEvent(new Event("change", {bubbles: true}));
     }
     form.classList.remove("counting");
+    // the bid strip's marks of the deal just queued
+    form.querySelectorAll(".at-value, .above-value").forEach(function (label) {
+      label.classList.remove("at-value", "above-value");
+    });
     editing = null;
     editBar.hidden = true;
     editBar.textContent = "";
@@ -806,11 +815,14 @@
     fresh.appendChild(el("p", {"class": "hint"}, words.hint));
     preview.appendChild(fresh);
     form.dataset.offlineValid = "";
+    // a new, untouched form: nothing to save until the preview finds a whole deal (as
+    // entry.js does for the server's fresh form; an empty Ramsch is no deal)
+    form.setAttribute("data-fresh", "");
     var save = form.querySelector("button.save");
     if (save) {
-      save.disabled = false;
+      save.disabled = true;
       save.removeAttribute("aria-busy");
-      save.setAttribute("aria-disabled", "false");
+      save.setAttribute("aria-disabled", "true");
     }
   }
 

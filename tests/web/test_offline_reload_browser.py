@@ -317,3 +317,35 @@ def test_a_double_tap_on_save_offline_queues_the_deal_once(tablet: Scorer,
     page.wait_for_function("() => SkatOffline.loaded && SkatOffline.ops().length === 0",
                            timeout=30_000)
     assert table.deals.count() == 2
+
+
+def test_offline_the_form_keeps_the_table_screens_rules(tablet: Scorer, table: Table) -> None:
+    """Offline, the engine in the browser checks the deal, and the screen's own rules hold as
+    they do online (issue 23): a Kontra needs its sayer before the result tap stores it, and
+    the untouched form after a queued deal cannot be saved (an empty Ramsch is no deal); the
+    bid strip no longer marks the value of the deal just queued."""
+    page = tablet.page
+    page.context.set_offline(True)
+    expect(page.locator(".offline-bar")).to_have_attribute("data-state", "offline")
+    tablet.tap("declarer-0", "game-grand", "matadors-1", "bid-24", "kontra-kontra",
+               "result-lost")
+    preview = page.locator("#preview")
+    expect(preview).to_contain_text("Tippen, wer Kontra gesagt hat.")
+    expect(page.locator("#deal-form button.save")).to_be_disabled()
+    assert waiting(page) == []
+    tablet.tap("kontra-by-1")
+    expect(page.locator("#deal-form button.save")).to_be_enabled()
+    page.locator("#deal-form button.save").click()
+    wait_ops(page, 1)
+    assert waiting(page)[0]["record"]["kontra_by"] == 1
+    # the next deal's form: untouched, Save waits; the old value is not marked on the strip
+    expect(page.locator("#deal-form button.save")).to_be_disabled()
+    expect(page.locator("#deal-form .bids .at-value")).to_have_count(0)
+    tablet.tap("kind-ramsch")
+    expect(page.locator("#deal-form button.save")).to_be_disabled()
+    page.context.set_offline(False)
+    page.wait_for_function("() => SkatOffline.loaded && SkatOffline.ops().length === 0",
+                           timeout=30_000)
+    stored = list(table.deals.all())
+    assert len(stored) == 1 and stored[0].record["kontra"] == "kontra"
+    assert stored[0].record["kontra_by"] == 1
