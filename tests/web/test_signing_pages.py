@@ -91,6 +91,19 @@ def test_no_panel_while_the_series_is_played() -> None:
     assert not Signature.objects.exists()
 
 
+def test_the_finished_table_screen_says_the_signed_list_is_locked() -> None:
+    """Before the signatures the finished table's notice offers corrections from the list;
+    once everybody has signed it says the list is locked instead."""
+    table = short_table(make_club())
+    tablet = code_client(table)
+    page = tablet.get(reverse("scoring:table", args=[table.pk])).content.decode()
+    assert "Earlier deals can still be corrected" in page
+    sign_everybody(tablet, table)
+    page = tablet.get(reverse("scoring:table", args=[table.pk])).content.decode()
+    assert "Earlier deals can still be corrected" not in page
+    assert "it is locked. Only a club admin" in page
+
+
 def test_a_signed_list_refuses_the_scorers_save_edit_and_delete_with_a_message() -> None:
     table = short_table(make_club())
     tablet = code_client(table)
