@@ -65,6 +65,16 @@ def report(name: str, samples_ms: list[float], width: int = 52) -> float:
     return p95
 
 
+def split_queries(captured: list[dict[str, Any]]) -> tuple[int, int]:
+    """(the page's own SQL queries, those of the shared cache kept in the database):
+    ``CaptureQueriesContext.captured_queries`` split, so that a query target counts what
+    the page asks of its data, whether the cache is the database table (the default),
+    where reading or refreshing an entry is SQL too, or Redis."""
+    cache = sum(1 for q in captured
+                if "skatclub_cache" in q["sql"] or q["sql"] in ("BEGIN IMMEDIATE", "COMMIT"))
+    return len(captured) - cache, cache
+
+
 def timed(fn: Callable[[], Any]) -> float:
     """Milliseconds one call of ``fn`` takes."""
     start = time.perf_counter()

@@ -2,7 +2,10 @@
 server time of saving a deal and re-rendering the sheet, on SQLite.
 
 Targets: the score sheet of a 150-deal table renders with <= 10 SQL queries; saving a deal
-and re-rendering the sheet takes < 50 ms p95 server time.
+and re-rendering the sheet takes < 50 ms p95 server time. The queries are counted on a page's
+second request, as every request but a worker's first one sees it: the first also writes the
+signed-in account and the tables' kept states into the shared cache, which with the cache in
+the database (the default) are queries too; that first count is printed beside it.
 
 What is timed is the scorer's real round trip through Django's full request handling
 (middleware, sessions, CSRF-exempt test client, templates): POST the deal form, then GET the
@@ -100,12 +103,17 @@ def main() -> int:
                               ("score sheet, historical layout", sheet_url,
                                {"layout": "historical"}),
                               ("table screen", screen_url, {})):
-        with CaptureQueriesContext(connection) as queries:
-            response = client.get(url, params)
-        assert response.status_code == 200, (url, response.status_code)
-        verdict = "ok" if len(queries) <= QUERY_TARGET else "OVER TARGET"
-        ok &= len(queries) <= QUERY_TARGET
-        print(f"  {name:<44} {len(queries):3d} queries  (target <= {QUERY_TARGET}) {verdict}")
+        counts = []
+        for _ in range(2):  # the first request fills the shared cache (see the docstring)
+            with CaptureQueriesContext(connection) as queries:
+                response = client.get(url, params)
+            assert response.status_code == 200, (url, response.status_code)
+            counts.append(len(queries))
+        first, warm = counts
+        verdict = "ok" if warm <= QUERY_TARGET else "OVER TARGET"
+        ok &= warm <= QUERY_TARGET
+        print(f"  {name:<44} {warm:3d} queries  (target <= {QUERY_TARGET}) {verdict}"
+              f"   first request: {first}")
 
     for _ in range(5):  # warm the template and translation caches
         client.get(sheet_url)

@@ -17,7 +17,8 @@ def signing_panel(context: template.Context) -> dict[str, Any]:
 
     request = context["request"]
     found: dict[str, Any] = panel_context(request, context["table"],
-                                          sheet=context.get("sheet"))
+                                          sheet=context.get("sheet"),
+                                          is_admin=context.get("actor_admin"))
     found["request"] = request
     found["csrf_token"] = context.get("csrf_token")
     found["polled"] = True

@@ -326,7 +326,7 @@ def _row_for(sheet: ScoreSheet, deal: Deal) -> Any:
 
 @require_safe
 def table_view(request: HttpRequest, pk: int) -> HttpResponse:
-    table, _actor, writable = _writer(request, pk)
+    table, actor, writable = _writer(request, pk)
     table = _full(table)
     # Of all rows only the one just saved shows its explanation (in the "saved" notice).
     # After a correction or an undo the screen confirms it the same way.
@@ -355,7 +355,7 @@ def table_view(request: HttpRequest, pk: int) -> HttpResponse:
                                  saved=row if notice == "saved" else None,
                                  corrected=row if notice in ("corrected", "restored") else None,
                                  restored=notice == "restored", undone=undone,
-                                 restore_reason=RESTORE_REASON))
+                                 restore_reason=RESTORE_REASON, actor_admin=actor.admin))
 
 
 @require_POST

@@ -61,10 +61,12 @@ def _full(pk: int) -> Table:
 
 
 def panel_context(request: HttpRequest, table: Table, *, phone: bool = False,
-                  token: str = "", sheet: ScoreSheet | None = None) -> dict[str, Any]:
+                  token: str = "", sheet: ScoreSheet | None = None,
+                  is_admin: bool | None = None) -> dict[str, Any]:
     """What the signing panel shows: the state under the list, the QR code for phones (on
     the tablet, once the list may be signed), and who this phone signed as. ``table``
-    fetched with tables_with_everything; ``sheet`` its sheet if the caller has it."""
+    fetched with tables_with_everything; ``sheet`` its sheet if the caller has it;
+    ``is_admin`` whether the user is a club admin, if the caller's access check knows it."""
     if sheet is None:
         sheet = table_sheet(table, _lang(), explain=False)
     if not phone and table.signing == 0 and not is_finished(table, sheet.counted):
@@ -85,11 +87,13 @@ def panel_context(request: HttpRequest, table: Table, *, phone: bool = False,
         context["phone_url"] = url
         context["qr"] = qr_svg(url, title=_("QR code: sign on your phone"))
     context["etag"] = phone_etag(request, table) if phone else panel_etag(request, table)
-    member = None
-    if request.user.is_authenticated:
-        member = Membership.objects.filter(user=request.user,
-                                           club_id=table.evening.club_id).first()
-    context["is_admin"] = member is not None and member.role == Membership.Role.ADMIN
+    if is_admin is None:
+        member = None
+        if request.user.is_authenticated:
+            member = Membership.objects.filter(user=request.user,
+                                               club_id=table.evening.club_id).first()
+        is_admin = member is not None and member.role == Membership.Role.ADMIN
+    context["is_admin"] = is_admin
     return context
 
 
