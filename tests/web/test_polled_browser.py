@@ -52,7 +52,12 @@ def test_the_overview_polls_with_its_etag_and_shows_a_new_deal(
     assert len(asked) >= 2 and set(asked) == {shown}
     assert {status for status, _ in answers} == {304}
     assert page.locator("article.compact-sheet").count() == 3
-    deal_record(table=first, record=won(1), expected_version=first.version, actor=ME)
+    # the poll that brings the change, awaited as such: the page may show the change before
+    # Playwright has handed its response to ``answered``
+    with page.expect_response(lambda r: "/live/" in r.url and r.status == 200,
+                              timeout=12_000) as change:
+        deal_record(table=first, record=won(1), expected_version=first.version, actor=ME)
+    change.value.finished()
     page.wait_for_function(
         f"() => document.querySelector('#evening-table-{first.pk} article .entry') !== null",
         timeout=12_000)
