@@ -73,8 +73,9 @@ def server_error(request: HttpRequest) -> HttpResponse:
         logger.exception("the 500 page could not be rendered")
         lang = escape((get_language() or "de")[:8])
         title = escape(_("Something went wrong"))
-        text = escape(_("The server could not answer this request. Nothing you entered is "
-                        "lost: try again in a moment."))
+        text = escape(_("The server could not answer this request. Go back and try again in "
+                        "a moment; if it was a deal, look at the list first to see whether it "
+                        "was saved."))
         return HttpResponseServerError(
             f'<!DOCTYPE html><html lang="{lang}"><head><meta charset="utf-8">'
             f"<title>{title} · Skatclub</title></head><body><h1>{title}</h1><p>{text}</p>"

@@ -11,18 +11,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 from pytest_django.live_server_helper import LiveServer
-from pytest_playwright import CreateContextCallback
 
 from scoring.models import AuditEntry, Deal, Table
 
+from . import test_offline_table_browser as offline_tests
 from .factories import browser_login, make_club, make_table, make_user
-from .test_offline_table_browser import installed, retire, wait_ops
+from .test_offline_table_browser import installed, wait_ops
 from .test_round_browser import Scorer
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
@@ -37,18 +37,8 @@ def table() -> Table:
     return make_table(make_club(), players=3, preset="club_evening")
 
 
-@pytest.fixture
-def contexts(new_context: CreateContextCallback) -> Iterator[Callable[[], BrowserContext]]:
-    made: list[BrowserContext] = []
-
-    def make() -> BrowserContext:
-        context: BrowserContext = new_context()
-        made.append(context)
-        return context
-
-    yield make
-    for context in made:
-        retire(context)
+# Browser contexts of their own (storage, service worker), retired at the end of the test.
+contexts = offline_tests.contexts
 
 
 @pytest.fixture
