@@ -646,6 +646,9 @@ class PendingImport(models.Model):
     digest = models.CharField(_("SHA-256"), max_length=64)
     content = models.BinaryField(_("content"))
     options = models.JSONField(_("options"), default=dict, blank=True)
+    # the preview as the upload's check found it (uploads.Preview.as_json): its page shows
+    # this and reads the file no more
+    checked = models.JSONField(_("checked"), default=dict, blank=True)
     created = models.DateTimeField(_("uploaded"), auto_now_add=True)
 
     class Meta:

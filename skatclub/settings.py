@@ -214,6 +214,18 @@ LOGOUT_REDIRECT_URL = "scoring:home"
 # *_MAX_DELAY (at most the window less a second); a count is forgotten *_FAILURE_WINDOW
 # seconds after its last failure. The per-address allowance (0: none) stops one address
 # guessing across accounts or devices.
+# What one upload on the import page may make the site do (issue 26): its size, the entries
+# it may hold, the objects and lists of its JSON, the lines of a CSV, and the seconds its check
+# may take. A larger file is imported on the server with manage.py import_club.
+IMPORT_MAX_BYTES = envint("IMPORT_MAX_BYTES", str(8 * 1024 * 1024))
+IMPORT_MAX_EVENINGS = envint("IMPORT_MAX_EVENINGS", "1000")
+IMPORT_MAX_TABLES = envint("IMPORT_MAX_TABLES", "5000")
+IMPORT_MAX_DEALS = envint("IMPORT_MAX_DEALS", "50000")
+IMPORT_MAX_PLAYERS = envint("IMPORT_MAX_PLAYERS", "2000")
+IMPORT_MAX_OBJECTS = envint("IMPORT_MAX_OBJECTS", "250000")
+IMPORT_MAX_LINES = envint("IMPORT_MAX_LINES", "50000")
+IMPORT_MAX_SECONDS = envint("IMPORT_MAX_SECONDS", "15")
+
 LOGIN_FREE_FAILURES = envint("LOGIN_FREE_FAILURES", "5")
 LOGIN_FREE_FAILURES_PER_ADDRESS = envint("LOGIN_FREE_FAILURES_PER_ADDRESS", "30")
 LOGIN_DELAY = envint("LOGIN_DELAY", "1")  # seconds

@@ -64,7 +64,54 @@ class UploadForm(forms.Form):
 
 
 class ConfirmForm(forms.Form):
+    """The confirmation of a held file; for each rule profile of the file that the club has
+    under the same name with other rules (uploads.Preview.clashes): take the file's under
+    another name (prefilled "<name> (Import)"), or keep the club's own."""
+
     digest = forms.RegexField(regex=r"^[0-9a-f]{64}$", widget=forms.HiddenInput)
+
+    TAKE = "take"
+    KEEP = "keep"
+
+    def __init__(self, *args: Any, clashes: list[dict[str, Any]] | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.clashes = clashes or []
+        for index, clash in enumerate(self.clashes):
+            self.fields[f"profile_{index}"] = forms.ChoiceField(
+                label=_("Rule profile %(name)s") % {"name": clash["name"]},
+                widget=forms.RadioSelect, initial=self.TAKE, choices=[
+                    (self.TAKE, _("Take the file's profile under another name")),
+                    (self.KEEP, _("Keep the club's profile %(name)s; the file's is not "
+                                  "taken") % {"name": clash["name"]})])
+            self.fields[f"name_{index}"] = forms.CharField(
+                label=_("New name"), max_length=100, required=False,
+                initial=clash["suggested"])
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        for index, clash in enumerate(self.clashes):
+            if data.get(f"profile_{index}") != self.TAKE:
+                continue
+            name = (data.get(f"name_{index}") or "").strip()
+            if not name:
+                self.add_error(f"name_{index}", _("Give the file's profile a name."))
+            elif name == clash["name"]:
+                self.add_error(f"name_{index}", _("The club has a profile of this name "
+                                                  "already; choose another."))
+            data[f"name_{index}"] = name
+        return data
+
+    def profiles(self) -> dict[str, str]:
+        """What uploads.confirm takes: file's profile name → the name to take it under, or
+        "" to keep the club's."""
+        return {clash["name"]: (self.cleaned_data[f"name_{index}"]
+                                if self.cleaned_data[f"profile_{index}"] == self.TAKE else "")
+                for index, clash in enumerate(self.clashes)}
+
+    def clash_fields(self) -> list[tuple[dict[str, Any], Any, Any]]:
+        return [(clash, self[f"profile_{index}"], self[f"name_{index}"])
+                for index, clash in enumerate(self.clashes)]
 
 
 class DeleteEveningForm(forms.Form):

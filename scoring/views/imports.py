@@ -5,6 +5,8 @@ exactly the held file (its SHA-256 is checked) in one transaction."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -19,8 +21,8 @@ from django.views.decorators.http import require_safe
 from scoring import access
 from scoring.forms.imports import ConfirmForm, DeleteEveningForm, UploadForm
 from scoring.models import Club, ClubLogEntry, Deal, ImportedTotal, PendingImport
-from scoring.writes import removal, uploads
-from scoring.writes.interchange import ImportProblem
+from scoring.writes import interchange, removal, uploads
+from scoring.writes.interchange import ImportProblem, OverBounds, dumps
 from scoring.writes.services import Actor
 
 
@@ -31,32 +33,34 @@ def _actor(request: HttpRequest) -> Actor:
 @login_required
 def upload(request: HttpRequest, slug: str) -> HttpResponse:
     club, _member = access.club_for(request, slug, admin=True)
+    limit = uploads.max_bytes()
     if request.method == "POST":
-        form = UploadForm(request.POST, request.FILES, club=club,
-                          max_bytes=uploads.UPLOAD_MAX_BYTES)
+        form = UploadForm(request.POST, request.FILES, club=club, max_bytes=limit)
         if form.is_valid():
             file = form.cleaned_data["file"]
-            content = file.read(uploads.UPLOAD_MAX_BYTES + 1)
+            content = file.read(limit + 1)
             kind = form.cleaned_data["kind"]
             options = {}
             if kind == PendingImport.Kind.TOTALS:
                 options = {"season": form.cleaned_data["season"].pk}
             elif kind == PendingImport.Kind.SHEET:
                 options = {"evening": form.cleaned_data["evening"].pk}
+            try:
+                pending = uploads.hold(club=club, user=request.user, kind=kind,
+                                       name=file.name or "", content=content, options=options)
+            except OverBounds as err:
+                form.add_error("file", err.message_in(get_language()))
             else:
-                kind = uploads.kind_of_bytes(content)
-            pending = uploads.hold(club=club, user=request.user, kind=kind,
-                                   name=file.name or "", content=content, options=options)
-            return redirect("scoring:import-preview", slug=club.slug, pk=pending.pk)
+                return redirect("scoring:import-preview", slug=club.slug, pk=pending.pk)
     else:
-        form = UploadForm(club=club, max_bytes=uploads.UPLOAD_MAX_BYTES)
+        form = UploadForm(club=club, max_bytes=limit)
     return render(request, "scoring/imports/upload.html", {
-        "club": club, "form": form, "max_bytes": uploads.UPLOAD_MAX_BYTES})
+        "club": club, "form": form, "max_bytes": limit})
 
 
 def _pending(request: HttpRequest, slug: str, pk: int) -> tuple[Club, PendingImport | None]:
     club, member = access.club_for(request, slug, admin=True)
-    pending = PendingImport.objects.filter(
+    pending = PendingImport.objects.defer("content").filter(
         pk=pk, club=club, user_id=member.user_id,
         created__gte=uploads.expiry_cutoff()).first()
     return club, pending
@@ -65,15 +69,16 @@ def _pending(request: HttpRequest, slug: str, pk: int) -> tuple[Club, PendingImp
 @require_safe
 @login_required
 def preview(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """The preview as the upload's check found it: the file is not read again."""
     club, pending = _pending(request, slug, pk)
-    if pending is None:
+    seen = uploads.preview(pending) if pending is not None else None
+    if pending is None or seen is None:
         messages.error(request, _("That upload has expired or was imported already; upload "
                                   "the file again."))
         return redirect("scoring:import", slug=slug)
-    seen = uploads.preview(pending, actor=_actor(request))
     return render(request, "scoring/imports/preview.html", {
         "club": club, "pending": pending, "preview": seen,
-        "form": ConfirmForm(initial={"digest": pending.digest})})
+        "form": ConfirmForm(initial={"digest": pending.digest}, clashes=seen.clashes)})
 
 
 @login_required
@@ -90,9 +95,14 @@ def confirm(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         messages.error(request, _("That upload has expired, was imported already or has "
                                   "changed since its preview; upload the file again."))
         return redirect("scoring:import", slug=club.slug)
+    seen = uploads.preview(pending)
+    form = ConfirmForm(request.POST, clashes=seen.clashes if seen else [])
+    if not form.is_valid():
+        return render(request, "scoring/imports/preview.html", {
+            "club": club, "pending": pending, "preview": seen, "form": form})
     try:
-        outcome = uploads.confirm(pending, actor=_actor(request))
-    except ImportProblem as err:
+        outcome = uploads.confirm(pending, actor=_actor(request), profiles=form.profiles())
+    except (ImportProblem, OverBounds) as err:
         messages.error(request, _("Nothing was imported: %(problem)s") % {
             "problem": err.message_in(get_language())})
         return redirect("scoring:import-preview", slug=club.slug, pk=pk)
@@ -109,6 +119,33 @@ def confirm(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         messages.info(request, _("Nothing was added: everything in this file is there "
                                  "already (the same file was imported before)."))
     return redirect("scoring:club", slug=club.slug)
+
+
+# ---------------------------------------------------------------- export in the browser
+
+def _download(document: dict[str, Any], filename: str) -> HttpResponse:
+    response = HttpResponse(dumps(document).encode(),
+                            content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+@require_safe
+@login_required
+def club_export(request: HttpRequest, slug: str) -> HttpResponse:
+    """The club as `manage.py export_club` writes it (club admins only)."""
+    club, _member = access.club_for(request, slug, admin=True)
+    return _download(interchange.club_export(club), f"{club.slug}.json")
+
+
+@require_safe
+@login_required
+def evening_export(request: HttpRequest, pk: int) -> HttpResponse:
+    """The evening as `manage.py export_evening` writes it (the club's admins only)."""
+    evening, _member = access.evening_for(request, pk, admin=True)
+    return _download(interchange.evening_export(evening),
+                     f"{evening.club.slug}-{evening.date.isoformat()}-{evening.pk}.json")
 
 
 # ---------------------------------------------------------------- deleting an evening
@@ -161,5 +198,7 @@ urlpatterns: list[URLPattern] = [
     path("clubs/<slug:slug>/import/<int:pk>/", preview, name="import-preview"),
     path("clubs/<slug:slug>/import/<int:pk>/confirm/", confirm, name="import-confirm"),
     path("clubs/<slug:slug>/log/", club_log, name="club-log"),
+    path("clubs/<slug:slug>/export/", club_export, name="club-export"),
+    path("evenings/<int:pk>/export/", evening_export, name="evening-export"),
     path("evenings/<int:pk>/delete/", evening_delete, name="evening-delete"),
 ]

@@ -23,6 +23,7 @@ the club's players and seasons) and writes in one transaction: any problem raise
 
 from __future__ import annotations
 
+import contextvars
 import csv
 import datetime
 import io
@@ -30,13 +31,16 @@ import json
 import math
 import re
 import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError, models, transaction
 from django.db.models import Prefetch
 from django.utils import translation
 from django.utils.formats import number_format
@@ -160,6 +164,61 @@ class ImportProblem(Exception):
 
     def __str__(self) -> str:
         return self.message_in("en")
+
+
+class OverBounds(Exception):
+    """A file beyond what one upload may make the site do (its entries, the time its check
+    takes): refused as a whole, before anything is held or written. Not an ImportProblem, so
+    that no reader turns it into one problem among others."""
+
+    def __init__(self, message: Words) -> None:
+        super().__init__(message)
+        self.words = message
+
+    def message_in(self, lang: str | None) -> str:
+        return self.words.in_lang(language(lang))
+
+    def __str__(self) -> str:
+        return self.message_in("en")
+
+
+# The time a check (or import) may still take, when one is bounded (budget below): a
+# monotonic deadline, looked at between the steps of the reader (every table, deal and
+# thousand items walked), so that a file that would keep a worker busy stops with a message.
+_DEADLINE: contextvars.ContextVar[tuple[float, float] | None] = contextvars.ContextVar(
+    "import_deadline", default=None)
+
+
+@contextmanager
+def budget(seconds: float) -> Iterator[None]:
+    """Bound the reading and writing inside to ``seconds``: past it, OverBounds."""
+    token = _DEADLINE.set((time.monotonic() + seconds, seconds))
+    try:
+        yield
+    finally:
+        _DEADLINE.reset(token)
+
+
+def tick() -> None:
+    """OverBounds if the budget of the check in hand is spent."""
+    bound = _DEADLINE.get()
+    if bound is not None and time.monotonic() > bound[0]:
+        raise OverBounds(Words(_("Checking the file took longer than %(seconds)s seconds, "
+                                  "the most one upload may take; nothing was saved. Import a "
+                                  "file this large with manage.py import_club, or split it."),
+                               seconds=_Seconds(bound[1])))
+
+
+class _Seconds:
+    __slots__ = ("value",)
+
+    def __init__(self, value: float) -> None:
+        self.value = value
+
+    def in_lang(self, lang: str) -> str:
+        with translation.override(language(lang)):
+            return number_format(self.value, decimal_pos=0 if self.value == int(self.value)
+                                 else None)
 
 
 def _problem(place: Where | None, what: Words | Localized) -> ImportProblem:
@@ -393,8 +452,12 @@ def check_nesting(document: Any, limit: int = MAX_DEPTH) -> None:
     """Objects and lists nest at most ``limit`` deep; walked without recursion, so that any
     depth is refused cleanly, naming the table and deal it is in."""
     stack: list[tuple[Any, tuple[Any, ...]]] = [(document, ())]
+    walked = 0
     while stack:
         item, path = stack.pop()
+        walked += 1
+        if not walked % 4096:
+            tick()
         if isinstance(item, dict | list):
             if len(path) >= limit:
                 raise ImportProblem(Words(_("%(where)s: nested too deep (objects and lists "
@@ -567,6 +630,7 @@ class _PlannedEvening:
 
 def _check_table(raw: Any, index: int, rules: dict[str, Any], series_rounds: int | None,
                  ) -> _PlannedTable:
+    tick()
     where = Words(_("Table %(number)s"), number=index)
     doc = _object(raw, where, TABLE_KEYS)
     _clean_json(doc, where)
@@ -600,6 +664,8 @@ def _check_table(raw: Any, index: int, rules: dict[str, Any], series_rounds: int
         raise ImportProblem(Words(_("%(what)s must be a list of deal records."),
                                   what=_at(where, "deals")))
     for k, record in enumerate(doc["deals"], 1):
+        if not k % 64:
+            tick()
         _check_record(record, _deal(where, k))
     try:
         result = evaluate_table(engine_doc)
@@ -647,6 +713,7 @@ def _check_table(raw: Any, index: int, rules: dict[str, Any], series_rounds: int
         _check_record(record, spot)
         deleted.append((position, record))
     for k, (position, record) in enumerate(deleted, 1):
+        tick()
         _check_deleted(engine_doc, deals, deleted, position, record,
                        _deal(where, k, deleted=True))
     return _PlannedTable(number or index, series or 1, players,
@@ -761,6 +828,7 @@ def _write_evening(plan: _PlannedEvening, club: Club, players: dict[str, Player]
         raise _problem(where, _Refusal(err)) from None
     evening.save()
     for index, table in enumerate(plan.tables, 1):
+        tick()
         seated = []
         for name in table.players:
             if name not in players:
@@ -840,6 +908,7 @@ def _add_evening(plan: _PlannedEvening, club: Club, players: dict[str, Player],
                  report: ImportReport, actor: Actor, source: str) -> Evening:
     """Write the planned evening, unless the club has it already (see IMPORT_ACTOR above);
     either way the evening's audit log gets an entry."""
+    tick()
     what = source or gettext("standard input")
     same = list(Evening.objects.filter(club=club, date=_date(plan.doc["date"], "date"),
                                        name=plan.doc["name"]).select_related("club",
@@ -900,8 +969,13 @@ def import_club(raw: Any, *, actor: Actor = IMPORT_ACTOR, source: str = "") -> C
 
 
 def import_club_report(raw: Any, *, actor: Actor = IMPORT_ACTOR, source: str = "",
-                       ) -> ImportReport:
-    """import_club, saying which evenings were added and which were already there."""
+                       profiles: dict[str, str] | None = None) -> ImportReport:
+    """import_club, saying which evenings were added and which were already there.
+
+    A rule profile of the file that the club has under the same name with other rules is a
+    ProfileClash, unless ``profiles`` says what to do with it: file's name → another name to
+    take the file's profile under, or "" to keep the club's own and not take the file's."""
+    choices = profiles or {}
     check_nesting(raw)
     doc = _object(raw, Words(_("The club")), CLUB_KEYS)
     slug = _slug(doc.get("club"), "club")
@@ -965,13 +1039,21 @@ def import_club_report(raw: Any, *, actor: Actor = IMPORT_ACTOR, source: str = "
         for person, guest in wanted_players:
             if person not in players:
                 players[person] = Player.objects.create(club=club, name=person, guest=guest)
+        clashes: list[Clash] = []
         for title, rules in wanted_profiles:
             existing = RuleProfile.objects.filter(club=club, name=title).first()
+            theirs = RuleProfile(name=title, **rules)
             if existing is None:
                 RuleProfile.objects.create(club=club, name=title, **rules)
-            elif existing.rules_dict() != RuleProfile(name=title, **rules).rules_dict():
-                raise ImportProblem(Words(_("Rule profile %(name)s exists in the club with "
-                                             "other rules."), name=repr(title)))
+            elif not differences(existing, theirs):
+                pass
+            elif title not in choices:
+                clashes.append(Clash(title, differences(existing, theirs)))
+            elif choices[title]:  # the file's profile under another name
+                _take_as(club, choices[title], rules)
+            # else: the club's own profile of that name stays, the file's is not taken
+        if clashes:
+            raise ProfileClash(clashes)
         for fields in wanted_seasons:
             existing_season = Season.objects.filter(club=club, name=fields["name"]).first()
             if existing_season is None:
@@ -986,6 +1068,106 @@ def import_club_report(raw: Any, *, actor: Actor = IMPORT_ACTOR, source: str = "
 
     result: ImportReport = _run(write)
     return result
+
+
+# ---------------------------------------------------------------- a profile that differs
+
+@dataclass
+class Clash:
+    """A rule profile of the file that the club has under the same name with other rules:
+    each setting that differs, in words (the club's value ≠ the file's)."""
+
+    name: str
+    differences: list[Words]
+
+
+def _option_words(rules: str, options: dict[str, Any]) -> str:
+    from scoring.reads.rule_words import house_rules, join_words
+    return join_words(house_rules(rules, options)) or gettext("no house rules")
+
+
+class _Setting:
+    """One setting of a rule profile, shown in the language asked for."""
+
+    __slots__ = ("key", "value", "rules")
+
+    def __init__(self, key: str, value: Any, rules: str) -> None:
+        self.key, self.value, self.rules = key, value, rules
+
+    def in_lang(self, lang: str) -> str:
+        with translation.override(language(lang)):
+            if self.key == "stake":
+                return number_format(Decimal(self.value), decimal_pos=2)
+            if self.key == "options":
+                return _option_words(self.rules, self.value)
+            if self.key in ("rules", "scoring"):
+                field_ = RuleProfile._meta.get_field(self.key)
+                assert isinstance(field_, models.Field)
+                return str(dict(field_.choices or []).get(self.value, self.value))
+            if self.key == "settlement":
+                return json.dumps(self.value, sort_keys=True, ensure_ascii=False)
+            return str(self.value)
+
+
+class _Label:
+    __slots__ = ("key",)
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+    def in_lang(self, lang: str) -> str:
+        with translation.override(language(lang)):
+            field_ = RuleProfile._meta.get_field(self.key)
+            assert isinstance(field_, models.Field)
+            label = str(field_.verbose_name)
+            return label[:1].upper() + label[1:]
+
+
+def differences(ours: RuleProfile, theirs: RuleProfile) -> list[Words]:
+    """Each setting in which the file's profile differs from the club's, in words:
+    "Einsatz je Punkt 0,00 ≠ 0,01" (the club's first)."""
+    mine, other = ours.rules_dict(), theirs.rules_dict()
+    out = []
+    for key in RULE_KEYS:
+        same = (Decimal(mine["stake"]) == Decimal(other["stake"]) if key == "stake"
+                else mine.get(key) == other.get(key))
+        if not same:
+            out.append(Words(_("%(setting)s %(ours)s ≠ %(theirs)s"), setting=_Label(key),
+                             ours=_Setting(key, mine.get(key), ours.rules),
+                             theirs=_Setting(key, other.get(key), theirs.rules)))
+    return out
+
+
+class ProfileClash(ImportProblem):
+    """Rule profiles of the file that the club has under their names with other rules."""
+
+    def __init__(self, clashes: list[Clash]) -> None:
+        parts = [Words(_("Rule profile %(name)s exists in the club with other rules (the "
+                         "club's ≠ the file's): %(differences)s."), name=repr(c.name),
+                       differences=_Joined(c.differences)) for c in clashes]
+        super().__init__(parts[0] if len(parts) == 1 else _Joined(parts, " "))
+        self.clashes = clashes
+
+
+class _Joined:
+    __slots__ = ("parts", "separator")
+
+    def __init__(self, parts: list[Words], separator: str = "; ") -> None:
+        self.parts, self.separator = parts, separator
+
+    def in_lang(self, lang: str) -> str:
+        return self.separator.join(part.in_lang(lang) for part in self.parts)
+
+
+def _take_as(club: Club, name: str, rules: dict[str, Any]) -> None:
+    """The file's profile under another name (one the club has must have its rules)."""
+    title = _text(name, Words(_("The new name of a rule profile")))
+    existing = RuleProfile.objects.filter(club=club, name=title).first()
+    if existing is None:
+        RuleProfile.objects.create(club=club, name=title, **rules)
+    elif differences(existing, RuleProfile(name=title, **rules)):
+        raise ImportProblem(Words(_("Rule profile %(name)s exists in the club with other "
+                                     "rules too; choose another name."), name=repr(title)))
 
 
 # ---------------------------------------------------------------- the sheet as CSV
