@@ -64,6 +64,7 @@ NOT_PAGES = {
     "player-create": "POST only: the form is on the members page",
     "deal-save": "POST only", "deal-preview": "htmx fragment of the table screen",
     "deal-delete": "POST only", "deal-restore": "POST only",
+    "club-export": "JSON download", "evening-export": "JSON download",
     "sheet-csv": "CSV download", "sheet-pdf": "PDF", "settlement-pdf": "PDF",
     "summary-pdf": "PDF", "season-pdf": "PDF",
     "sheet-fragment": "htmx fragment of the sheet page (measured there)",
