@@ -31,11 +31,11 @@ import json
 import math
 import re
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from decimal import Decimal
+from time import monotonic
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -192,7 +192,7 @@ _DEADLINE: contextvars.ContextVar[tuple[float, float] | None] = contextvars.Cont
 @contextmanager
 def budget(seconds: float) -> Iterator[None]:
     """Bound the reading and writing inside to ``seconds``: past it, OverBounds."""
-    token = _DEADLINE.set((time.monotonic() + seconds, seconds))
+    token = _DEADLINE.set((monotonic() + seconds, seconds))
     try:
         yield
     finally:
@@ -202,7 +202,7 @@ def budget(seconds: float) -> Iterator[None]:
 def tick() -> None:
     """OverBounds if the budget of the check in hand is spent."""
     bound = _DEADLINE.get()
-    if bound is not None and time.monotonic() > bound[0]:
+    if bound is not None and monotonic() > bound[0]:
         raise OverBounds(Words(_("Checking the file took longer than %(seconds)s seconds, "
                                   "the most one upload may take; nothing was saved. Import a "
                                   "file this large with manage.py import_club, or split it."),

@@ -154,7 +154,7 @@ def test_the_bound_of_time_stops_a_long_check_between_its_steps(
     stops there (nothing written), whatever step it is in."""
     club = build_club()
     clock = iter(float(n) for n in range(10_000))
-    monkeypatch.setattr("scoring.writes.interchange.time.monotonic", lambda: next(clock))
+    monkeypatch.setattr(interchange, "monotonic", lambda: next(clock))
     before = written()
     with pytest.raises(interchange.OverBounds, match="longer than 5 seconds"), \
             override_settings(IMPORT_MAX_SECONDS=5):
