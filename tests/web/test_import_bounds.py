@@ -176,3 +176,21 @@ def test_a_file_held_before_previews_were_kept_is_uploaded_again(client: Client)
     before = written()
     confirm(client, club)
     assert written() == before
+
+
+def test_the_attack_runs_upload_is_refused_before_it_is_parsed(
+        client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The 8 MB file of the attack run, {"club": …, "tables": [{}, {}, …]}: refused by its
+    count of objects, without the JSON reader (which would make 2.7 million objects)."""
+    club = build_club()
+    admin_of(club, client)
+    content = b'{"club":"skatfreunde-altenburg","tables":[' + b",".join(
+        [b"{}"] * 2_700_000) + b"]}"
+    assert len(content) <= uploads.UPLOAD_MAX_BYTES
+    monkeypatch.setattr(uploads, "loads", _refuse)
+    before = written()
+    response = upload(client, club, content)
+    assert response.status_code == 200
+    assert ("The file holds 2,700,002 JSON objects and lists; one upload may hold at most "
+            "250,000.") in refusal(response.content.decode())
+    assert not PendingImport.objects.exists() and written() == before
