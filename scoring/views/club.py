@@ -401,7 +401,7 @@ def _code_keys(request: HttpRequest, *, make: bool = False) -> list[tuple[str, a
     that drops its cookie for every guess, the address's with a larger allowance. Another
     device at the same address (a club behind one proxy) has its own count. A device without
     a session has no count of its own yet (``make``: give it one, for its first failure)."""
-    address = access.client_address(request)
+    address = access.address_key(request)
     keys: list[tuple[str, access.Limit]] = []
     device = access.device_id(request, make=make)
     if device is not None:
@@ -443,7 +443,7 @@ def _use_code(request: HttpRequest, code: str, form: CodeForm | None = None) -> 
             "form": form or CodeForm(initial={"code": code}), "unknown": True}, status=404)
     device = access.device_id(request)
     if device is not None:
-        access.forget_failures(access.limit_key("code", access.client_address(request), device))
+        access.forget_failures(access.limit_key("code", access.address_key(request), device))
     access.grant(request, table)
     return redirect(table_url(table))
 

@@ -149,7 +149,7 @@ def _sign(request: HttpRequest, table: Table, actor: Actor, where: str) -> tuple
     if pin is not None:
         device = access.device_id(request)
         if device is not None:
-            access.forget_failures(access.limit_key("pin", access.client_address(request),
+            access.forget_failures(access.limit_key("pin", access.address_key(request),
                                                     device))
     name = next((seat.player.name for seat in table.seats.all()
                  if seat.player_id == signature.player_id), "")

@@ -24,7 +24,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> Iterator[None]:
-    cache.clear()  # per-address counters live in the cache
+    cache.clear()
     yield
     cache.clear()
 
