@@ -242,6 +242,18 @@ CLUB_REGISTRATION = envbool("CLUB_REGISTRATION", "0")
 REGISTRATION_MAX_PER_ADDRESS = envint("REGISTRATION_MAX_PER_ADDRESS", "5")
 REGISTRATION_WINDOW = envint("REGISTRATION_WINDOW", "3600")  # seconds
 
+# "Forgot your password" mails (README "Limits"): at most so many within the window per
+# e-mail address typed, per account and per client address (an IPv6 client's /64); past
+# them the page answers as always, and no mail goes out.
+PASSWORD_RESET_MAILS_PER_EMAIL = envint("PASSWORD_RESET_MAILS_PER_EMAIL", "3")
+PASSWORD_RESET_MAILS_PER_ACCOUNT = envint("PASSWORD_RESET_MAILS_PER_ACCOUNT", "3")
+PASSWORD_RESET_MAILS_PER_CLIENT = envint("PASSWORD_RESET_MAILS_PER_CLIENT", "10")
+PASSWORD_RESET_WINDOW = envint("PASSWORD_RESET_WINDOW", "3600")  # seconds
+
+# The site's address for the links in its mails (password reset, invitations, registration
+# confirmations): never the request's Host header, which the client chooses.
+SITE_URL = os.getenv("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+
 # German first: the clubs keep their lists in German; English is the second language.
 LANGUAGE_CODE = "de"
 LANGUAGES = [("de", _("German")), ("en", _("English"))]

@@ -41,7 +41,7 @@ from scoring.forms.members import DepartedNamesForm, InviteForm, LinkForm
 from scoring.models import Club, Evening, Membership, Player, RuleProfile, Table
 from scoring.qr import qr_svg
 from scoring.reads.rule_words import describe
-from scoring.writes import services
+from scoring.writes import mail, services
 
 DEFAULT_TABLES = 1
 
@@ -314,7 +314,7 @@ def members(request: HttpRequest, slug: str) -> HttpResponse:
     players = {p.user_id: p for p in all_players if p.user_id is not None}
     now = timezone.now()
     invitations = [
-        {"invitation": i, "url": (url := request.build_absolute_uri(
+        {"invitation": i, "url": (url := mail.site_url(
             reverse("scoring:invitation", args=[i.token]))),
          "qr": qr_svg(url, title=_("QR code of the invitation"))}
         for i in the_club.invitations.filter(used_at=None, revoked_at=None, expires__gt=now)

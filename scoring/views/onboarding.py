@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 
 from scoring import access
 from scoring.forms.setup import ClubSetupForm
-from scoring.writes import onboarding
+from scoring.writes import mail, onboarding
 from scoring.writes.onboarding import NewClub
 
 BACKEND = "scoring.access.SignedInBackend"
@@ -89,7 +89,7 @@ def register(request: HttpRequest) -> HttpResponse:
         except onboarding.Refused as err:
             form.add_error(None, err.message)
         else:
-            url = request.build_absolute_uri(reverse("scoring:register-confirm", args=[token]))
+            url = mail.site_url(reverse("scoring:register-confirm", args=[token]))
             if onboarding.register_send(token=token, url=url, email=data["email"], club=new):
                 return render(request, "scoring/onboarding/register_sent.html",
                               {"email": data["email"]})
