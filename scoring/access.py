@@ -343,7 +343,8 @@ def prune(moment: float | None = None, batch: int | None = None) -> int:
     moment = now() if moment is None else moment
     expired = FailureCount.objects.filter(expires__lte=moment)
     if batch is not None:
-        expired = FailureCount.objects.filter(pk__in=list(
+        # (expired still when deleted: a failure may have started one of them again since)
+        expired = FailureCount.objects.filter(expires__lte=moment, pk__in=list(
             expired.order_by("expires").values_list("pk", flat=True)[:batch]))
     removed, _kinds = expired.delete()
     return int(removed)

@@ -212,6 +212,19 @@ def test_dropping_the_session_cookie_does_not_escape_the_address_count(
         reverse("scoring:code", args=["WRONG998"])).status_code == 404
 
 
+def test_new_addresses_of_one_ipv6_64_do_not_escape_the_address_count(
+        settings: Settings, clock: Clock) -> None:
+    settings.TABLE_CODE_FREE_FAILURES_PER_ADDRESS = 15
+    for i in range(15):
+        fresh = Client(REMOTE_ADDR=f"2001:db8:a:b::{i + 1:x}")  # new address, new session
+        assert fresh.get(reverse("scoring:code", args=[f"WRONG{i:03d}"])).status_code == 404
+    blocked = Client(REMOTE_ADDR="2001:db8:a:b:1:2:3:4").get(
+        reverse("scoring:code", args=["WRONG999"]))
+    assert blocked.status_code == 429
+    assert Client(REMOTE_ADDR="2001:db8:a:c::1").get(
+        reverse("scoring:code", args=["WRONG998"])).status_code == 404
+
+
 def test_a_right_code_clears_the_devices_count(client: Client, clock: Clock) -> None:
     table = make_table(make_club())
     for i in range(4):

@@ -257,6 +257,19 @@ def test_registration_is_limited_per_address(open_registration: None) -> None:
                          REMOTE_ADDR="10.1.1.2").status_code == 200
 
 
+def test_registrations_from_one_ipv6_64_count_as_one_address(open_registration: None) -> None:
+    for n in range(3):
+        response = Client().post(reverse("scoring:register"),
+                                 setup_data(slug=f"c{n}", username=f"u{n}"),
+                                 REMOTE_ADDR=f"2001:db8:7:8::{n + 1}")
+        assert response.status_code == 200
+    response = Client().post(reverse("scoring:register"), setup_data(slug="c9", username="u9"),
+                             REMOTE_ADDR="2001:db8:7:8:ffff::9")
+    assert response.status_code == 429
+    assert Client().post(reverse("scoring:register"), setup_data(slug="c8", username="u8"),
+                         REMOTE_ADDR="2001:db8:7:9::1").status_code == 200
+
+
 def _registered_days_ago(username: str, days: float) -> Any:
     user = get_user_model().objects.get(username=username)
     user.date_joined = timezone.now() - timedelta(days=days)
