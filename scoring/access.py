@@ -31,7 +31,7 @@ from django.contrib.auth.models import User
 from django.core.cache import caches
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, connection, transaction
-from django.db.models import F, FilteredRelation, Max, Model, Q, QuerySet
+from django.db.models import F, FilteredRelation, Model, Q, QuerySet
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
@@ -261,12 +261,21 @@ def limit_key(kind: str, *parts: str) -> str:
 def waiting(*keys: str) -> int:
     """Seconds until the holder of these keys may try again: the longest wait of them.
     One query for all the keys (an index lookup per key)."""
+    return counted(*keys)[0]
+
+
+def counted(*keys: str) -> tuple[int, set[str]]:
+    """``waiting``, and which of the keys have a count now: in the same one query, so that a
+    right password or code clears a count (``forget_failures``) only if there is one, and a
+    request that is not a failure costs that one read and no write."""
     if not keys:
-        return 0
+        return 0, set()
     moment = now()
-    until = (FailureCount.objects.filter(key__in=keys, until__gt=moment, expires__gt=moment)
-             .aggregate(longest=Max("until"))["longest"])
-    return math.ceil(float(until) - moment) if until is not None else 0
+    rows = list(FailureCount.objects.filter(key__in=keys, expires__gt=moment)
+                .values_list("key", "until"))
+    longest = max((until for _key, until in rows), default=0.0)
+    wait = math.ceil(longest - moment) if longest > moment else 0
+    return wait, {key for key, _until in rows}
 
 
 # How many expired counts one new count removes at most (prune_failure_counts removes the

@@ -427,7 +427,7 @@ def code_wait_message(seconds: int) -> str:
 
 
 def _use_code(request: HttpRequest, code: str, form: CodeForm | None = None) -> HttpResponse:
-    wait = access.waiting(*(key for key, _limit in _code_keys(request)))
+    wait, counted = access.counted(*(key for key, _limit in _code_keys(request)))
     if wait:
         # even the right code waits, or guessing would go on: it is not looked up
         response = render(request, "scoring/club/code_entry.html", {
@@ -442,8 +442,9 @@ def _use_code(request: HttpRequest, code: str, form: CodeForm | None = None) -> 
         return render(request, "scoring/club/code_entry.html", {
             "form": form or CodeForm(initial={"code": code}), "unknown": True}, status=404)
     device = access.device_id(request)
-    if device is not None:
-        access.forget_failures(access.limit_key("code", access.address_key(request), device))
+    mine = access.limit_key("code", access.address_key(request), device or "")
+    if device is not None and mine in counted:  # no count, no write
+        access.forget_failures(mine)
     access.grant(request, table)
     return redirect(table_url(table))
 

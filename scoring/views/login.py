@@ -77,9 +77,11 @@ class Limited:
         self.keys = [_account_key(request, username)]
         if settings.LOGIN_FREE_FAILURES_PER_ADDRESS:
             self.keys.append(_address_key(request))
+        self.counted: set[str] | None = None  # the keys with a count (None: not read)
 
     def wait(self) -> int:
-        return access.waiting(*self.keys)
+        wait, self.counted = access.counted(*self.keys)
+        return wait
 
     def failed(self) -> None:
         access.note_failure(self.keys[0], login_limit())
@@ -89,7 +91,9 @@ class Limited:
     def succeeded(self) -> None:
         # A right password clears the (address, account) count, not the address's: one
         # address must not buy more guesses at other accounts by signing in to its own.
-        access.forget_failures(self.keys[0])
+        # (No count when the wait was read: nothing to clear, no write.)
+        if self.counted is None or self.keys[0] in self.counted:
+            access.forget_failures(self.keys[0])
 
 
 def waiting_form(form: BaseForm, message: str) -> BaseForm:
@@ -113,7 +117,12 @@ class LimitedLoginMixin:
     request: HttpRequest
 
     def _limited(self) -> Limited:
-        return Limited(self.request, str(self.request.POST.get("username", "")))
+        # one per request: it keeps what its wait() read for succeeded()
+        limited: Limited | None = getattr(self, "_limit", None)
+        if limited is None:
+            limited = Limited(self.request, str(self.request.POST.get("username", "")))
+            self._limit = limited
+        return limited
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         wait = self._limited().wait()

@@ -14,6 +14,7 @@ from django.core.cache import cache
 from django.core.management import call_command
 from django.db import connection, connections
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from pytest_django import Settings
 
 from scoring import access
@@ -291,3 +292,23 @@ def test_a_wait_stays_below_the_window() -> None:
     limit = access.Limit(free=1, delay=1, max_delay=10_000, window=100)
     assert [limit.wait(n) for n in (0, 1, 2, 7, 8, 50)] == [0, 1, 2, 64, 99, 99]
     assert access.Limit(free=1, delay=0, max_delay=60, window=100).wait(9) == 0
+
+
+def failure_count_queries(queries: CaptureQueriesContext) -> list[str]:
+    return [q["sql"] for q in queries.captured_queries if "scoring_failurecount" in q["sql"]]
+
+
+def test_a_right_password_without_a_count_costs_one_read_and_no_write() -> None:
+    """A request that is not a failure reads its counts once (one query for all its keys)
+    and writes nothing; a right password after failures clears the count."""
+    user = make_user(make_club())
+    with CaptureQueriesContext(connection) as queries:
+        assert sign_in(Client(), user.username, PASSWORD).status_code == 302
+    (read,) = failure_count_queries(queries)
+    assert read.startswith("SELECT")
+    sign_in(Client(), user.username, "wrong")
+    with CaptureQueriesContext(connection) as queries:
+        assert sign_in(Client(), user.username, PASSWORD).status_code == 302
+    assert [sql.split()[0] for sql in failure_count_queries(queries)] == ["SELECT", "DELETE"]
+    assert not FailureCount.objects.filter(key__startswith="limit:login:").exists()
+    assert FailureCount.objects.filter(key__startswith="limit:login-address:").exists()
