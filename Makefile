@@ -54,7 +54,7 @@ $(MO): $(PO) | $(STAMP)
 
 run: install migrate demo
 	@echo "Skatclub runs at http://$(HOST):$(PORT)/  (Ctrl-C stops it)"
-	$(PY) manage.py runserver $(HOST):$(PORT)
+	SITE_URL="$${SITE_URL:-http://$(HOST):$(PORT)}" $(PY) manage.py runserver $(HOST):$(PORT)
 
 # Production: DEBUG off, gunicorn with WhiteNoise serving the static files, on 127.0.0.1 for a
 # TLS proxy in front (README "Deployment"). Settings come from the environment; SECRET_KEY,
@@ -64,7 +64,8 @@ run: install migrate demo
 # behind the proxy set TRUSTED_PROXIES=127.0.0.1,::1 SECURE_SSL_REDIRECT=1 (the proxy's
 # X-Forwarded-For and X-Forwarded-Proto are believed from those addresses only, by the site
 # and by gunicorn: skatclub/gunicorn_conf.py, which also sets the graceful shutdown and the
-# access log). Database connections are kept for CONN_MAX_AGE (60) seconds.
+# access log). Database connections are kept for CONN_MAX_AGE (60) seconds. SITE_URL (the
+# links in mails) defaults to http://HOST:PORT; behind the proxy set the public address.
 # HSTS covers the site's own host for a year; its sub-domains and the preload list are
 # opt-in (SECURE_HSTS_INCLUDE_SUBDOMAINS=1 SECURE_HSTS_PRELOAD=1, only if every sub-domain
 # of the domain serves HTTPS).
@@ -75,7 +76,7 @@ serve: install $(SECRET_KEY_FILE)
 		SECURE_SSL_REDIRECT="$${SECURE_SSL_REDIRECT:-0}" \
 		SECURE_HSTS_INCLUDE_SUBDOMAINS="$${SECURE_HSTS_INCLUDE_SUBDOMAINS:-0}" \
 		SECURE_HSTS_PRELOAD="$${SECURE_HSTS_PRELOAD:-0}" \
-		CONN_MAX_AGE="$${CONN_MAX_AGE:-60}" \
+		CONN_MAX_AGE="$${CONN_MAX_AGE:-60}" SITE_URL="$${SITE_URL:-http://$(HOST):$(PORT)}" \
 		SECRET_KEY="$${SECRET_KEY:-$$(cat $(SECRET_KEY_FILE))}" \
 	&& $(PY) manage.py collectstatic --noinput --verbosity 0 \
 	&& $(PY) manage.py migrate --noinput --verbosity 0 \

@@ -2,9 +2,10 @@
 
 - Club isolation: an object of a club the user is not a member of does not exist (404).
 - Roles: viewers read; scorers and club admins write; admins manage the club.
-- Failure limits: wrong table codes and wrong passwords are counted in the shared cache per
-  (address, account) and per (address, device), with atomic increments, and per address
-  with a higher allowance; past the free attempts each further attempt waits longer
+- Failure limits: wrong table codes and wrong passwords are counted in the database (not the
+  cache: nothing else evicts them there) per (address, account) and per (address, device),
+  with atomic increments, and per address with a higher allowance (an IPv6 client's address
+  is its /64 network, ``address_key``); past the free attempts each further attempt waits longer
   (a slowdown, never a lock-out of the rightful holder from another address or device).
 - One query: each ``*_for`` helper reads its object and the signed-in user's membership of
   the object's club in one query (a LEFT JOIN on the membership; the unique (user, club)
@@ -19,6 +20,7 @@
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import math
 import time
 from dataclasses import dataclass
@@ -26,15 +28,25 @@ from typing import Any, TypeVar
 
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.models import User
-from django.core.cache import cache, caches
+from django.core.cache import caches
 from django.core.exceptions import PermissionDenied
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F, FilteredRelation, Model, Q, QuerySet
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
 from scoring.apps import SIGNED_IN_CACHE, signed_in_key
-from scoring.models import Club, Deal, Evening, Membership, Player, Season, Table
+from scoring.models import (
+    Club,
+    Deal,
+    Evening,
+    FailureCount,
+    Membership,
+    Player,
+    Season,
+    Table,
+)
 from scoring.writes.services import Actor
 
 SESSION_KEY = "table_grants"
@@ -240,65 +252,133 @@ def now() -> float:
 
 
 def limit_key(kind: str, *parts: str) -> str:
-    """A short cache key of safe characters for whatever was typed or sent (a user name, an
-    address, a session id): memcached refuses control characters and long keys."""
+    """A short key of safe characters for whatever was typed or sent (a user name, an
+    address, a session id): a digest, so that the count's row holds none of them."""
     digest = hashlib.sha256("\x1f".join(parts).encode("utf-8", "replace")).hexdigest()
     return f"limit:{kind}:{digest[:40]}"
 
 
 def waiting(*keys: str) -> int:
-    """Seconds until the holder of these keys may try again: the longest wait of them."""
-    until = cache.get_many([f"{key}:until" for key in keys])
+    """Seconds until the holder of these keys may try again: the longest wait of them.
+    One query for all the keys (an index lookup per key)."""
+    return counted(*keys)[0]
+
+
+def counted(*keys: str) -> tuple[int, set[str]]:
+    """``waiting``, and which of the keys have a count now: in the same one query, so that a
+    right password or code clears a count (``forget_failures``) only if there is one, and a
+    request that is not a failure costs that one read and no write."""
+    if not keys:
+        return 0, set()
     moment = now()
-    return max([math.ceil(float(value) - moment) for value in until.values()
-                if isinstance(value, int | float) and value > moment] or [0])
+    rows = list(FailureCount.objects.filter(key__in=keys, expires__gt=moment)
+                .values_list("key", "until"))
+    longest = max((until for _key, until in rows), default=0.0)
+    wait = math.ceil(longest - moment) if longest > moment else 0
+    return wait, {key for key, _until in rows}
+
+
+# How many expired counts one new count removes at most (prune_failure_counts removes the
+# rest): every first failure pays for a few expired ones, so the table stays small without a
+# request ever paying for a large deletion.
+PRUNE_BATCH = 20
+
+_INCREMENT = """
+    UPDATE "scoring_failurecount"
+    SET "count" = CASE WHEN "expires" > %(moment)s THEN "count" + 1 ELSE 1 END,
+        "until" = CASE WHEN "expires" > %(moment)s THEN "until" ELSE 0 END,
+        "expires" = CASE WHEN %(slide)s OR "expires" <= %(moment)s THEN %(expires)s
+                         ELSE "expires" END
+    WHERE "key" = %(key)s
+    RETURNING "count"
+"""
+
+
+def _count(key: str, window: int, *, slide: bool) -> int:
+    """Adds one to the key's count and returns the new count. One UPDATE ... RETURNING:
+    the database adds to the row it has locked (PostgreSQL's row lock, SQLite's write lock),
+    so two failures at once never read the same number; an expired count starts again at 1.
+    The first failure creates the row, in a savepoint: if another request created it a moment
+    before, the unique key refuses the second and this one adds to the first. ``slide``: the
+    count is kept ``window`` seconds after its latest failure, else after its first."""
+    moment = now()
+    params: dict[str, float | str | bool] = {
+        "moment": moment, "expires": moment + window, "key": key, "slide": slide}
+    for _attempt in range(3):
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(_INCREMENT, params)
+            row = cursor.fetchone()
+        if row is not None:
+            return int(row[0])
+        try:
+            with transaction.atomic():
+                FailureCount.objects.create(key=key, count=1, expires=moment + window)
+        except IntegrityError:
+            continue  # created by another request meanwhile: add to that one
+        prune(moment, PRUNE_BATCH)
+        return 1
+    raise RuntimeError(f"failure count {key} could be neither created nor counted")
 
 
 def count_failure(key: str, window: int) -> int:
-    """Adds one failure to the key's count and returns the new count.
+    """Adds one failure to the key's count and returns the new count; the count is kept
+    ``window`` seconds after the latest failure. Atomic on SQLite and PostgreSQL (``_count``);
+    in the database, where no other traffic evicts it (models.FailureCount)."""
+    return _count(key, window, slide=True)
 
-    Atomic on every cache: ``add`` starts the count, ``incr`` adds to it, and each count is
-    claimed once with ``add`` (Django's database cache does ``incr`` as a read and a write, so
-    two failures at the same moment could read the same number; the loser of the claim counts
-    again). ``touch`` keeps the count for ``window`` seconds after the latest failure."""
-    if cache.add(key, 1, window):
-        count = 1
-    else:
-        try:
-            count = int(cache.incr(key))
-        except ValueError:  # expired between add and incr
-            cache.add(key, 1, window)
-            count = 1
-    for _attempt in range(100):
-        if cache.add(f"{key}#{count}", 1, window):
-            break
-        try:
-            count = int(cache.incr(key))
-        except ValueError:
-            break
-    cache.touch(key, window)
-    return count
+
+def count_attempt(key: str, window: int) -> int:
+    """Like ``count_failure``, but the count is forgotten ``window`` seconds after its first
+    attempt (a fixed allowance per window: registrations, password-reset mails)."""
+    return _count(key, window, slide=False)
 
 
 def note_failure(key: str, limit: Limit) -> int:
     """Counts a failure under the key and sets the wait it earns; returns the wait."""
     wait = limit.wait(count_failure(key, limit.window))
     if wait:
-        cache.set(f"{key}:until", now() + wait, wait + 1)
+        FailureCount.objects.filter(key=key).update(until=now() + wait)
     return wait
 
 
 def forget_failures(key: str) -> None:
-    """Clears the key's count, its wait and the claims of its numbers."""
-    count = cache.get(key)
-    claims = [f"{key}#{n}" for n in range(1, int(count) + 1)] if isinstance(count, int) else []
-    cache.delete_many([key, f"{key}:until", *claims])
+    """Clears the key's count and its wait."""
+    FailureCount.objects.filter(key=key).delete()
+
+
+def prune(moment: float | None = None, batch: int | None = None) -> int:
+    """Removes expired counts (they count as nothing already): at most ``batch`` of them,
+    the longest expired first (None: all). Returns how many were removed."""
+    moment = now() if moment is None else moment
+    expired = FailureCount.objects.filter(expires__lte=moment)
+    if batch is not None:
+        # (expired still when deleted: a failure may have started one of them again since)
+        expired = FailureCount.objects.filter(expires__lte=moment, pk__in=list(
+            expired.order_by("expires").values_list("pk", flat=True)[:batch]))
+    removed, _kinds = expired.delete()
+    return int(removed)
 
 
 def client_address(request: HttpRequest) -> str:
     """The client's address: REMOTE_ADDR, which skatclub's proxy middleware sets from
     X-Forwarded-For for trusted proxies only."""
     return request.META.get("REMOTE_ADDR", "") or "unknown"
+
+
+def address_key(request: HttpRequest) -> str:
+    """The client's address as the limits count it: an IPv4 address as it is, an IPv6
+    address as its /64 network (one connection gets a whole /64 to pick addresses from), an
+    IPv4-mapped IPv6 address as the IPv4 address."""
+    address = client_address(request)
+    try:
+        parsed = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return address
+    if isinstance(parsed, ipaddress.IPv6Address):
+        if parsed.ipv4_mapped is not None:
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.IPv6Network((parsed, 64), strict=False))
+    return str(parsed)
 
 
 def device_id(request: HttpRequest, *, make: bool = False) -> str | None:
@@ -332,6 +412,6 @@ def pin_keys(request: HttpRequest, table: Table, player_id: int, *, make: bool =
              pin_limit(PIN_FREE_PER_PLAYER))]
     device = device_id(request, make=make)
     if device is not None:
-        keys.append((limit_key("pin", client_address(request), device),
+        keys.append((limit_key("pin", address_key(request), device),
                      pin_limit(PIN_FREE_PER_DEVICE)))
     return keys

@@ -142,8 +142,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # ---------------------------------------------------------------- caches
 
 # Everything cached is shared by every worker process and every machine of the site: the
-# failure counts of the sign-in and table-code limits (default), each table's results
-# (results) and rendered PDFs (pdf). CACHE_URL names a Redis server (redis://host:port/db,
+# polled pages' parts and the sessions (default; the limits' counts are in the database),
+# each table's results (results) and rendered PDFs (pdf). CACHE_URL names a Redis server (redis://host:port/db,
 # rediss:// for TLS, redis://:password@host/db), used through Django's own Redis backend;
 # unset, the caches are tables in the database (created by migrate), which every worker of
 # one site reaches already. Each alias has its own key prefix (and, in the database, its own
@@ -169,7 +169,7 @@ def cache_config(alias: str, timeout: int | None, max_entries: int) -> dict[str,
 
 
 CACHES = {
-    # Failure counts (they expire with their window); many addresses may be counted at once.
+    # The polled pages' rendered parts, the signed-in accounts, the boards' versions.
     # Also the sessions (SESSION_CACHE_ALIAS below), each kept until the session expires.
     "default": cache_config("default", 300, envint("CACHE_ENTRIES", "100000")),
     # Rendered PDFs (scoring.pdf), keyed by the versions of what they print; old versions
@@ -209,7 +209,8 @@ LOGIN_REDIRECT_URL = "scoring:home"
 LOGOUT_REDIRECT_URL = "scoring:home"
 
 # ---- Limits (issue 15; README "Limits"). Wrong passwords and table codes are counted in the
-# shared default cache per (address, account) and per (address, device); the first *_FREE_*
+# database (scoring.models.FailureCount: no cache traffic evicts them) per (address, account)
+# and per (address, device), an IPv6 address by its /64; the first *_FREE_*
 # cost nothing, then each attempt waits *_DELAY seconds, doubled per further failure, up to
 # *_MAX_DELAY (at most the window less a second); a count is forgotten *_FAILURE_WINDOW
 # seconds after its last failure. The per-address allowance (0: none) stops one address
@@ -253,6 +254,18 @@ PDF_RENDER_NICE = envint("PDF_RENDER_NICE", "10")
 CLUB_REGISTRATION = envbool("CLUB_REGISTRATION", "0")
 REGISTRATION_MAX_PER_ADDRESS = envint("REGISTRATION_MAX_PER_ADDRESS", "5")
 REGISTRATION_WINDOW = envint("REGISTRATION_WINDOW", "3600")  # seconds
+
+# "Forgot your password" mails (README "Limits"): at most so many within the window per
+# e-mail address typed, per account and per client address (an IPv6 client's /64); past
+# them the page answers as always, and no mail goes out.
+PASSWORD_RESET_MAILS_PER_EMAIL = envint("PASSWORD_RESET_MAILS_PER_EMAIL", "3")
+PASSWORD_RESET_MAILS_PER_ACCOUNT = envint("PASSWORD_RESET_MAILS_PER_ACCOUNT", "3")
+PASSWORD_RESET_MAILS_PER_CLIENT = envint("PASSWORD_RESET_MAILS_PER_CLIENT", "10")
+PASSWORD_RESET_WINDOW = envint("PASSWORD_RESET_WINDOW", "3600")  # seconds
+
+# The site's address for the links in its mails (password reset, invitations, registration
+# confirmations): never the request's Host header, which the client chooses.
+SITE_URL = os.getenv("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 
 # German first: the clubs keep their lists in German; English is the second language.
 LANGUAGE_CODE = "de"

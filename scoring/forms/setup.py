@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Club
 from scoring.presets import PRESETS
+from scoring.writes import onboarding
 
 
 def _preset_choices() -> list[tuple[str, Any]]:
@@ -40,7 +41,7 @@ class AccountFields(forms.Form):
         username = str(self.cleaned_data["username"]).strip()
         users = get_user_model()
         users.username_validator(username)
-        if users.objects.filter(username__iexact=username).exists():
+        if onboarding.name_taken(username):
             raise ValidationError(_("This user name is taken. Choose another one."))
         return username
 

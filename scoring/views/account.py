@@ -5,8 +5,10 @@ account, "my results" in a club (the player on the lists linked to the account),
 from __future__ import annotations
 
 import json
+import unicodedata
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth import views as auth_views
@@ -23,7 +25,7 @@ from scoring.forms.account import DeleteAccountForm, EmailForm, PinForm
 from scoring.models import Player, SigningPin
 from scoring.reads.my_results import PlayerTable, player_tables
 from scoring.reads.standings import season_standings
-from scoring.writes import onboarding, signing
+from scoring.writes import mail, onboarding, signing
 
 
 @login_required
@@ -125,16 +127,38 @@ class PasswordResetView(auth_views.PasswordResetView):
     """Django's "forgot your password" page; the mail goes out in the language of the
     account's club, through the same sender as every other mail of the site (a mail server
     that fails is logged to skatclub.mail; the page says the same either way, so that it
-    tells nobody which addresses have accounts)."""
+    tells nobody which addresses have accounts). Mails are limited per e-mail address typed,
+    per account and per client address (PASSWORD_RESET_*); the link starts with SITE_URL,
+    never with the request's Host."""
 
     def form_valid(self, form: Any) -> HttpResponse:
-        request = self.request
-        for user in form.get_users(form.cleaned_data["email"]):
-            onboarding.password_reset_send(
-                user, lambda uid, token: request.build_absolute_uri(
-                    reverse("password_reset_confirm", kwargs={"uidb64": uid, "token": token})),
-                onboarding.language_of(user, get_language()))
+        email = form.cleaned_data["email"]
+        if _reset_allowed(self.request, email):
+            window = settings.PASSWORD_RESET_WINDOW
+            for user in form.get_users(email):
+                key = access.limit_key("reset-account", str(user.pk))
+                if access.count_attempt(key, window) > settings.PASSWORD_RESET_MAILS_PER_ACCOUNT:
+                    continue
+                onboarding.password_reset_send(
+                    user, lambda uid, token: mail.site_url(reverse(
+                        "password_reset_confirm", kwargs={"uidb64": uid, "token": token})),
+                    onboarding.language_of(user, get_language()))
+        # the same answer whether a mail went out or not: it tells nobody which addresses
+        # have accounts, nor that a limit was reached
         return HttpResponseRedirect(self.get_success_url())
+
+
+def _reset_allowed(request: HttpRequest, email: str) -> bool:
+    """Counts a request for a reset mail per client address and per e-mail address typed
+    (normalised: NFKC, case-folded); False once either is past its allowance in the window,
+    then no mail goes out (a mail bomb at one address, or one client at many)."""
+    window = settings.PASSWORD_RESET_WINDOW
+    typed = unicodedata.normalize("NFKC", email).strip().casefold()
+    by_client = access.count_attempt(
+        access.limit_key("reset-client", access.address_key(request)), window)
+    by_email = access.count_attempt(access.limit_key("reset-email", typed), window)
+    return (by_client <= settings.PASSWORD_RESET_MAILS_PER_CLIENT
+            and by_email <= settings.PASSWORD_RESET_MAILS_PER_EMAIL)
 
 
 urlpatterns: list[URLPattern] = [

@@ -72,7 +72,12 @@ def _lookup(key: str) -> tuple[Tournament, str]:
     found: Tournament | bool | None = cached.get(tournament_key)
     if found is None:
         found = Tournament.objects.select_related("evening", "club").filter(
-            board_key=key, public=True).first() or False
+            board_key=key, public=True).first()
+        if found is None:
+            # An unknown key (it comes from the path: anyone can make up a new one for every
+            # request) keeps nothing in the shared cache, or a flood would push other
+            # entries out.
+            raise Http404
         cache.set(tournament_key, found, 30)
     if not isinstance(found, Tournament):
         raise Http404

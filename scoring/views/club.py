@@ -41,7 +41,7 @@ from scoring.forms.members import DepartedNamesForm, InviteForm, LinkForm
 from scoring.models import Club, Evening, Membership, Player, RuleProfile, Table
 from scoring.qr import qr_svg
 from scoring.reads.rule_words import describe
-from scoring.writes import services
+from scoring.writes import mail, services
 
 DEFAULT_TABLES = 1
 
@@ -314,7 +314,7 @@ def members(request: HttpRequest, slug: str) -> HttpResponse:
     players = {p.user_id: p for p in all_players if p.user_id is not None}
     now = timezone.now()
     invitations = [
-        {"invitation": i, "url": (url := request.build_absolute_uri(
+        {"invitation": i, "url": (url := mail.site_url(
             reverse("scoring:invitation", args=[i.token]))),
          "qr": qr_svg(url, title=_("QR code of the invitation"))}
         for i in the_club.invitations.filter(used_at=None, revoked_at=None, expires__gt=now)
@@ -401,7 +401,7 @@ def _code_keys(request: HttpRequest, *, make: bool = False) -> list[tuple[str, a
     that drops its cookie for every guess, the address's with a larger allowance. Another
     device at the same address (a club behind one proxy) has its own count. A device without
     a session has no count of its own yet (``make``: give it one, for its first failure)."""
-    address = access.client_address(request)
+    address = access.address_key(request)
     keys: list[tuple[str, access.Limit]] = []
     device = access.device_id(request, make=make)
     if device is not None:
@@ -427,7 +427,7 @@ def code_wait_message(seconds: int) -> str:
 
 
 def _use_code(request: HttpRequest, code: str, form: CodeForm | None = None) -> HttpResponse:
-    wait = access.waiting(*(key for key, _limit in _code_keys(request)))
+    wait, counted = access.counted(*(key for key, _limit in _code_keys(request)))
     if wait:
         # even the right code waits, or guessing would go on: it is not looked up
         response = render(request, "scoring/club/code_entry.html", {
@@ -442,8 +442,9 @@ def _use_code(request: HttpRequest, code: str, form: CodeForm | None = None) -> 
         return render(request, "scoring/club/code_entry.html", {
             "form": form or CodeForm(initial={"code": code}), "unknown": True}, status=404)
     device = access.device_id(request)
-    if device is not None:
-        access.forget_failures(access.limit_key("code", access.client_address(request), device))
+    mine = access.limit_key("code", access.address_key(request), device or "")
+    if device is not None and mine in counted:  # no count, no write
+        access.forget_failures(mine)
     access.grant(request, table)
     return redirect(table_url(table))
 

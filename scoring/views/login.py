@@ -2,7 +2,7 @@
 
 The site's sign-in, the Django admin's sign-in (``/admin/login/``, routed here before the
 admin's own URLs) and the password change (it checks the old password) count a wrong password
-in the shared cache per (address, user name), and per address over all user names with a
+in the database per (address, user name), and per address over all user names with a
 higher allowance (scoring.access). Past the free attempts each further attempt waits longer;
 while it waits, the form is shown again with a 429, a Retry-After and a message, and the
 password is not even checked, so that guessing is hopeless. A count is never the account's
@@ -11,6 +11,7 @@ alone: wrong passwords from one address do not slow the rightful holder down at 
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from django.conf import settings
@@ -38,14 +39,20 @@ def address_limit() -> access.Limit:
                         settings.LOGIN_MAX_DELAY, settings.LOGIN_FAILURE_WINDOW)
 
 
+def normalised_name(username: str) -> str:
+    """The user name as the count knows it: NFKC-normalised (as Django's sign-in form does,
+    so a fullwidth "ｂ_viewer" signs in as "b_viewer"), case-folded and stripped, so that
+    every spelling that reaches one account counts as that account."""
+    name = unicodedata.normalize("NFKC", username)
+    return unicodedata.normalize("NFKC", name.casefold()).strip()[:150]
+
+
 def _account_key(request: HttpRequest, username: str) -> str:
-    # Normalised, so that "Demo" and " demo" count as the same account.
-    name = username.strip().casefold()[:150]
-    return access.limit_key("login", access.client_address(request), name)
+    return access.limit_key("login", access.address_key(request), normalised_name(username))
 
 
 def _address_key(request: HttpRequest) -> str:
-    return access.limit_key("login-address", access.client_address(request))
+    return access.limit_key("login-address", access.address_key(request))
 
 
 def wait_message(seconds: int) -> str:
@@ -70,9 +77,11 @@ class Limited:
         self.keys = [_account_key(request, username)]
         if settings.LOGIN_FREE_FAILURES_PER_ADDRESS:
             self.keys.append(_address_key(request))
+        self.counted: set[str] | None = None  # the keys with a count (None: not read)
 
     def wait(self) -> int:
-        return access.waiting(*self.keys)
+        wait, self.counted = access.counted(*self.keys)
+        return wait
 
     def failed(self) -> None:
         access.note_failure(self.keys[0], login_limit())
@@ -82,7 +91,9 @@ class Limited:
     def succeeded(self) -> None:
         # A right password clears the (address, account) count, not the address's: one
         # address must not buy more guesses at other accounts by signing in to its own.
-        access.forget_failures(self.keys[0])
+        # (No count when the wait was read: nothing to clear, no write.)
+        if self.counted is None or self.keys[0] in self.counted:
+            access.forget_failures(self.keys[0])
 
 
 def waiting_form(form: BaseForm, message: str) -> BaseForm:
@@ -106,7 +117,12 @@ class LimitedLoginMixin:
     request: HttpRequest
 
     def _limited(self) -> Limited:
-        return Limited(self.request, str(self.request.POST.get("username", "")))
+        # one per request: it keeps what its wait() read for succeeded()
+        limited: Limited | None = getattr(self, "_limit", None)
+        if limited is None:
+            limited = Limited(self.request, str(self.request.POST.get("username", "")))
+            self._limit = limited
+        return limited
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         wait = self._limited().wait()

@@ -23,13 +23,13 @@ from scoring import access
 from scoring.forms.invitation import SignUpForm
 from scoring.forms.members import DepartedNamesForm, InviteForm, LinkForm
 from scoring.models import Club, Invitation, Membership
-from scoring.writes import onboarding
+from scoring.writes import mail, onboarding
 
 BACKEND = "scoring.access.SignedInBackend"
 
 
 def invitation_url(request: HttpRequest, invitation: Invitation) -> str:
-    return request.build_absolute_uri(reverse("scoring:invitation", args=[invitation.token]))
+    return mail.site_url(reverse("scoring:invitation", args=[invitation.token]))
 
 
 def _back(club: Club) -> HttpResponse:
@@ -130,7 +130,7 @@ def member_password_reset(request: HttpRequest, slug: str, pk: int) -> HttpRespo
         messages.error(request, _("%(user)s has no e-mail address, so no link can be sent. "
                                   "They can add one on their account page.") % {"user": name})
     elif onboarding.password_reset_send(
-            user, lambda uid, token: request.build_absolute_uri(
+            user, lambda uid, token: mail.site_url(
                 reverse("password_reset_confirm", kwargs={"uidb64": uid, "token": token})),
             club.language):
         messages.success(request, _("A link to choose a new password was sent to %(user)s.")

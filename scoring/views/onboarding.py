@@ -6,7 +6,8 @@ registration of further clubs on a hosted site (closed unless CLUB_REGISTRATION 
 - ``/register/`` makes an account that cannot sign in yet and mails a confirmation link in
   the new club's language; the club is created, with that account as its admin, when the
   link is confirmed (a POST: a mail scanner's GET changes nothing). Registrations are
-  counted per address in the cache (cache.add/incr, so two workers cannot both slip past).
+  counted per address (an IPv6 client's /64) in the database (scoring.access.count_attempt:
+  atomic, so two workers cannot both slip past, and evicted by no other traffic).
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
-from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path, reverse
@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 
 from scoring import access
 from scoring.forms.setup import ClubSetupForm
-from scoring.writes import onboarding
+from scoring.writes import mail, onboarding
 from scoring.writes.onboarding import NewClub
 
 BACKEND = "scoring.access.SignedInBackend"
@@ -60,15 +60,9 @@ def setup(request: HttpRequest) -> HttpResponse:
 
 
 def count_attempt(key: str, window: int) -> int:
-    """Attempts under ``key`` in the current window, this one included. cache.add and incr
-    are atomic in every cache backend Django has, so two processes never both count 1."""
-    if cache.add(key, 1, window):
-        return 1
-    try:
-        return cache.incr(key)
-    except ValueError:  # the entry expired between add and incr
-        cache.add(key, 1, window)
-        return 1
+    """Attempts under ``key`` in the current window, this one included: counted in the
+    database (scoring.access.count_attempt), atomic, and evicted by no other traffic."""
+    return access.count_attempt(key, window)
 
 
 def register(request: HttpRequest) -> HttpResponse:
@@ -80,7 +74,7 @@ def register(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         limit = settings.REGISTRATION_MAX_PER_ADDRESS
         window = settings.REGISTRATION_WINDOW
-        key = f"registrations:{access.client_address(request)}"
+        key = access.limit_key("registrations", access.address_key(request))
         if limit and count_attempt(key, window) > limit:
             response = render(request, "scoring/onboarding/register.html",
                               {"form": form, "blocked": True}, status=429)
@@ -95,7 +89,7 @@ def register(request: HttpRequest) -> HttpResponse:
         except onboarding.Refused as err:
             form.add_error(None, err.message)
         else:
-            url = request.build_absolute_uri(reverse("scoring:register-confirm", args=[token]))
+            url = mail.site_url(reverse("scoring:register-confirm", args=[token]))
             if onboarding.register_send(token=token, url=url, email=data["email"], club=new):
                 return render(request, "scoring/onboarding/register_sent.html",
                               {"email": data["email"]})

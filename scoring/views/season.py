@@ -8,14 +8,16 @@ club's season or player does not exist here (404). Every number is derived from 
 
 from __future__ import annotations
 
+import copy
 import datetime
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import caches
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import URLPattern, path, reverse
@@ -44,8 +46,11 @@ from scoring.reads.standings import (
 )
 from scoring.views.printed import pdf_response
 from scoring.views.sheet import POLLED, POLLED_SECONDS
-from scoring.views.tables import season_table
+from scoring.views.tables import SeasonTable, season_table
 from scoring.writes import services
+
+if TYPE_CHECKING:
+    from django.http.request import _ImmutableQueryDict
 
 
 def _lang() -> str:
@@ -69,6 +74,17 @@ def _player_url(season: Season) -> Any:
 SEASON_STALE_SECONDS = 10
 
 
+def season_query(request: HttpRequest) -> _ImmutableQueryDict:
+    """The season table's own parameters of the query string, normalised: the column it is
+    sorted by (django-tables2's "sort": one column of the table, "-" before it for
+    descending). Anything else is ignored, so that it cannot make a cached body of its own:
+    a flood of ``?x=<uuid>`` would fill the shared cache and push other entries out."""
+    sort = next((name for name in (part.strip() for part in request.GET.get("sort", "")
+                                   .split(",")) if name.lstrip("-") in SeasonTable.base_columns),
+                None)
+    return QueryDict(urlencode({"sort": sort}) if sort else None)
+
+
 @require_safe
 @login_required
 def season_view(request: HttpRequest, pk: int) -> HttpResponse:
@@ -78,7 +94,10 @@ def season_view(request: HttpRequest, pk: int) -> HttpResponse:
     # computed from (five cheap queries), for every viewer: it is scored and rendered once
     # per change of the season, not once per request (a Preisskat's 1,000 rows cost ~80 ms).
     name = "scoring/season/_season_body.html"
-    variant = live.digest(_lang(), request.GET.urlencode(), is_admin,
+    # The body is computed from the recognised parameters only (the sort links in it too).
+    clean = copy.copy(request)
+    clean.GET = season_query(request)
+    variant = live.digest(_lang(), clean.GET.urlencode(), is_admin,
                           live.template_digest(name))
     key = f"polled:season:{season.pk}:{variant}:{live.season_state(season)}"
     cache = caches[POLLED]
@@ -97,11 +116,11 @@ def season_view(request: HttpRequest, pk: int) -> HttpResponse:
             try:
                 standings = season_standings(season)
                 table = season_table(standings, _player_url(season))
-                RequestConfig(request, paginate=False).configure(table)
+                RequestConfig(clean, paginate=False).configure(table)
                 body = render_to_string(name, {
                     "season": season, "club": season.club, "standings": standings,
                     "table": table, "counting_rule": counting_rule(season),
-                    "tie_rule": tie_rule(), "is_admin": is_admin}, request)
+                    "tie_rule": tie_rule(), "is_admin": is_admin}, clean)
                 cache.set_many({key: body, latest: body}, POLLED_SECONDS)
             finally:
                 if stale is not None:

@@ -134,7 +134,7 @@ def _sign(request: HttpRequest, table: Table, actor: Actor, where: str) -> tuple
         return False, _("Tap your name to sign.")
     pin = request.POST.get("pin", "")[:16] if table.evening.club.sign_with_pin else None
     keys = access.pin_keys(request, table, player) if pin is not None else []
-    wait = access.waiting(*(key for key, _limit in keys)) if keys else 0
+    wait, counted = access.counted(*(key for key, _limit in keys))
     if wait:
         return False, _pin_wait_message(wait)
     try:
@@ -148,9 +148,9 @@ def _sign(request: HttpRequest, table: Table, actor: Actor, where: str) -> tuple
         return False, refused.message
     if pin is not None:
         device = access.device_id(request)
-        if device is not None:
-            access.forget_failures(access.limit_key("pin", access.client_address(request),
-                                                    device))
+        mine = access.limit_key("pin", access.address_key(request), device or "")
+        if device is not None and mine in counted:  # no count, no write
+            access.forget_failures(mine)
     name = next((seat.player.name for seat in table.seats.all()
                  if seat.player_id == signature.player_id), "")
     return True, _("%(name)s has signed the list.") % {"name": name}

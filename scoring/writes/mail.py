@@ -5,7 +5,7 @@ who set it off reads the site in.
 The mail settings are the deployment's (EMAIL_URL; the console while DEBUG is on). A mail
 server that refuses or cannot be reached is not an error page: ``send`` says False, the
 failure goes to the logger ``skatclub.mail``, and the caller tells the person what happened
-and that nothing was sent.
+and that nothing was sent. Every link in a mail starts with the SITE_URL setting (``site_url``).
 """
 
 from __future__ import annotations
@@ -25,6 +25,14 @@ logger = logging.getLogger("skatclub.mail")
 # What a mail server or the way to it can do wrong: refuse (SMTP errors), close the
 # connection, not answer (socket errors and timeouts are OSErrors).
 MAIL_ERRORS = (smtplib.SMTPException, OSError, socket.timeout)
+
+
+def site_url(path: str) -> str:
+    """The absolute address of ``path`` (from ``reverse``) on the site, for a link in a mail:
+    built from the SITE_URL setting, never from the request's Host header, which the client
+    chooses (a reset link to ``localhost:31337`` or to a look-alike host would hand the token
+    to whoever runs it)."""
+    return settings.SITE_URL.rstrip("/") + path
 
 
 def render(template: str, context: dict[str, Any], language: str) -> tuple[str, str]:

@@ -114,8 +114,43 @@ def _club(new: NewClub, admin: Any) -> Club:
     return club
 
 
+def _stale_registrations() -> Any:
+    """Accounts of registrations never confirmed whose confirmation link has expired: still
+    inactive, never signed in, member of no club, linked to no player, made longer ago than
+    the link works (and a few minutes, as the link's clock starts a moment after the
+    account's). A confirmed account signed in at its confirmation and administers its club;
+    an account deactivated later signed in before: neither is ever among these."""
+    cutoff = timezone.now() - timedelta(days=REGISTRATION_DAYS, minutes=5)
+    return get_user_model().objects.filter(
+        is_active=False, is_staff=False, is_superuser=False, last_login=None,
+        date_joined__lt=cutoff,
+        memberships__isnull=True, players__isnull=True)
+
+
+def free_stale_names(username: str | None = None) -> int:
+    """Deletes the accounts of expired registrations (``username``: only one of that name,
+    however it is capitalised), so that an unconfirmed registration does not keep its user
+    name for good. Returns how many were deleted."""
+    stale = _stale_registrations()
+    if username is not None:
+        stale = stale.filter(username__iexact=username)
+    deleted = 0
+    for user in stale:
+        user.delete()
+        deleted += 1
+    return deleted
+
+
+def name_taken(username: str) -> bool:
+    """Whether an account has this user name (however capitalised); an expired registration
+    never confirmed does not count (the next account of that name replaces it)."""
+    return bool(get_user_model().objects.filter(username__iexact=username)
+                .exclude(pk__in=_stale_registrations().values("pk")).exists())
+
+
 def _new_user(username: str, email: str, password: str, *, active: bool = True) -> Any:
     users = get_user_model()
+    free_stale_names(username)
     if users.objects.filter(username__iexact=username).exists():
         raise Refused(_("The user name “%(name)s” is taken. Choose another one.")
                       % {"name": username})

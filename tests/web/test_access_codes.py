@@ -24,7 +24,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> Iterator[None]:
-    cache.clear()  # per-address counters live in the cache
+    cache.clear()
     yield
     cache.clear()
 
@@ -209,6 +209,19 @@ def test_dropping_the_session_cookie_does_not_escape_the_address_count(
     assert blocked.status_code == 429 and blocked["Retry-After"] == "1"
     # another address is not affected
     assert Client(REMOTE_ADDR="10.0.0.9").get(
+        reverse("scoring:code", args=["WRONG998"])).status_code == 404
+
+
+def test_new_addresses_of_one_ipv6_64_do_not_escape_the_address_count(
+        settings: Settings, clock: Clock) -> None:
+    settings.TABLE_CODE_FREE_FAILURES_PER_ADDRESS = 15
+    for i in range(15):
+        fresh = Client(REMOTE_ADDR=f"2001:db8:a:b::{i + 1:x}")  # new address, new session
+        assert fresh.get(reverse("scoring:code", args=[f"WRONG{i:03d}"])).status_code == 404
+    blocked = Client(REMOTE_ADDR="2001:db8:a:b:1:2:3:4").get(
+        reverse("scoring:code", args=["WRONG999"]))
+    assert blocked.status_code == 429
+    assert Client(REMOTE_ADDR="2001:db8:a:c::1").get(
         reverse("scoring:code", args=["WRONG998"])).status_code == 404
 
 

@@ -11,10 +11,14 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from django.contrib.auth.models import User
 from django.core.cache import cache
+from django.core.management import call_command
+from django.db import connection, connections
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from pytest_django import Settings
 
 from scoring import access
+from scoring.models import FailureCount
 
 from .factories import make_club, make_user
 
@@ -224,19 +228,27 @@ def test_the_password_change_limits_wrong_old_passwords(clock: Clock) -> None:
 
 # ---------------------------------------------------------------- the count itself
 
-@pytest.mark.usefixtures("threads_share_the_cache")
+@pytest.mark.skipif(connection.vendor != "postgresql", reason=(
+    "threads need connections of their own to one database server; SQLite's in-memory test "
+    "database refuses a table to every other connection while one writes it"))
+@pytest.mark.django_db(transaction=True)
 def test_the_count_is_exact_under_threads() -> None:
+    """20 threads at once on a key nobody counted yet: one creates the row, the others
+    find it taken and add to it; none reads a number another read too."""
     key = access.limit_key("test", "threads")
     counts: list[int] = []
     lock = threading.Lock()
     start = threading.Barrier(20)
 
     def fail() -> None:
-        start.wait()
-        for _ in range(10):
-            count = access.count_failure(key, 60)
-            with lock:
-                counts.append(count)
+        try:
+            start.wait()
+            for _ in range(10):
+                count = access.count_failure(key, 60)
+                with lock:
+                    counts.append(count)
+        finally:
+            connections.close_all()
 
     threads = [threading.Thread(target=fail) for _ in range(20)]
     for thread in threads:
@@ -246,48 +258,32 @@ def test_the_count_is_exact_under_threads() -> None:
     assert sorted(counts) == list(range(1, 201))
 
 
-def test_a_cache_whose_incr_reads_then_writes_still_counts_each_failure_once(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """Django's database cache does incr as a get and a set: two at once may see the same
-    number. The claim of each number with add makes the loser count again."""
-    key = access.limit_key("test", "racy")
-    assert access.count_failure(key, 60) == 1
-    real_incr = cache.incr
-    stale = iter([2, 2])  # the first two increments both 'read' 1
+def test_an_expired_count_starts_again_and_is_pruned(clock: Clock) -> None:
+    limit = access.Limit(free=2, delay=5, max_delay=60, window=600)
+    key = access.limit_key("test", "expiry")
+    assert [access.note_failure(key, limit) for _ in range(4)] == [0, 5, 10, 20]
+    assert access.waiting(key) == 20
+    clock.time += 600  # the window after the last failure: forgotten
+    assert access.waiting(key) == 0
+    assert access.count_failure(key, 600) == 1
+    # a first failure removes a few expired counts of others; the command removes all
+    old = [access.limit_key("test", f"old-{n}") for n in range(access.PRUNE_BATCH + 5)]
+    for other in old:
+        access.count_failure(other, 10)
+    clock.time += 11
+    access.count_failure(access.limit_key("test", "new"), 600)
+    assert FailureCount.objects.filter(key__in=old).count() == 5
+    call_command("prune_failure_counts", verbosity=0)
+    assert not FailureCount.objects.filter(key__in=old).exists()
+    assert FailureCount.objects.filter(key=key).exists()
 
-    def racy_incr(k: str, delta: int = 1, version: Any = None) -> int:
-        value = next(stale, None)
-        if value is None:
-            return int(real_incr(k, delta))
-        cache.set(k, value, 60)
-        return value
 
-    monkeypatch.setattr(cache, "incr", racy_incr)
-    assert access.count_failure(key, 60) == 2
-    assert access.count_failure(key, 60) == 3
-
-
-def test_the_count_works_on_the_database_cache(clock: Clock) -> None:
-    """Without CACHE_URL the shared cache is Django's database cache: add, incr, touch and
-    delete_many there too."""
-    from django.core.cache import caches
-    from django.core.management import call_command
-    from django.test import override_settings
-
-    database = {"BACKEND": "django.core.cache.backends.db.DatabaseCache",
-                "LOCATION": "skatclub_limits_test_cache"}
-    with override_settings(CACHES={"default": database}):
-        call_command("createcachetable", verbosity=0)
-        caches["default"].clear()
-        limit = access.Limit(free=2, delay=5, max_delay=60, window=600)
-        key = access.limit_key("test", "database")
-        waits = [access.note_failure(key, limit) for _ in range(5)]
-        assert waits == [0, 5, 10, 20, 40]
-        assert access.waiting(key) == 40
-        clock.time += 40
-        assert access.waiting(key) == 0
-        access.forget_failures(key)
-        assert access.count_failure(key, 600) == 1
+def test_waiting_is_one_query_for_all_keys(
+        django_assert_num_queries: Any) -> None:
+    keys = [access.limit_key("test", f"q-{n}") for n in range(3)]
+    access.note_failure(keys[1], access.Limit(free=1, delay=7, max_delay=60, window=600))
+    with django_assert_num_queries(1):
+        assert access.waiting(*keys) == 7
 
 
 def test_a_wait_stays_below_the_window() -> None:
@@ -296,3 +292,23 @@ def test_a_wait_stays_below_the_window() -> None:
     limit = access.Limit(free=1, delay=1, max_delay=10_000, window=100)
     assert [limit.wait(n) for n in (0, 1, 2, 7, 8, 50)] == [0, 1, 2, 64, 99, 99]
     assert access.Limit(free=1, delay=0, max_delay=60, window=100).wait(9) == 0
+
+
+def failure_count_queries(queries: CaptureQueriesContext) -> list[str]:
+    return [q["sql"] for q in queries.captured_queries if "scoring_failurecount" in q["sql"]]
+
+
+def test_a_right_password_without_a_count_costs_one_read_and_no_write() -> None:
+    """A request that is not a failure reads its counts once (one query for all its keys)
+    and writes nothing; a right password after failures clears the count."""
+    user = make_user(make_club())
+    with CaptureQueriesContext(connection) as queries:
+        assert sign_in(Client(), user.username, PASSWORD).status_code == 302
+    (read,) = failure_count_queries(queries)
+    assert read.startswith("SELECT")
+    sign_in(Client(), user.username, "wrong")
+    with CaptureQueriesContext(connection) as queries:
+        assert sign_in(Client(), user.username, PASSWORD).status_code == 302
+    assert [sql.split()[0] for sql in failure_count_queries(queries)] == ["SELECT", "DELETE"]
+    assert not FailureCount.objects.filter(key__startswith="limit:login:").exists()
+    assert FailureCount.objects.filter(key__startswith="limit:login-address:").exists()

@@ -7,16 +7,19 @@ from __future__ import annotations
 
 import io
 import re
+from datetime import timedelta
 from decimal import Decimal
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import mail
 from django.core.cache import cache
 from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from scoring.models import Club, Membership, RuleProfile
 from scoring.writes import onboarding
@@ -213,7 +216,8 @@ def test_registration_confirms_the_address_then_makes_the_club(
     message = mail.outbox[0]
     assert message.to == ["anna@example.org"] and message.subject.startswith(subject)
     url = found_in(r"https?://\S+", message.body, 0)
-    path = url.split("testserver", 1)[1]
+    assert url.startswith(settings.SITE_URL + "/")  # never the request's host
+    path = url.removeprefix(settings.SITE_URL)
     assert client.get(path).status_code == 200  # a GET (a mail scanner) changes nothing
     assert not Club.objects.filter(slug="gera").exists()
     response = client.post(path)
@@ -251,6 +255,67 @@ def test_registration_is_limited_per_address(open_registration: None) -> None:
     assert len(mail.outbox) == 3
     assert Client().post(reverse("scoring:register"), setup_data(slug="c8", username="u8"),
                          REMOTE_ADDR="10.1.1.2").status_code == 200
+
+
+def test_registrations_from_one_ipv6_64_count_as_one_address(open_registration: None) -> None:
+    for n in range(3):
+        response = Client().post(reverse("scoring:register"),
+                                 setup_data(slug=f"c{n}", username=f"u{n}"),
+                                 REMOTE_ADDR=f"2001:db8:7:8::{n + 1}")
+        assert response.status_code == 200
+    response = Client().post(reverse("scoring:register"), setup_data(slug="c9", username="u9"),
+                             REMOTE_ADDR="2001:db8:7:8:ffff::9")
+    assert response.status_code == 429
+    assert Client().post(reverse("scoring:register"), setup_data(slug="c8", username="u8"),
+                         REMOTE_ADDR="2001:db8:7:9::1").status_code == 200
+
+
+def _registered_days_ago(username: str, days: float) -> Any:
+    user = get_user_model().objects.get(username=username)
+    user.date_joined = timezone.now() - timedelta(days=days)
+    user.save(update_fields=["date_joined"])
+    return user
+
+
+def test_an_unconfirmed_registration_frees_its_user_name_once_its_link_expired(
+        open_registration: None) -> None:
+    """The attack run: a registration never confirmed kept its user name for good."""
+    assert Client().post(reverse("scoring:register"), setup_data()).status_code == 200
+    again = setup_data(slug="gera2", email="other@example.org", username="Anna")
+    # while the link works, the name is taken (however it is capitalised)
+    _registered_days_ago("anna", onboarding.REGISTRATION_DAYS - 0.1)
+    taken = Client().post(reverse("scoring:register"), again, HTTP_ACCEPT_LANGUAGE="en")
+    assert "is taken" in taken.content.decode()
+    stale = _registered_days_ago("anna", onboarding.REGISTRATION_DAYS + 0.1)
+    response = Client().post(reverse("scoring:register"), again, HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 200 and "is taken" not in response.content.decode()
+    assert not get_user_model().objects.filter(pk=stale.pk).exists()
+    fresh = get_user_model().objects.get(username="Anna")
+    assert not fresh.is_active and fresh.email == "other@example.org"
+    assert len(mail.outbox) == 2
+
+
+def test_confirmed_and_deactivated_accounts_keep_their_names(open_registration: None) -> None:
+    """Only a registration never confirmed is freed: an account that was confirmed (it
+    administers its club) or that signed in before it was deactivated keeps its name."""
+    assert Client().post(reverse("scoring:register"), setup_data()).status_code == 200
+    path = found_in(r"https?://\S+", mail.outbox[0].body, 0).split("://", 1)[1]
+    path = path[path.index("/"):]
+    assert Client().post(path).status_code == 302  # confirmed
+    confirmed = _registered_days_ago("anna", 30)
+    club = make_club()
+    left = make_user(club, "viewer", username="berta")
+    left.is_active = False
+    left.last_login = timezone.now() - timedelta(days=20)
+    left.save()
+    Membership.objects.filter(user=left).delete()  # left the club, then deactivated
+    _registered_days_ago("berta", 30)
+    for name, slug in (("anna", "x1"), ("berta", "x2")):
+        response = Client().post(reverse("scoring:register"),
+                                 setup_data(username=name, slug=slug),
+                                 HTTP_ACCEPT_LANGUAGE="en")
+        assert "is taken" in response.content.decode()
+    assert get_user_model().objects.filter(pk__in=[confirmed.pk, left.pk]).count() == 2
 
 
 @pytest.mark.parametrize("mode", ["refuse", "close"])
