@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0013_signing'),
+        ('scoring', '0014_failure_counts'),
     ]
 
     operations = [
