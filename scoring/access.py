@@ -23,6 +23,8 @@ import hashlib
 import ipaddress
 import math
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -344,6 +346,24 @@ def note_failure(key: str, limit: Limit) -> int:
 def forget_failures(key: str) -> None:
     """Clears the key's count and its wait."""
     FailureCount.objects.filter(key=key).delete()
+
+
+@contextmanager
+def one_of(kind: str, places: int, window: int) -> Iterator[bool]:
+    """Holds one of ``places`` places for heavy work of this kind (the check of an upload)
+    while the block runs, site-wide: yields False when every place is taken. A place is a
+    count in the database (no cache needed, no eviction): whoever counts it first holds it
+    until the block ends, or for ``window`` seconds if its worker dies meanwhile. So one
+    account, or a few, cannot keep every worker busy and the tablets waiting."""
+    for number in range(max(1, places)):
+        key = limit_key(kind, str(number))
+        if count_attempt(key, window) == 1:
+            try:
+                yield True
+            finally:
+                forget_failures(key)
+            return
+    yield False
 
 
 def prune(moment: float | None = None, batch: int | None = None) -> int:

@@ -226,6 +226,11 @@ IMPORT_MAX_PLAYERS = envint("IMPORT_MAX_PLAYERS", "2000")
 IMPORT_MAX_OBJECTS = envint("IMPORT_MAX_OBJECTS", "250000")
 IMPORT_MAX_LINES = envint("IMPORT_MAX_LINES", "50000")
 IMPORT_MAX_SECONDS = envint("IMPORT_MAX_SECONDS", "15")
+# How many uploads (checks and confirmations) run at once on the whole site, and how many
+# one account, or one client address, may start per hour: a check may take IMPORT_MAX_SECONDS
+# of a worker, and the tablets need the others.
+IMPORT_CHECKS_AT_ONCE = envint("IMPORT_CHECKS_AT_ONCE", "1")
+IMPORT_UPLOADS_PER_HOUR = envint("IMPORT_UPLOADS_PER_HOUR", "20")
 
 LOGIN_FREE_FAILURES = envint("LOGIN_FREE_FAILURES", "5")
 LOGIN_FREE_FAILURES_PER_ADDRESS = envint("LOGIN_FREE_FAILURES_PER_ADDRESS", "30")

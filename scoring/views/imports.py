@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -34,6 +35,7 @@ def _actor(request: HttpRequest) -> Actor:
 def upload(request: HttpRequest, slug: str) -> HttpResponse:
     club, _member = access.club_for(request, slug, admin=True)
     limit = uploads.max_bytes()
+    status = 200
     if request.method == "POST":
         form = UploadForm(request.POST, request.FILES, club=club, max_bytes=limit)
         if form.is_valid():
@@ -45,17 +47,57 @@ def upload(request: HttpRequest, slug: str) -> HttpResponse:
                 options = {"season": form.cleaned_data["season"].pk}
             elif kind == PendingImport.Kind.SHEET:
                 options = {"evening": form.cleaned_data["evening"].pk}
-            try:
-                pending = uploads.hold(club=club, user=request.user, kind=kind,
-                                       name=file.name or "", content=content, options=options)
-            except OverBounds as err:
-                form.add_error("file", err.message_in(get_language()))
-            else:
-                return redirect("scoring:import-preview", slug=club.slug, pk=pending.pk)
+            busy = _over_allowance(request)
+            with _check_place() as place:
+                if busy or not place:
+                    form.add_error("file", busy or _busy())
+                    status = 429
+                else:
+                    try:
+                        pending = uploads.hold(club=club, user=request.user, kind=kind,
+                                               name=file.name or "", content=content,
+                                               options=options)
+                    except OverBounds as err:
+                        form.add_error("file", err.message_in(get_language()))
+                    else:
+                        return redirect("scoring:import-preview", slug=club.slug,
+                                        pk=pending.pk)
     else:
         form = UploadForm(club=club, max_bytes=limit)
-    return render(request, "scoring/imports/upload.html", {
-        "club": club, "form": form, "max_bytes": limit})
+    response = render(request, "scoring/imports/upload.html", {
+        "club": club, "form": form, "max_bytes": limit}, status=status)
+    if status == 429:
+        response["Retry-After"] = "60"
+    return response
+
+
+def _check_place() -> Any:
+    """One of the site's places for checking an upload (access.one_of); held at most a
+    minute past the check's own bound if the worker dies during the check."""
+    return access.one_of("import-check", settings.IMPORT_CHECKS_AT_ONCE,
+                         settings.IMPORT_MAX_SECONDS + 60)
+
+
+def _busy() -> str:
+    return _("Another file is being checked on this site just now. Try again in a minute.")
+
+
+def _over_allowance(request: HttpRequest) -> str:
+    """The message when this account or this client address has started more uploads in the
+    last hour than IMPORT_UPLOADS_PER_HOUR ('' if not); every upload counts, refused or not."""
+    allowance = settings.IMPORT_UPLOADS_PER_HOUR
+    if allowance <= 0:
+        return ""
+    counts = [access.count_attempt(access.limit_key("import-account", str(request.user.pk)),
+                                   3600),
+              access.count_attempt(access.limit_key("import-address",
+                                                    access.address_key(request)), 3600)]
+    if max(counts) <= allowance:
+        return ""
+    return ngettext(
+        "At most %(count)d file may be uploaded per hour. Try again later.",
+        "At most %(count)d files may be uploaded per hour. Try again later.",
+        allowance) % {"count": allowance}
 
 
 def _pending(request: HttpRequest, slug: str, pk: int) -> tuple[Club, PendingImport | None]:
@@ -100,12 +142,16 @@ def confirm(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     if not form.is_valid():
         return render(request, "scoring/imports/preview.html", {
             "club": club, "pending": pending, "preview": seen, "form": form})
-    try:
-        outcome = uploads.confirm(pending, actor=_actor(request), profiles=form.profiles())
-    except (ImportProblem, OverBounds) as err:
-        messages.error(request, _("Nothing was imported: %(problem)s") % {
-            "problem": err.message_in(get_language())})
-        return redirect("scoring:import-preview", slug=club.slug, pk=pk)
+    with _check_place() as place:
+        if not place:
+            messages.error(request, _busy())
+            return redirect("scoring:import-preview", slug=club.slug, pk=pk)
+        try:
+            outcome = uploads.confirm(pending, actor=_actor(request), profiles=form.profiles())
+        except (ImportProblem, OverBounds) as err:
+            messages.error(request, _("Nothing was imported: %(problem)s") % {
+                "problem": err.message_in(get_language())})
+            return redirect("scoring:import-preview", slug=club.slug, pk=pk)
     if outcome.added:
         message = ngettext("%(count)d evening was added.", "%(count)d evenings were added.",
                            outcome.added) % {"count": outcome.added}

@@ -12,6 +12,7 @@ import pytest
 from django.test import Client, override_settings
 from django.urls import reverse
 
+from scoring import access
 from scoring.models import Evening, PendingImport
 from scoring.writes import interchange, uploads
 
@@ -194,3 +195,51 @@ def test_the_attack_runs_upload_is_refused_before_it_is_parsed(
     assert ("The file holds 2,700,002 JSON objects and lists; one upload may hold at most "
             "250,000.") in refusal(response.content.decode())
     assert not PendingImport.objects.exists() and written() == before
+
+
+# ---------------------------------------------------------------- uploads per hour, at once
+
+@override_settings(IMPORT_UPLOADS_PER_HOUR=3)
+def test_an_account_uploads_so_many_files_per_hour_and_no_more(client: Client) -> None:
+    club = build_club()
+    admin_of(club, client)
+    for _n in range(3):
+        assert upload(client, club, _fresh(club)).status_code == 200
+    held = PendingImport.objects.count()
+    refused = upload(client, club, _fresh(club))
+    assert refused.status_code == 429 and refused["Retry-After"] == "60"
+    assert "At most 3 files may be uploaded per hour" in refused.content.decode()
+    assert PendingImport.objects.count() == held
+
+
+def test_while_one_upload_is_checked_another_waits_its_turn(client: Client) -> None:
+    """The site checks IMPORT_CHECKS_AT_ONCE uploads at once (1): a second upload, or a
+    confirmation, meanwhile is refused with a message, nothing held or written; once the
+    place is free the same upload goes through."""
+    club = build_club()
+    admin_of(club, client)
+    with access.one_of("import-check", 1, 60) as mine:
+        assert mine
+        refused = upload(client, club, _fresh(club))
+        assert refused.status_code == 429
+        assert "Another file is being checked" in refused.content.decode()
+        assert not PendingImport.objects.exists()
+    assert "1 evening will be added." in upload(client, club, _fresh(club)).content.decode()
+    before = written()
+    with access.one_of("import-check", 1, 60) as mine:
+        assert mine
+        page = confirm(client, club).content.decode()
+    assert "Another file is being checked" in page and written() == before
+    assert "1 evening was added." in confirm(client, club).content.decode()
+
+
+def test_a_place_left_by_a_dead_worker_frees_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker killed during a check never frees its place: its window does."""
+    dead = access.one_of("import-check", 1, 60)
+    assert dead.__enter__()  # taken, and never given back (no __exit__)
+    with access.one_of("import-check", 1, 60) as mine:
+        assert not mine
+    later = access.now() + 61
+    monkeypatch.setattr(access, "now", lambda: later)
+    with access.one_of("import-check", 1, 60) as mine:
+        assert mine

@@ -47,9 +47,11 @@ def english(client: Client) -> None:
 
 
 def written() -> dict[str, int]:
-    """Every table's rows but the held uploads (a preview holds the file, nothing else)."""
+    """Every table's rows but the held uploads (a preview holds the file, nothing else) and
+    the limits' counts (every upload counts towards the hourly allowance, refused or not)."""
     out = counts()
     out.pop("PendingImport")
+    out.pop("FailureCount", None)
     return out
 
 
