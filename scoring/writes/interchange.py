@@ -23,12 +23,9 @@ the club's players and seasons) and writes in one transaction: any problem raise
 
 from __future__ import annotations
 
-import csv
 import datetime
-import io
 import json
 import math
-import re
 import sys
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -58,6 +55,7 @@ from scoring.models import (
     Table,
 )
 from scoring.reads.sheet import ScoreSheet, overbid_words, table_document
+from scoring.spreadsheet import csv_text
 from scoring.writes import scores
 from scoring.writes.services import Actor, check_season, evening_audit, table_create
 
@@ -990,37 +988,17 @@ def import_club_report(raw: Any, *, actor: Actor = IMPORT_ACTOR, source: str = "
 
 # ---------------------------------------------------------------- the sheet as CSV
 
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-# A separator (a comma, or the semicolon German spreadsheets split on) followed, maybe after
-# blanks, by a formula's first character: a reader splitting on it would start a cell there.
-_FORMULA_AFTER_SEPARATOR = re.compile(r"([;,][ \t]*)([=+\-@])")
-
-
-def _cell(value: Any) -> Any:
-    """A text cell as a spreadsheet must read it: one that starts like a formula (a player
-    named "=HYPERLINK(…)") gets a leading apostrophe so it stays text, and so does every part
-    after a ``;`` or ``,`` (a player named "Anna;=1+1"), whichever separator the reader splits
-    on. The writer quotes every text cell; numbers stay numbers."""
-    if not isinstance(value, str):
-        return value
-    value = _FORMULA_AFTER_SEPARATOR.sub(r"\1'\2", value)
-    if value.startswith(_FORMULA_START):
-        return "'" + value
-    return value
-
-
 def sheet_csv(sheet: ScoreSheet) -> str:
     """The score sheet's rows as CSV (UTF-8 with BOM, so that Excel reads umlauts): the
     columns of the sheet, then per player the entry and the running total. Headings in the
     active language, as on the sheet."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n", quoting=csv.QUOTE_NONNUMERIC)
+    rows: list[list[Any]] = []
     head = [gettext("No."), gettext("Dealer"), gettext("Declarer"), gettext("Game"),
             gettext("Details"), gettext("Bid"), gettext("Result"), "Kontra/Re", "Bock"]
     total = gettext("Total")
     for name in sheet.players:
         head += [name, f"{name} ({total})"]
-    writer.writerow([_cell(c) for c in head])
+    rows.append(head)
     players = sheet.players
     for row in sheet.rows:
         kontra = {"kontra": "Kontra", "re": "Re"}.get(row.kontra, "")
@@ -1034,5 +1012,5 @@ def sheet_csv(sheet: ScoreSheet) -> str:
         ]
         for entry, running in zip(row.entries, row.totals, strict=True):
             cells += ["" if entry is None else entry, running]
-        writer.writerow([_cell(c) for c in cells])
-    return "\ufeff" + out.getvalue()
+        rows.append(cells)
+    return csv_text(rows, quote_text=True)
