@@ -230,7 +230,7 @@ def csv_writers(source: str, filename: str = "<source>") -> list[int]:
         imported = (isinstance(node, ast.ImportFrom) and node.module == "csv" and any(
             alias.name in ("writer", "DictWriter") for alias in node.names))
         if attribute or imported:
-            lines.append(node.lineno)
+            lines.append(getattr(node, "lineno", 0))
     return lines
 
 
