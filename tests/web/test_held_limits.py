@@ -111,6 +111,10 @@ def test_the_held_page_at_1000_operations_is_paged_in_constant_queries(
     assert len(page.content) < 300_000
     last = site["admin"].get(site["url"] + "?page=40")
     assert len(last.context["waiting"]) == 1000 - 39 * HELD_PAGE
+    german = site["admin"].get(site["url"] + "?page=2", HTTP_ACCEPT_LANGUAGE="de")
+    text = german.content.decode()
+    assert "1000 Änderungen warten." in text and "Seite 2 von 40." in text
+    assert "Mehrere auf einmal verwerfen" in text
     assert site["admin"].get(site["url"] + "?page=x").status_code == 200
     assert site["admin"].get(site["url"] + "?page=99999").context["held_page"].page == 40
 
