@@ -38,7 +38,12 @@ from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
-from scoring.apps import SIGNED_IN_CACHE, signed_in_key
+from scoring.apps import (
+    SIGNED_IN_CACHE,
+    new_signed_in_version,
+    signed_in_key,
+    signed_in_version_key,
+)
 from scoring.models import (
     Club,
     Deal,
@@ -56,8 +61,10 @@ SESSION_KEY = "table_grants"
 # How long a signed-in account is kept in the shared cache. Every request of a signed-in
 # member reads the account (Django's get_user); at a Preisskat most requests are polls, and
 # that read was the largest part of a poll after the session. A change through the models
-# (a new password, deactivated, deleted) drops it at once in every process (scoring/apps.py);
-# this bounds anything else (a bulk update in a shell).
+# (a new password, deactivated, deleted) makes a new version of the account at once and at
+# its commit, in every process (scoring/apps.py): a copy kept under an older version is never
+# used again, even one kept by a request that read the account just before the commit. This
+# bounds anything else (a bulk update in a shell sends no signal).
 SIGNED_IN_SECONDS = 60
 
 
@@ -67,17 +74,28 @@ class SignedInBackend(ModelBackend):
     (the session's hash), and an inactive account is refused as before."""
 
     def get_user(self, user_id: Any) -> User | None:
+        """One round trip to the cache: the kept account and the account's version together.
+        The kept account is used only under the version it was read under; else it is read
+        from the database under the current version (made when there is none: a version
+        evicted from the cache never matches a kept account again)."""
         if SIGNED_IN_SECONDS <= 0:  # keeping switched off
             return super().get_user(user_id)
         cache = caches[SIGNED_IN_CACHE]
-        key = signed_in_key(user_id)
-        user: User | None = cache.get(key)
-        if user is None:
-            user = super().get_user(user_id)
-            if user is not None:
-                cache.set(key, user, SIGNED_IN_SECONDS)
-            return user
-        return user if self.user_can_authenticate(user) else None
+        key, version_key = signed_in_key(user_id), signed_in_version_key(user_id)
+        got = cache.get_many([key, version_key])
+        version, kept = got.get(version_key), got.get(key)
+        if (version is not None and isinstance(kept, tuple) and len(kept) == 2
+                and kept[0] == version):
+            user: User | None = kept[1]
+            return user if user is not None and self.user_can_authenticate(user) else None
+        if version is None:
+            fresh = new_signed_in_version()
+            version = fresh if cache.add(version_key, fresh, None) else cache.get(version_key)
+        # read after the version: a change committed from here on makes a new version
+        user = super().get_user(user_id)
+        if user is not None and version is not None:
+            cache.set(key, (version, user), SIGNED_IN_SECONDS)
+        return user
 
 
 _M = TypeVar("_M", bound=Model)

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import secrets
 from functools import partial
 from typing import Any
 
@@ -21,12 +22,28 @@ def signed_in_key(user_id: object) -> str:
     return f"auth:user:{user_id}"
 
 
+def signed_in_version_key(user_id: object) -> str:
+    """The account's version: a fresh random token at every change of the account. A kept
+    account is used only under the version it was read under (SignedInBackend), so a request
+    that read the account just before a change commits, and keeps it just after, keeps it
+    under a version that no longer holds (issue 26)."""
+    return f"auth:user-version:{user_id}"
+
+
+def new_signed_in_version() -> str:
+    return secrets.token_hex(8)
+
+
+def _bump(user_id: object) -> None:
+    caches[SIGNED_IN_CACHE].set(signed_in_version_key(user_id), new_signed_in_version(), None)
+    caches[SIGNED_IN_CACHE].delete(signed_in_key(user_id))
+
+
 def forget_signed_in(sender: Any, instance: Any, **kwargs: Any) -> None:
-    """Now, and once more when the change commits: a request that read the account before
-    the commit may have kept the old one meanwhile."""
-    key = signed_in_key(instance.pk)
-    caches[SIGNED_IN_CACHE].delete(key)
-    transaction.on_commit(partial(caches[SIGNED_IN_CACHE].delete, key))
+    """Now, and once more when the change commits: a new version of the account, and its
+    kept copy dropped. A copy kept meanwhile under the old version is never used again."""
+    _bump(instance.pk)
+    transaction.on_commit(partial(_bump, instance.pk))
 
 
 def create_cache_tables(using: str = "default", **kwargs: Any) -> None:

@@ -247,6 +247,13 @@ TABLE_CODE_FAILURE_WINDOW = envint("TABLE_CODE_FAILURE_WINDOW", "7200")  # secon
 # request holds a sync worker. PDF_RENDER_TIMEOUT frees a render's lock and slot if its worker
 # dies; PDF_INSTANCE names the instance (default: host name).
 PDF_RENDERS_AT_ONCE = envint("PDF_RENDERS_AT_ONCE", "1")
+
+# Held operations (what tablets sent after the evening was closed or their code ran out,
+# views/held.py): at most this many wait per sending device (an account, or a table code's
+# device) and evening; beyond it /sync/ answers 429 and the tablet keeps the operation. One
+# held record is at most HELD_RECORD_BYTES of JSON (a deal record is well under 1 KB).
+HELD_PER_DEVICE = envint("HELD_PER_DEVICE", "50")
+HELD_RECORD_BYTES = envint("HELD_RECORD_BYTES", "4096")
 PDF_WAIT_SECONDS = envint("PDF_WAIT_SECONDS", "0")
 PDF_RENDER_TIMEOUT = envint("PDF_RENDER_TIMEOUT", "120")
 PDF_INSTANCE = os.getenv("PDF_INSTANCE", "")

@@ -23,7 +23,8 @@ SCORING = ROOT / "scoring"
 # (layer, rank, the modules or packages it holds). Lower rank = lower floor.
 LAYERS: list[tuple[str, int, tuple[str, ...]]] = [
     ("engine", 0, ("scoring.engine",)),
-    ("base", 1, ("scoring.money", "scoring.collation", "scoring.presets", "scoring.draw")),
+    ("base", 1, ("scoring.money", "scoring.collation", "scoring.presets", "scoring.draw",
+                  "scoring.spreadsheet")),
     ("models", 2, ("scoring.models", "scoring.migrations", "scoring.apps", "scoring")),
     ("reads", 3, ("scoring.reads",)),
     ("writes", 4, ("scoring.writes",)),
@@ -212,3 +213,41 @@ def test_no_modules_import_each_other_in_a_circle() -> None:
 def test_the_circle_finder_sees_a_loop() -> None:
     assert circles([("a", "b"), ("b", "c"), ("c", "a"), ("c", "d")]) == [["a", "b", "c"]]
     assert circles([("a", "b"), ("b", "c")]) == []
+
+
+# ---------------------------------------------------------------- one CSV writer (issue 26)
+
+CSV_HOME = "scoring.spreadsheet"
+
+
+def csv_writers(source: str, filename: str = "<source>") -> list[int]:
+    """The lines of ``source`` that make a csv writer (csv.writer, csv.DictWriter, or either
+    imported from csv by name)."""
+    lines = []
+    for node in ast.walk(ast.parse(source, filename)):
+        attribute = (isinstance(node, ast.Attribute) and node.attr in ("writer", "DictWriter")
+                     and isinstance(node.value, ast.Name) and node.value.id == "csv")
+        imported = (isinstance(node, ast.ImportFrom) and node.module == "csv" and any(
+            alias.name in ("writer", "DictWriter") for alias in node.names))
+        if attribute or imported:
+            lines.append(getattr(node, "lineno", 0))
+    return lines
+
+
+def test_every_csv_is_written_by_the_one_helper() -> None:
+    """Only scoring/spreadsheet.py makes a csv writer: every CSV goes through its ``cell``,
+    which keeps a typed name such as =HYPERLINK(…) from becoming a formula. A module that
+    answers text/csv takes its text from ``csv_text`` (or the sheet's ``sheet_csv``)."""
+    writers = [f"{module}:{line}" for module, path in MODULES.items() if module != CSV_HOME
+               for line in csv_writers(path.read_text(encoding="utf-8"), str(path))]
+    assert not writers, f"csv writers outside {CSV_HOME}: {writers}"
+    answering = [module for module, path in MODULES.items()
+                 if "text/csv" in (text := path.read_text(encoding="utf-8"))
+                 and "csv_text(" not in text and "sheet_csv(" not in text]
+    assert not answering, f"CSV answers not written by {CSV_HOME}: {answering}"
+
+
+def test_the_csv_check_sees_a_writer() -> None:
+    assert csv_writers("import csv\nw = csv.writer(out)\n") == [2]
+    assert csv_writers("from csv import DictWriter\n") == [1]
+    assert csv_writers("import csv\nr = csv.reader(f)\n") == []

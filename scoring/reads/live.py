@@ -8,6 +8,10 @@ to its deals), its seats and their players' names (a seat corrected in the admin
 version), every field of its evening and the club's name, the language, and the source of the
 template that renders it (a deployment with a changed template never serves old HTML).
 
+Every digest is keyed with the site's SECRET_KEY (they become public as ETags), and a table's
+access code enters them only as a keyed mark (``code_mark``): a viewer who sees every other
+field cannot recompute an ETag for a guessed code and so find the code offline (issue 26).
+
 The digests themselves are read once a second for every process and kept in the shared cache
 (STATES_SECONDS): a Preisskat's hundreds of viewers poll the same evening and season. A deal
 or a table saved through the services drops them at once (forget_states).
@@ -21,19 +25,45 @@ from collections.abc import Callable
 from functools import cache
 from typing import NamedTuple, TypeVar, cast
 
+from django.conf import settings
 from django.core.cache import caches
 from django.template.loader import get_template
+from django.utils.crypto import salted_hmac
 
 from scoring.models import Evening, ImportedTotal, Player, Season, Seat, Table
 
 # Bump when what a digest covers changes meaning.
-FORMAT = 1
+FORMAT = 2
 
 T = TypeVar("T")
 
 
+@cache
+def _key(secret: str) -> bytes:
+    """The digests' key, derived from the site's SECRET_KEY (once per process and key)."""
+    return salted_hmac("skatclub.live.digest", "", secret=secret, algorithm="sha256").digest()
+
+
 def digest(*parts: object) -> str:
-    return hashlib.blake2b(repr((FORMAT, *parts)).encode(), digest_size=12).hexdigest()
+    """The keyed digest of ``parts``: every digest of this module, and so every polled
+    page's ETag, comes from here. Without the server's secret nobody can compute one."""
+    return hashlib.blake2b(repr((FORMAT, *parts)).encode(), digest_size=12,
+                           key=_key(settings.SECRET_KEY)).hexdigest()
+
+
+def code_mark(code: str) -> str:
+    """What a digest holds of a table's access code: a keyed mark, never the code, so that a
+    changed code still changes the digest (the signing panel's phone link depends on it)."""
+    return salted_hmac("skatclub.live.code", code, algorithm="sha256").hexdigest()[:16]
+
+
+_TABLE_NAMES = [f.attname for f in Table._meta.concrete_fields]
+_CODE_AT = _TABLE_NAMES.index("access_code")
+
+
+def _table_values(row: tuple[object, ...]) -> tuple[object, ...]:
+    """A table's concrete fields in model order with its access code replaced by its mark."""
+    return (*row[:_CODE_AT], code_mark(str(row[_CODE_AT])), *row[_CODE_AT + 1:])
 
 
 @cache
@@ -44,7 +74,8 @@ def template_digest(name: str) -> str:
 
 
 def _fields(obj: Evening | Table | Season) -> tuple[object, ...]:
-    return tuple(getattr(obj, f.attname) for f in type(obj)._meta.concrete_fields)
+    values = tuple(getattr(obj, f.attname) for f in type(obj)._meta.concrete_fields)
+    return _table_values(values) if isinstance(obj, Table) else values
 
 
 def evening_basis(evening: Evening) -> str:
@@ -176,9 +207,10 @@ def read_evening_states(evening: Evening, basis: str) -> list[TableState]:
     for table_id, player_id, name in Seat.objects.filter(table__evening=evening).order_by(
             "table_id", "position").values_list("table_id", "player_id", "player__name"):
         seated[table_id].append((player_id, name))
-    names = [f.attname for f in Table._meta.concrete_fields]
+    names = _TABLE_NAMES
     pk_at, series_at = names.index("id"), names.index("series")
-    return [(row[pk_at], row[series_at], table_digest(basis, row, seated[row[pk_at]]))
+    return [(row[pk_at], row[series_at],
+             table_digest(basis, _table_values(row), seated[row[pk_at]]))
             for row in evening.tables.order_by("-series", "number").values_list(*names)]
 
 
@@ -195,13 +227,13 @@ def season_state(season: Season) -> str:
 def read_season_state(season: Season, basis: str) -> str:
     """The season's digest read from the database: five queries."""
     tables = Table.objects.filter(evening__season=season)
-    names = [f.attname for f in Table._meta.concrete_fields]
+    names = _TABLE_NAMES
     return digest(
         basis,
         [_fields(e) for e in season.evenings.order_by("pk")],
         list(Player.objects.filter(club_id=season.club_id).order_by("pk").values_list(
             *[f.attname for f in Player._meta.concrete_fields])),
-        list(tables.order_by("pk").values_list(*names)),
+        [_table_values(row) for row in tables.order_by("pk").values_list(*names)],
         list(Seat.objects.filter(table__in=tables.values("pk")).order_by(
             "table_id", "position").values_list("table_id", "player_id")),
         list(ImportedTotal.objects.filter(evening__season=season).order_by("pk").values_list(

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Count, Prefetch, QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop, ngettext, pgettext, pgettext_lazy
 
@@ -825,12 +825,54 @@ def _named(row: SheetRow | None, players: list[str]) -> list[tuple[str, int]]:
     return [(players[s], e) for s, e in enumerate(row.entries) if e is not None]
 
 
-def held_for_evening(evening: Evening, lang: str) -> tuple[list[HeldView], list[Any]]:
-    """The evening's waiting held operations (with their deals scored as now) and the
-    decided ones; a constant number of queries however many there are."""
-    held = list(HeldOperation.objects.filter(table__evening=evening).select_related(
-        "deal", "table").order_by("at", "id"))
-    waiting = [h for h in held if h.state == HeldOperation.State.WAITING]
+HELD_PAGE = 25  # waiting held operations per page of the held list
+HELD_DECIDED_SHOWN = 25  # the latest decided ones listed (all are in the audit log)
+
+
+@dataclass
+class HeldPage:
+    """A page of the held list: its waiting operations as the admin judges them, how many
+    wait in all, the devices they came from (with how many each), the latest decided."""
+
+    views: list[HeldView]
+    page: int
+    pages: int
+    waiting: int
+    devices: list[tuple[str, str, int]]  # (device as held_device names it, label, count)
+    decided: list[Any]
+    decided_count: int
+
+
+def held_page(evening: Evening, lang: str, page: int = 1) -> HeldPage:
+    """One page of the evening's held list: a constant number of queries however many
+    operations wait (a device once sent 1,000)."""
+    waiting_qs = HeldOperation.objects.filter(table__evening=evening,
+                                              state=HeldOperation.State.WAITING)
+    devices = [(f"u:{user}" if user is not None else f"a:{actor}", name or actor, count)
+               for user, actor, name, count in waiting_qs.order_by().values_list(
+                   "user_id", "actor", "user__username").annotate(count=Count("id"))
+               .order_by("-count", "actor")]
+    merged: dict[str, tuple[str, str, int]] = {}
+    for device, label, count in devices:  # an account under several labels: one device
+        old = merged.get(device)
+        merged[device] = (device, old[1] if old else label, count + (old[2] if old else 0))
+    total = sum(count for _d, _l, count in merged.values())
+    pages = max(1, -(-total // HELD_PAGE))
+    page = min(max(page, 1), pages)
+    shown = list(waiting_qs.select_related("deal", "table").order_by("at", "id")[
+        (page - 1) * HELD_PAGE:page * HELD_PAGE])
+    decided_qs = HeldOperation.objects.filter(table__evening=evening).exclude(
+        state=HeldOperation.State.WAITING)
+    decided = list(decided_qs.select_related("table").order_by("-resolved_at", "-id")[
+        :HELD_DECIDED_SHOWN])
+    return HeldPage(_held_views(shown, lang), page, pages, total,
+                    sorted(merged.values(), key=lambda d: (-d[2], d[1])), decided,
+                    decided_qs.count() if len(decided) == HELD_DECIDED_SHOWN else len(decided))
+
+
+def _held_views(waiting: list[HeldOperation], lang: str) -> list[HeldView]:
+    """The held operations as the admin judges them: their tables read once (a constant
+    number of queries), each scored as it stands now."""
     tables = {t.pk: t for t in tables_with_everything(
         Table.objects.filter(pk__in={h.table_id for h in waiting}))}
     sheets = {pk: table_sheet(t, lang, explain=False) for pk, t in tables.items()}
@@ -871,4 +913,4 @@ def held_for_evening(evening: Evening, lang: str) -> tuple[list[HeldView], list[
                 view.row = preview.row
                 view.error = preview.error.message_in(lang) if preview.error else ""
         views.append(view)
-    return views, [h for h in held if h.state != HeldOperation.State.WAITING]
+    return views

@@ -41,7 +41,7 @@ from scoring.forms.members import DepartedNamesForm, InviteForm, LinkForm
 from scoring.models import Club, Evening, Membership, Player, RuleProfile, Table
 from scoring.qr import qr_svg
 from scoring.reads.rule_words import describe
-from scoring.writes import mail, services
+from scoring.writes import mail, onboarding, services
 
 DEFAULT_TABLES = 1
 
@@ -284,17 +284,15 @@ def members(request: HttpRequest, slug: str) -> HttpResponse:
             if role_form.is_valid():
                 membership = get_object_or_404(
                     Membership, pk=role_form.cleaned_data["membership"], club=the_club)
-                role = role_form.cleaned_data["role"]
-                admins = the_club.memberships.filter(role=Membership.Role.ADMIN)
-                if (membership.role == Membership.Role.ADMIN and role != Membership.Role.ADMIN
-                        and admins.count() == 1):
-                    messages.error(request, _("A club needs at least one club admin."))
+                try:
+                    changed = onboarding.membership_role(
+                        membership, role_form.cleaned_data["role"], by=request.user)
+                except onboarding.Refused as err:
+                    messages.error(request, err.message)
                 else:
-                    membership.role = role
-                    membership.save(update_fields=["role"])
                     messages.success(request, _("%(user)s is now: %(role)s.") % {
-                        "user": membership.user.get_username(),
-                        "role": membership.get_role_display()})
+                        "user": changed.user.get_username(),
+                        "role": changed.get_role_display()})
                     return redirect("scoring:members", slug=the_club.slug)
             else:
                 messages.error(request, _("Choose a role."))

@@ -109,7 +109,7 @@ def member_remove(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     club, membership = _membership(request, slug, pk)
     name = membership.user.get_username()
     try:
-        onboarding.membership_remove(membership)
+        onboarding.membership_remove(membership, by=request.user)
     except onboarding.Refused as err:
         messages.error(request, err.message)
     else:

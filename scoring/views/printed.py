@@ -25,10 +25,12 @@ from scoring.pdf.documents import (
     sheet_document,
     summary_document,
 )
+from scoring.reads import live
 
 
 def pdf_response(request: HttpRequest, document: Document) -> HttpResponse:
-    etag = f'"{document.key.rsplit(":", 1)[-1][:40]}"'
+    # keyed (reads/live.py): the document's own key digests fields a viewer cannot see
+    etag = f'"pdf-{live.digest(document.key)}"'
     not_modified = get_conditional_response(request, etag=etag)
     if not_modified is not None:
         not_modified["ETag"] = etag

@@ -41,6 +41,7 @@ from scoring.reads.sheet import (
 from scoring.views import table_live
 from scoring.writes.services import (
     Actor,
+    HeldFull,
     StaleTable,
     deal_delete,
     deal_edit,
@@ -323,6 +324,17 @@ def _stored(table: Table, deal_id: int, version: int | None) -> JsonResponse:
                          "version": version if version is not None else table.version})
 
 
+def _held_full(limit: int) -> JsonResponse:
+    """429: this device has HELD_PER_DEVICE operations waiting for the club admin in this
+    evening; nothing is held or logged, and the tablet keeps the operation (sync contract)."""
+    response = JsonResponse({"status": "held-full", "limit": limit, "message": _(
+        "%(count)d operations of this device are waiting for the club admin already: this "
+        "one stays on the device until the admin has decided those.") % {"count": limit}},
+        status=429)
+    response["Retry-After"] = "300"
+    return response
+
+
 def _held(held: HeldOperation) -> JsonResponse:
     if held.state == HeldOperation.State.DISCARDED:
         message = _("The club admin discarded this: %(reason)s") % {"reason": held.resolution}
@@ -460,11 +472,19 @@ def sync(request: HttpRequest, pk: int) -> HttpResponse:
     if why is None and isinstance(target, HeldOperation):
         why = target.why  # a change of a deal that is itself held waits with it
     if why is not None:
-        held = held_deposit(
-            table=table, op=body["op"], request_id=request_id, record=body["record"],
-            deal=target if isinstance(target, Deal) else None,
-            deal_request_id=body["deal_request_id"], reason=body["reason"],
-            base_version=body["base_version"], why=why, actor=actor)
+        try:
+            held = held_deposit(
+                table=table, op=body["op"], request_id=request_id, record=body["record"],
+                deal=target if isinstance(target, Deal) else None,
+                deal_request_id=body["deal_request_id"], reason=body["reason"],
+                base_version=body["base_version"], why=why, actor=actor)
+        except SkatError as err:  # a record too large to be held
+            message = err.message_in(lang)
+            sync_outcome(table=table, action=AuditEntry.Action.REFUSE, actor=actor,
+                         request_id=request_id, record=None, reason=message)
+            return _refused(err.field, message)
+        except HeldFull as full:
+            return _held_full(full.limit)
         return _held(held)
     return _apply(request, table, actor, body, target, lang)
 

@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import csv
 from decimal import Decimal
 
 from django.contrib import messages
@@ -32,6 +31,7 @@ from scoring.pdf import tournament as documents
 from scoring.qr import qr_svg
 from scoring.reads.signing import FINISHED, PLAYING, SIGNED, STATUS_WORDS
 from scoring.reads.tournament import series_history, tournament_ranking
+from scoring.spreadsheet import csv_text
 from scoring.views import board
 from scoring.views.club import format_code
 from scoring.views.printed import pdf_response
@@ -296,17 +296,18 @@ def results_csv(request: HttpRequest, pk: int) -> HttpResponse:
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = content_disposition_header(
         True, f"rangliste-{tournament.date:%Y-%m-%d}.csv") or ""
-    response.write("\ufeff")
-    writer = csv.writer(response, delimiter=";")
     numbers = ranking.series_numbers
-    writer.writerow([_("Place"), _("No."), _("Player"), _("Club"), _("Category"), _("Team"),
-                     _("Tandem"), *[_("Series %(number)d") % {"number": n} for n in numbers],
-                     _("Points"), _("won"), _("lost"), _("Fees"), _("Prize money")])
+    rows: list[list[object]] = [
+        [_("Place"), _("No."), _("Player"), _("Club"), _("Category"), _("Team"), _("Tandem"),
+         *[_("Series %(number)d") % {"number": n} for n in numbers],
+         _("Points"), _("won"), _("lost"), _("Fees"), _("Prize money")]]
     for row in ranking.rows:
-        writer.writerow([row.rank, row.entrant.number, row.name, row.entrant.home_club,
-                         row.entrant.category, row.entrant.team, row.entrant.tandem,
-                         *[row.series.get(n, "") for n in numbers], row.score, row.won,
-                         row.lost, _csv_money(row.fees), _csv_money(row.prize)])
+        rows.append([row.rank, row.entrant.number, row.name, row.entrant.home_club,
+                     row.entrant.category, row.entrant.team, row.entrant.tandem,
+                     *[row.series.get(n, "") for n in numbers], row.score, row.won,
+                     row.lost, _csv_money(row.fees), _csv_money(row.prize)])
+    # names, clubs, teams as typed: through the one CSV writer that keeps formulas text
+    response.write(csv_text(rows, delimiter=";"))
     return response
 
 

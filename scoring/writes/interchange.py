@@ -24,12 +24,9 @@ the club's players and seasons) and writes in one transaction: any problem raise
 from __future__ import annotations
 
 import contextvars
-import csv
 import datetime
-import io
 import json
 import math
-import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -62,6 +59,7 @@ from scoring.models import (
     Table,
 )
 from scoring.reads.sheet import ScoreSheet, overbid_words, table_document
+from scoring.spreadsheet import csv_text
 from scoring.writes import scores
 from scoring.writes.services import Actor, check_season, evening_audit, table_create
 
@@ -1172,37 +1170,17 @@ def _take_as(club: Club, name: str, rules: dict[str, Any]) -> None:
 
 # ---------------------------------------------------------------- the sheet as CSV
 
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-# A separator (a comma, or the semicolon German spreadsheets split on) followed, maybe after
-# blanks, by a formula's first character: a reader splitting on it would start a cell there.
-_FORMULA_AFTER_SEPARATOR = re.compile(r"([;,][ \t]*)([=+\-@])")
-
-
-def _cell(value: Any) -> Any:
-    """A text cell as a spreadsheet must read it: one that starts like a formula (a player
-    named "=HYPERLINK(…)") gets a leading apostrophe so it stays text, and so does every part
-    after a ``;`` or ``,`` (a player named "Anna;=1+1"), whichever separator the reader splits
-    on. The writer quotes every text cell; numbers stay numbers."""
-    if not isinstance(value, str):
-        return value
-    value = _FORMULA_AFTER_SEPARATOR.sub(r"\1'\2", value)
-    if value.startswith(_FORMULA_START):
-        return "'" + value
-    return value
-
-
 def sheet_csv(sheet: ScoreSheet) -> str:
     """The score sheet's rows as CSV (UTF-8 with BOM, so that Excel reads umlauts): the
     columns of the sheet, then per player the entry and the running total. Headings in the
     active language, as on the sheet."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n", quoting=csv.QUOTE_NONNUMERIC)
+    rows: list[list[Any]] = []
     head = [gettext("No."), gettext("Dealer"), gettext("Declarer"), gettext("Game"),
             gettext("Details"), gettext("Bid"), gettext("Result"), "Kontra/Re", "Bock"]
     total = gettext("Total")
     for name in sheet.players:
         head += [name, f"{name} ({total})"]
-    writer.writerow([_cell(c) for c in head])
+    rows.append(head)
     players = sheet.players
     for row in sheet.rows:
         kontra = {"kontra": "Kontra", "re": "Re"}.get(row.kontra, "")
@@ -1216,5 +1194,5 @@ def sheet_csv(sheet: ScoreSheet) -> str:
         ]
         for entry, running in zip(row.entries, row.totals, strict=True):
             cells += ["" if entry is None else entry, running]
-        writer.writerow([_cell(c) for c in cells])
-    return "\ufeff" + out.getvalue()
+        rows.append(cells)
+    return csv_text(rows, quote_text=True)

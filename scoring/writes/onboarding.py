@@ -18,6 +18,7 @@ from django.contrib.auth.tokens import default_token_generator
 from django.core import signing
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
+from django.db.models import F
 from django.utils import timezone, translation
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
@@ -331,15 +332,62 @@ def _last_admin(membership: Membership) -> bool:
             .exclude(pk=membership.pk).exists())
 
 
-def membership_remove(membership: Membership) -> None:
-    """The member leaves the club (the account stays); the club's players linked to the
-    account are unlinked, their lists unchanged."""
+def _lock_admins(club_id: int) -> set[int]:
+    """Inside a transaction: take the club's lock on its admins and return the ids of their
+    memberships as they are now. Two admins demoting or removing each other at the same
+    instant are served one after the other, and the second sees the first's change (issue
+    26). PostgreSQL: the club's row and its admin memberships are locked FOR UPDATE; SQLite
+    (where FOR UPDATE is a no-op): the transaction took the write lock when it began
+    (settings: transaction_mode IMMEDIATE), and the no-op UPDATE of the club row takes it
+    even where that is not set."""
+    if connection.vendor == "sqlite":
+        Club.objects.filter(pk=club_id).update(name=F("name"))
+    else:
+        list(Club.objects.select_for_update().filter(pk=club_id).values_list("pk", flat=True))
+    return set(Membership.objects.select_for_update()
+               .filter(club_id=club_id, role=Membership.Role.ADMIN)
+               .values_list("pk", flat=True))
+
+
+def _locked(membership: Membership, by: Any | None) -> tuple[Membership, set[int]]:
+    """The membership as it is under the lock, and the club's admins; refused when it is gone
+    or when ``by`` (the admin who asked) is no longer a club admin of the club."""
+    admins = _lock_admins(membership.club_id)
+    if by is not None and not Membership.objects.filter(
+            pk__in=admins, user_id=by.pk).exists():
+        raise Refused(_("You are no longer a club admin of this club: nothing was changed."))
+    fresh = Membership.objects.select_related("user").filter(pk=membership.pk).first()
+    if fresh is None:
+        raise Refused(_("%(user)s is no longer a member of the club: nothing was changed.")
+                      % {"user": membership.user.get_username()})
+    return fresh, admins
+
+
+def membership_role(membership: Membership, role: str, *, by: Any | None = None) -> Membership:
+    """Give the member another role. The club keeps at least one club admin: the check and
+    the change are made under the club's lock (``_lock_admins``)."""
+    if role not in Membership.Role.values:
+        raise Refused(_("Choose a role."))
     with transaction.atomic():
-        if _last_admin(membership):
+        fresh, admins = _locked(membership, by)
+        if role != Membership.Role.ADMIN and admins == {fresh.pk}:
             raise Refused(_("A club needs at least one club admin."))
-        Player.objects.filter(club_id=membership.club_id, user_id=membership.user_id).update(
+        fresh.role = role
+        fresh.save(update_fields=["role"])
+    return fresh
+
+
+def membership_remove(membership: Membership, *, by: Any | None = None) -> None:
+    """The member leaves the club (the account stays); the club's players linked to the
+    account are unlinked, their lists unchanged. The last club admin cannot leave: checked
+    under the club's lock, so two admins removing each other cannot both succeed."""
+    with transaction.atomic():
+        fresh, admins = _locked(membership, by)
+        if admins == {fresh.pk}:
+            raise Refused(_("A club needs at least one club admin."))
+        Player.objects.filter(club_id=fresh.club_id, user_id=fresh.user_id).update(
             user=None)
-        membership.delete()
+        fresh.delete()
 
 
 def player_link(*, club: Club, player: Player, user: Any | None) -> None:
@@ -433,6 +481,8 @@ def account_delete(user: Any) -> None:
     under the pseudonym in such a club. The last admin of a club cannot leave it."""
     with transaction.atomic():
         for membership in user.memberships.select_related("club"):
+            if membership.role == Membership.Role.ADMIN:
+                _lock_admins(membership.club_id)  # a co-admin leaving meanwhile waits
             if _last_admin(membership):
                 raise Refused(_(
                     "You are the only club admin of %(club)s. Make another member club admin "

@@ -3,16 +3,18 @@ refused when stale, idempotent on retry, and written to the audit log."""
 
 from __future__ import annotations
 
+import json
 import random
 import uuid
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import F, Max
+from django.db.models import F, Max, QuerySet
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -571,6 +573,17 @@ def held_deposit(*, table: Table, op: str, request_id: uuid.UUID, record: Any,
     existing = HeldOperation.objects.filter(table=table, request_id=request_id).first()
     if existing is not None:
         return existing
+    size = len(json.dumps(record, separators=(",", ":"), default=str).encode())
+    if size > settings.HELD_RECORD_BYTES:
+        raise SkatError("record", _(
+            "This deal is too large to be kept for the club admin (%(size)d bytes; a deal "
+            "record is well under 1 KB).") % {"size": size})
+    waiting = held_of_device(
+        HeldOperation.objects.filter(table__evening_id=table.evening_id,
+                                     state=HeldOperation.State.WAITING),
+        held_device(actor.user_or_none, actor.label[:150])).count()
+    if waiting >= settings.HELD_PER_DEVICE:
+        raise HeldFull(settings.HELD_PER_DEVICE)
     try:
         with transaction.atomic():
             held = HeldOperation.objects.create(
@@ -585,6 +598,56 @@ def held_deposit(*, table: Table, op: str, request_id: uuid.UUID, record: Any,
     except IntegrityError:  # the same request, a moment ago on another connection
         return HeldOperation.objects.get(table=table, request_id=request_id)
     return held
+
+
+class HeldFull(Exception):
+    """This device has as many operations waiting for the club admin in this evening as
+    settings.HELD_PER_DEVICE allows: nothing more is held until the admin decides."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(limit)
+        self.limit = limit
+
+
+def held_device(user: Any, actor: str) -> str:
+    """Which device sent a held operation, as the held page names it: the account's, or
+    (a table code's device, no account) its label."""
+    return f"u:{user.pk}" if user is not None else f"a:{actor}"
+
+
+def held_of_device(held: QuerySet[HeldOperation], device: str) -> QuerySet[HeldOperation]:
+    """The held operations of ``device`` (as held_device names it) among ``held``."""
+    kind, _sep, value = device.partition(":")
+    if kind == "u" and value.isdecimal() and len(value) < 19:
+        return held.filter(user_id=int(value))
+    if kind == "a":
+        return held.filter(user__isnull=True, actor=value)
+    return held.none()
+
+
+def held_discard_many(*, held: QuerySet[HeldOperation], actor: Actor,
+                      reason: str) -> int:
+    """Discard every waiting operation among ``held`` at once (the club admin's bulk
+    decision, confirmed, with one reason): each stays in the list as discarded and gets its
+    own audit entry, as one by one. A constant number of queries however many; returns how
+    many were discarded (those decided meanwhile are left as they are)."""
+    if not reason.strip():
+        raise SkatError("reason", _("Say why the operations are discarded."))
+    note = reason.strip()[:500]
+    with transaction.atomic():
+        chosen = list(held.filter(state=HeldOperation.State.WAITING)
+                      .select_for_update(of=("self",)).select_related("deal", "table"))
+        HeldOperation.objects.filter(
+            pk__in=[h.pk for h in chosen], state=HeldOperation.State.WAITING).update(
+                state=HeldOperation.State.DISCARDED, resolved_by=actor.label[:150],
+                resolved_at=timezone.now(), resolution=note)
+        AuditEntry.objects.bulk_create([AuditEntry(
+            evening_id=h.table.evening_id, table=h.table, action=AuditEntry.Action.DISCARD,
+            user=actor.user_or_none, actor=actor.label[:150], after=h.record,
+            reason=_("%(summary)s; discarded: %(reason)s") % {
+                "summary": held_summary(h), "reason": note},
+            request_id=h.request_id) for h in chosen], batch_size=200)
+    return len(chosen)
 
 
 def held_summary(held: HeldOperation) -> str:

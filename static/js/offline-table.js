@@ -1123,6 +1123,15 @@
             return next();
           });
         }
+        if (reply.code === 429) {
+          // Too many of this device's operations wait for the club admin (sync contract,
+          // "held-full"): this one stays in the queue, pending, and goes at a later flush.
+          op.message = answer.message;
+          return putOp(op).then(function () {
+            say(answer.message || "");
+            return null;
+          });
+        }
         if (reply.code === 202) {
           op.status = "held";
           op.held = answer.held;

@@ -358,3 +358,27 @@ def test_a_deal_for_a_closed_evening_is_held_for_the_club_admin(tablet: Scorer,
     tablet.shot("held", screen=True)
     assert table.deals.count() == 0
     assert HeldOperation.objects.filter(table=table).count() == 1
+
+
+def test_a_device_with_too_many_held_keeps_its_deal_pending(tablet: Scorer, table: Table,
+                                                            settings: Any) -> None:
+    """Issue 26, item 7: beyond HELD_PER_DEVICE the server answers 429 "held-full"; the
+    tablet keeps the deal in its queue, pending, says why, and sends it again later (here:
+    once the network comes back after the admin made room)."""
+    settings.HELD_PER_DEVICE = 0
+    page = tablet.page
+    page.context.set_offline(True)
+    expect(page.locator(".offline-bar")).to_have_attribute("data-state", "offline")
+    tablet.tap("declarer-0", "game-grand", "matadors-1", "bid-24", "result-won")
+    wait_ops(page, 1)
+    evening_close(evening=table.evening, actor=Actor(None, "Club-Admin"))
+    page.context.set_offline(False)
+    page.wait_for_function("() => SkatOffline.ops()[0].message", timeout=30_000)
+    assert page.evaluate("SkatOffline.ops()[0].status") == "pending"
+    assert HeldOperation.objects.filter(table=table).count() == 0
+    settings.HELD_PER_DEVICE = 50
+    page.context.set_offline(True)
+    expect(page.locator(".offline-bar")).to_have_attribute("data-state", "offline")
+    page.context.set_offline(False)
+    page.wait_for_function("() => SkatOffline.ops()[0].status === 'held'", timeout=30_000)
+    assert HeldOperation.objects.filter(table=table).count() == 1

@@ -77,6 +77,7 @@ NOT_PAGES = {
     "table-state": "JSON for the offline table", "table-sync": "POST only: JSON sync",
     "held-accept": "POST only: the form is on the held page",
     "held-discard": "POST only: the form is on the held page",
+    "held-discard-bulk": "POST only: the form is on the held page",
     "healthz": "JSON for load balancers and monitoring",
     "import-preview": "shows the signed-in admin's own upload: measured at phone width by "
                       "test_import_browser.py",

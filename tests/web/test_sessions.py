@@ -5,6 +5,7 @@ a copied cookie does not outlive the sign-out."""
 from __future__ import annotations
 
 from importlib import import_module
+from typing import Any
 
 import pytest
 from django.conf import settings
@@ -108,7 +109,69 @@ def test_an_account_kept_in_the_cache_is_refused_when_inactive() -> None:
     assert backend.get_user(anna.pk) == anna
     kept = caches[SIGNED_IN_CACHE].get(signed_in_key(anna.pk))
     assert kept is not None
-    kept.is_active = False  # as if deactivated by a bulk update, which sends no signal
-    caches[SIGNED_IN_CACHE].set(signed_in_key(anna.pk), kept)
+    version, user = kept  # kept under the account's version
+    user.is_active = False  # as if deactivated by a bulk update, which sends no signal
+    caches[SIGNED_IN_CACHE].set(signed_in_key(anna.pk), (version, user))
     assert get_user_model().objects.get(pk=anna.pk).is_active
     assert backend.get_user(anna.pk) is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_deactivation_committed_while_a_request_reads_the_account_signs_it_out(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 26, item 3, the interleaving made certain: a request reads the account from the
+    database (still active); then, before it keeps it, an admin's deactivation commits (and
+    drops the kept copy); then the request keeps what it read. Before, that copy was served
+    for a minute; now it is kept under a version the deactivation made old, and the next
+    request reads the account again and is refused."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.backends import ModelBackend
+
+    from scoring.access import SignedInBackend
+
+    club = make_club()
+    anna = make_user(club, "viewer", username="anna")
+    backend = SignedInBackend()
+    original = ModelBackend.get_user
+    deactivated: list[int] = []
+
+    def read_then_deactivated(self: ModelBackend, user_id: Any) -> Any:
+        user = original(self, user_id)  # read while still active
+        if not deactivated:
+            account = get_user_model().objects.get(pk=user_id)
+            account.is_active = False
+            account.save()  # commits at once (no transaction around): the signals ran
+            deactivated.append(account.pk)
+        return user
+
+    with monkeypatch.context() as patch:
+        patch.setattr(ModelBackend, "get_user", read_then_deactivated)
+        assert backend.get_user(anna.pk) == anna  # the request in flight had read it
+    assert deactivated == [anna.pk]
+    assert backend.get_user(anna.pk) is None  # the next request: signed out
+
+
+def test_the_kept_account_costs_one_cache_round_trip(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The poll stays cheap: a kept account is one get_many and no query."""
+    from scoring.access import SignedInBackend
+    from scoring.apps import SIGNED_IN_CACHE
+
+    club = make_club()
+    anna = make_user(club, "viewer", username="anna")
+    backend = SignedInBackend()
+    assert backend.get_user(anna.pk) == anna
+    cache = caches[SIGNED_IN_CACHE]
+    calls: list[str] = []
+    def counted(name: str) -> Any:
+        method = getattr(cache, name)
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            calls.append(name)
+            return method(*args, **kwargs)
+        return call
+
+    for name in ("get", "get_many", "set", "add"):
+        monkeypatch.setattr(cache, name, counted(name))
+    with CaptureQueriesContext(connection) as queries:
+        assert backend.get_user(anna.pk) == anna
+    assert calls == ["get_many"] and len(queries) == 0
