@@ -1100,11 +1100,19 @@
         body: JSON.stringify(body(op)),
       }, 10000).then(function (response) {
         return response.json().then(function (answer) {
-          return {code: response.status, answer: answer};
+          return {code: response.status, answer: answer,
+                  retry: Number(response.headers.get("Retry-After"))};
         });
       }).then(function (reply) {
         var answer = reply.answer || {};
         setOffline(false);
+        if (reply.code >= 500) {
+          // The server could not carry it out (its database is gone, an error: sync
+          // contract, 503 with Retry-After): nothing was stored, the operation stays in the
+          // queue as it was and the queue is sent again after the wait the server asked for.
+          retryLater(reply.retry);
+          return null;
+        }
         if (reply.code === 200 && answer.status === "stored") {
           applyStored(op, answer);
           storedSome = true;
@@ -1163,6 +1171,13 @@
         reloadWhenIdle();
       }
     });
+  }
+
+  var retryTimer = null;
+  function retryLater(seconds) {
+    var wait = isFinite(seconds) && seconds > 0 ? Math.min(seconds, 300) : 15;
+    window.clearTimeout(retryTimer);
+    retryTimer = window.setTimeout(function () { retryTimer = null; flush(); }, wait * 1000);
   }
 
   // Everything is on the server: show its list (labels, links) once the form is untouched.
