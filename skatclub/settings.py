@@ -260,11 +260,14 @@ STATIC_ROOT = Path(os.getenv("STATIC_ROOT") or BASE_DIR / "staticfiles")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
-        # The same storage whatever DEBUG says, so that the files collected once (make install
-        # runs collectstatic with DEBUG=1) serve a DEBUG=0 gunicorn too: hashed names from the
-        # manifest (staticfiles.json) with DEBUG off; with DEBUG on Django links the plain
-        # names, which WhiteNoise serves from the source folders.
-        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage",
+        # collectstatic writes the same files whatever DEBUG says (hashed, compressed, the
+        # manifest staticfiles.json), so that what make install collects with DEBUG=1 serves
+        # a DEBUG=0 gunicorn too. With DEBUG off the pages link the hashed names; with DEBUG
+        # on (development, the tests) the plain ones, found in the source folders
+        # (skatclub/storage.py).
+        "BACKEND": "skatclub.storage.CollectedAsInProduction"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage",
     },
 }
 

@@ -19,6 +19,10 @@
   var tag = document.currentScript || document.querySelector("script[data-offline-table]");
   var cfg = tag ? tag.dataset : {};
   var TABLE = Number(cfg.table);
+  // Whose queue this is: the signed-in account, or "" for a device with the table's code. On
+  // a shared tablet each account's operations are shown and sent only while it is signed in
+  // (signout.js warns before an account with operations still waiting signs out).
+  var ACCOUNT = cfg.account || "";
   var SAVE_TIMEOUT_MS = 5000;
   var PROBE_MS = 8000;
 
@@ -81,10 +85,18 @@
     return tx("ops", "readonly", function (store) {
       return store.index("table").getAll(TABLE);
     }).then(function (ops) {
-      return (ops || []).sort(function (a, b) { return a.seq - b.seq; });
+      return (ops || []).filter(function (op) {
+        // (queued before operations named their account: whoever opens the table sends it)
+        return op.account === undefined || String(op.account) === ACCOUNT;
+      }).sort(function (a, b) { return a.seq - b.seq; });
     });
   }
-  function putOp(op) { return tx("ops", "readwrite", function (s) { return s.put(op); }); }
+  function putOp(op) {
+    if (op.account === undefined) {
+      op.account = ACCOUNT;
+    }
+    return tx("ops", "readwrite", function (s) { return s.put(op); });
+  }
   function deleteOp(seq) { return tx("ops", "readwrite", function (s) { return s.delete(seq); }); }
   function loadMeta() {
     return tx("meta", "readonly", function (s) { return s.get(TABLE); }).then(function (m) {
