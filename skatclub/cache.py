@@ -11,8 +11,10 @@ nothing: a read is a miss, a write is dropped (``add`` succeeds as on an empty c
 
 - A dead host must not hang the workers: the connection is given up after
   ``socket_connect_timeout`` (0.5 s unless CACHE_URL's OPTIONS say otherwise) and a reply
-  after ``socket_timeout`` (2 s); after a failure the server is not asked again for
-  ``RETRY_SECONDS``, so a request that would make twenty calls waits for none of them.
+  after ``socket_timeout`` (1 s); after a failure the server is not asked again for
+  ``RETRY_SECONDS`` (2 s, doubled after each further failed try up to 30 s), so a request
+  that would make twenty calls waits for none of them, and a server that hangs costs a
+  worker one wait per pause, not one per call.
 - One warning per ``WARN_SECONDS`` in each process (logger ``skatclub.cache``), not one per
   call, and one line when the server answers again.
 - ``available()`` says whether the last call reached the server; /healthz asks the server
@@ -29,15 +31,17 @@ from typing import Any, TypeVar
 
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
+from redis.exceptions import RedisError
 
 log = logging.getLogger("skatclub.cache")
 
-UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError)
+# Connection refused or lost, timeouts, and a server that answers but not as Redis (a wrong
+# port, a proxy) or refuses writes (out of memory): the cache cannot be used, the site can.
+UNREACHABLE = (RedisError, OSError)
 CONNECT_TIMEOUT = 0.5  # seconds to reach the server
-REPLY_TIMEOUT = 2.0  # seconds for one answer (a PDF of a few MB on a local network: well under)
-RETRY_SECONDS = 2.0  # after a failure, calls are misses without asking for this long
+REPLY_TIMEOUT = 1.0  # seconds for one answer (a PDF of a few MB on a local network: well under)
+RETRY_SECONDS = 2.0  # after a failure, calls are misses without asking for this long,
+MAX_RETRY_SECONDS = 30.0  # doubled after each failed try while the server stays gone
 WARN_SECONDS = 60.0  # one warning per process at most this often
 
 _T = TypeVar("_T")
@@ -54,6 +58,7 @@ class ResilientRedisCache(RedisCache):
         self._down_until = 0.0  # monotonic time before which the server is not asked
         self._warned = -WARN_SECONDS  # monotonic time of the last warning
         self._down = False
+        self._pause = RETRY_SECONDS
         self._state = threading.Lock()
 
     def available(self) -> bool:
@@ -81,21 +86,24 @@ class ResilientRedisCache(RedisCache):
             with self._state:
                 if self._down:
                     self._down = False
+                    self._pause = RETRY_SECONDS
                     log.warning("the cache at %s answers again", self._location())
         return result
 
     def _failed(self, err: BaseException) -> None:
         now = time.monotonic()
         with self._state:
+            if self._down:  # failed again after a pause: wait longer before the next try
+                self._pause = min(self._pause * 2, MAX_RETRY_SECONDS)
             self._down = True
-            self._down_until = now + RETRY_SECONDS
+            self._down_until = now + self._pause
             warn = now - self._warned >= WARN_SECONDS
             if warn:
                 self._warned = now
         if warn:
             log.warning("the cache at %s cannot be reached (%s: %s): the site goes on without "
-                        "it (every read a miss, every write dropped) and asks again every "
-                        "%.0f s", self._location(), type(err).__name__, err, RETRY_SECONDS)
+                        "it (every read a miss, every write dropped) and asks again in "
+                        "%.0f s", self._location(), type(err).__name__, err, self._pause)
 
     def _location(self) -> str:
         # The servers without a password (redis://:secret@host/0 → host/0).

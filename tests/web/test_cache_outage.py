@@ -6,6 +6,7 @@ site's 503 page). The whole site with the servers stopped mid-test: test_outages
 from __future__ import annotations
 
 import logging
+import socket
 import time
 from typing import Any
 
@@ -50,6 +51,30 @@ def test_a_cache_that_is_gone_is_an_empty_cache_that_keeps_nothing(
     assert "cannot be reached" in warnings[0].getMessage()
     with pytest.raises(Exception):  # noqa: B017 - /healthz asks the server itself
         cache.ping()
+
+
+def test_a_hanging_server_costs_one_wait_per_pause_and_the_pause_grows() -> None:
+    """A server that takes the connection and never answers (a hung host): the first call
+    waits for the reply timeout, the calls during the pause wait for nothing, and each try
+    that fails again doubles the pause (up to 30 s)."""
+    with socket.socket() as hung:
+        hung.bind(("127.0.0.1", 0))
+        hung.listen(100)
+        cache = ResilientRedisCache(f"redis://127.0.0.1:{hung.getsockname()[1]}/0", {})
+        started = time.monotonic()
+        assert cache.get("k") is None
+        assert time.monotonic() - started < 4
+        started = time.monotonic()
+        for _ in range(100):
+            assert cache.get("k") is None
+            cache.set("k", 1)
+        assert time.monotonic() - started < 0.5
+        pauses = []
+        for _ in range(6):
+            cache._down_until = 0.0  # the pause is over: the next call asks again
+            cache.get("k")
+            pauses.append(cache._pause)
+        assert pauses == [4, 8, 16, 30, 30, 30]
 
 
 def test_the_connection_waits_are_short_unless_configured() -> None:
