@@ -15,7 +15,7 @@ import re
 import sys
 
 from django.conf import settings
-from django.db import DatabaseError
+from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, HttpResponseServerError
 from django.template import loader
 from django.utils import translation
@@ -79,7 +79,8 @@ def server_error(request: HttpRequest) -> HttpResponse:
     cannot be reached is a 503 (with Retry-After): the same page, nothing was stored."""
     if _JSON_ONLY.match(request.path):
         return unavailable()
-    status = 503 if isinstance(sys.exc_info()[1], DatabaseError) else 500
+    # The database cannot be reached (not a query's own error, say an IntegrityError: a 500).
+    status = 503 if isinstance(sys.exc_info()[1], OperationalError | InterfaceError) else 500
     try:
         response = HttpResponseServerError(
             loader.get_template(SERVER_ERROR_TEMPLATE).render({}))
