@@ -17,6 +17,12 @@ nothing: a read is a miss, a write is dropped (``add`` succeeds as on an empty c
   worker one wait per pause, not one per call.
 - One warning per ``WARN_SECONDS`` in each process (logger ``skatclub.cache``), not one per
   call, and one line when the server answers again.
+- What a process changed while the server was gone is not left stale there: the keys it
+  wrote or deleted meanwhile (a session signed out or changed, an account changed) are
+  deleted from the server first thing when it answers again, before anything is read from
+  it (at most ``MAX_MISSED`` keys a process; beyond that the log says so). A process that
+  wrote nothing has nothing to delete; another process may read such a key between the
+  server's return and the writer's next call.
 - ``available()`` says whether the last call reached the server; /healthz asks the server
   itself (skatclub/health.py).
 """
@@ -43,6 +49,7 @@ REPLY_TIMEOUT = 1.0  # seconds for one answer (a PDF of a few MB on a local netw
 RETRY_SECONDS = 2.0  # after a failure, calls are misses without asking for this long,
 MAX_RETRY_SECONDS = 30.0  # doubled after each failed try while the server stays gone
 WARN_SECONDS = 60.0  # one warning per process at most this often
+MAX_MISSED = 10_000  # keys written while the server was gone, deleted when it is back
 
 _T = TypeVar("_T")
 
@@ -60,6 +67,8 @@ class ResilientRedisCache(RedisCache):
         self._down = False
         self._pause = RETRY_SECONDS
         self._state = threading.Lock()
+        self._missed: set[tuple[Any, int | None]] = set()  # (key, version) written meanwhile
+        self._overflowed = False
 
     def available(self) -> bool:
         """Whether the server answered the last call (False while it is skipped)."""
@@ -74,13 +83,18 @@ class ResilientRedisCache(RedisCache):
             self._failed(err)
             raise
 
-    def _call(self, work: Callable[[], _T], fallback: _T) -> _T:
+    def _call(self, work: Callable[[], _T], fallback: _T,
+              keys: Iterable[Any] = (), version: int | None = None) -> _T:
         if self._down and time.monotonic() < self._down_until:
+            self._remember(keys, version)
             return fallback
         try:
+            if self._down:
+                self._forget_missed()
             result = work()
         except UNREACHABLE as err:
             self._failed(err)
+            self._remember(keys, version)
             return fallback
         if self._down:
             with self._state:
@@ -89,6 +103,32 @@ class ResilientRedisCache(RedisCache):
                     self._pause = RETRY_SECONDS
                     log.warning("the cache at %s answers again", self._location())
         return result
+
+    def _remember(self, keys: Iterable[Any], version: int | None) -> None:
+        with self._state:
+            for key in keys:
+                if len(self._missed) >= MAX_MISSED:
+                    if not self._overflowed:
+                        self._overflowed = True
+                        log.warning("more than %d keys changed while the cache was gone: "
+                                    "the rest may be stale when it is back", MAX_MISSED)
+                    return
+                self._missed.add((key, version))
+
+    def _forget_missed(self) -> None:
+        """Deletes on the server what this process changed while it was gone (raises while
+        it is still gone: the keys stay remembered)."""
+        with self._state:
+            missed = list(self._missed)
+        by_version: dict[int | None, list[Any]] = {}
+        for key, version in missed:
+            by_version.setdefault(version, []).append(key)
+        for version, keys in by_version.items():
+            for start in range(0, len(keys), 500):
+                super().delete_many(keys[start:start + 500], version)
+        with self._state:
+            self._missed.difference_update(missed)
+            self._overflowed = False
 
     def _failed(self, err: BaseException) -> None:
         now = time.monotonic()
@@ -116,7 +156,7 @@ class ResilientRedisCache(RedisCache):
             version: int | None = None) -> bool:
         # An empty cache has no such key: the add "succeeds" (a lock is then taken by all).
         return self._call(lambda: super(ResilientRedisCache, self).add(
-            key, value, timeout, version), True)
+            key, value, timeout, version), True, [key], version)
 
     def get(self, key: Any, default: Any = None, version: int | None = None) -> Any:
         return self._call(lambda: super(ResilientRedisCache, self).get(key, default, version),
@@ -125,15 +165,16 @@ class ResilientRedisCache(RedisCache):
     def set(self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT,
             version: int | None = None) -> None:
         self._call(lambda: super(ResilientRedisCache, self).set(key, value, timeout, version),
-                   None)
+                   None, [key], version)
 
     def touch(self, key: Any, timeout: Any = DEFAULT_TIMEOUT,
               version: int | None = None) -> bool:
         return self._call(lambda: super(ResilientRedisCache, self).touch(key, timeout, version),
-                          False)
+                          False, [key], version)
 
     def delete(self, key: Any, version: int | None = None) -> bool:
-        return self._call(lambda: super(ResilientRedisCache, self).delete(key, version), False)
+        return self._call(lambda: super(ResilientRedisCache, self).delete(key, version), False,
+                          [key], version)
 
     def get_many(self, keys: Iterable[Any], version: int | None = None) -> dict[Any, Any]:
         keys = list(keys)
@@ -145,7 +186,7 @@ class ResilientRedisCache(RedisCache):
     def incr(self, key: Any, delta: int = 1, version: int | None = None) -> int:
         missing = object()
         result = self._call(lambda: super(ResilientRedisCache, self).incr(key, delta, version),
-                            missing)
+                            missing, [key], version)
         if result is missing:  # as on an empty cache
             raise ValueError(f"Key '{key}' not found")
         assert isinstance(result, int)
@@ -154,11 +195,12 @@ class ResilientRedisCache(RedisCache):
     def set_many(self, data: dict[Any, Any], timeout: Any = DEFAULT_TIMEOUT,
                  version: int | None = None) -> list[Any]:
         return self._call(lambda: super(ResilientRedisCache, self).set_many(
-            data, timeout, version), [])
+            data, timeout, version), [], list(data), version)
 
     def delete_many(self, keys: Iterable[Any], version: int | None = None) -> None:
         keys = list(keys)
-        self._call(lambda: super(ResilientRedisCache, self).delete_many(keys, version), None)
+        self._call(lambda: super(ResilientRedisCache, self).delete_many(keys, version), None,
+                   keys, version)
 
     def clear(self) -> None:
         self._call(lambda: super(ResilientRedisCache, self).clear(), None)

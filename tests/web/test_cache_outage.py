@@ -157,3 +157,35 @@ def test_a_failure_before_the_sync_view_is_json_and_other_pages_get_the_503_page
     page = client.get(reverse("scoring:table", args=[table.pk]))
     assert page.status_code == 503 and page["Retry-After"]
     assert "<h1>" in page.content.decode()
+
+
+def test_what_a_process_changed_while_redis_was_unreachable_is_not_stale_when_it_is_back(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Redis unreachable but not restarted (a network gone, then back): a session signed out
+    and an account changed meanwhile must not come back from Redis as they were."""
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    from .servers import redis_server
+
+    with redis_server() as server:
+        cache = ResilientRedisCache(server.url, {"KEY_PREFIX": "t", "TIMEOUT": 600})
+        cache.set("session", "signed in")
+        cache.set("account", "old password")
+        cache.set("other", "untouched")
+        client = cache._cache  # type: ignore[attr-defined]
+        reach = client.get_client
+
+        def unreachable(*args: Any, **kwargs: Any) -> Any:
+            raise RedisConnectionError("unreachable")
+
+        monkeypatch.setattr(client, "get_client", unreachable)
+        cache.delete("session")  # signed out while Redis was away
+        cache.set("account", "new password")  # changed meanwhile
+        cache.set_many({"fresh": 1})
+        assert cache.get("session") is None and not cache.available()
+        monkeypatch.setattr(client, "get_client", reach)  # the network is back
+        cache._down_until = 0.0  # and the pause is over
+        assert cache.get("session") is None
+        assert cache.get("account") is None  # a miss: read from the database again
+        assert cache.get("other") == "untouched"
+        assert cache.available() and not cache._missed
