@@ -57,3 +57,20 @@ def test_a_503_keeps_the_operation_and_it_is_sent_again_after_the_wait(
     assert table.deals.count() == 1
     page.wait_for_load_state()
     page.close(run_before_unload=False)
+
+
+def test_a_table_screen_the_server_cannot_show_comes_from_the_workers_cache(
+        tablet: Scorer, table: Table) -> None:
+    """The database gone: the table screen answers the site's 503 page; the service worker
+    shows the table it kept instead, and the scorer scores on into the queue."""
+    page = tablet.page
+    page.context.route("**/tables/*/", lambda route: route.fulfill(
+        status=503, headers={"Retry-After": "15"}, content_type="text/html",
+        body="<!DOCTYPE html><h1>Etwas ist schiefgegangen</h1>"))
+    page.context.route("**/tables/*/sync/", lambda route: route.abort())
+    page.goto(tablet.table_url)
+    expect(page.locator("#deal-form")).to_be_visible()
+    assert "schiefgegangen" not in page.content()
+    page.context.unroute("**/tables/*/")
+    page.context.unroute("**/tables/*/sync/")
+    page.close(run_before_unload=False)
