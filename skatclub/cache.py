@@ -11,7 +11,7 @@ nothing: a read is a miss, a write is dropped (``add`` succeeds as on an empty c
 
 - A dead host must not hang the workers: the connection is given up after
   ``socket_connect_timeout`` (0.5 s unless CACHE_URL's OPTIONS say otherwise) and a reply
-  after ``socket_timeout`` (1 s); after a failure the server is not asked again for
+  after ``socket_timeout`` (2 s); after a failure the server is not asked again for
   ``RETRY_SECONDS`` (2 s, doubled after each further failed try up to 30 s), so a request
   that would make twenty calls waits for none of them, and a server that hangs costs a
   worker one wait per pause, not one per call.
@@ -45,7 +45,7 @@ log = logging.getLogger("skatclub.cache")
 # port, a proxy) or refuses writes (out of memory): the cache cannot be used, the site can.
 UNREACHABLE = (RedisError, OSError)
 CONNECT_TIMEOUT = 0.5  # seconds to reach the server
-REPLY_TIMEOUT = 1.0  # seconds for one answer (a PDF of a few MB on a local network: well under)
+REPLY_TIMEOUT = 2.0  # seconds for one answer (a PDF of a few MB, a busy server: well under)
 RETRY_SECONDS = 2.0  # after a failure, calls are misses without asking for this long,
 MAX_RETRY_SECONDS = 30.0  # doubled after each failed try while the server stays gone
 WARN_SECONDS = 60.0  # one warning per process at most this often
