@@ -189,3 +189,19 @@ def test_what_a_process_changed_while_redis_was_unreachable_is_not_stale_when_it
         assert cache.get("account") is None  # a miss: read from the database again
         assert cache.get("other") == "untouched"
         assert cache.available() and not cache._missed
+
+
+def test_the_pdf_render_slots_still_bound_the_renders_while_redis_is_gone(
+        settings: Any) -> None:
+    """An empty cache grants every slot: while Redis is gone the slots are locked files of
+    the machine, so one render at a time still leaves the other workers to the tablets."""
+    from scoring.pdf import documents
+
+    settings.CACHES = {**settings.CACHES, "pdf": {
+        "BACKEND": "skatclub.cache.ResilientRedisCache", "LOCATION": GONE}}
+    settings.PDF_RENDERS_AT_ONCE = 1
+    with (documents.render_slot(time.monotonic()), pytest.raises(documents.PdfBusy),
+          documents.render_slot(time.monotonic())):
+        pass
+    with documents.render_slot(time.monotonic()):  # freed again
+        pass
