@@ -149,7 +149,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # one site reaches already. Each alias has its own key prefix (and, in the database, its own
 # table), so that one never culls another's entries. CACHE_KEY_PREFIX sets them apart when
 # several sites share one Redis.
-REDIS_CACHE = "django.core.cache.backends.redis.RedisCache"
+# Django's own Redis backend, degraded to an empty cache while the server cannot be reached
+# (skatclub/cache.py): a read is a miss, a write is dropped, the site goes on from the database.
+REDIS_CACHE = "skatclub.cache.ResilientRedisCache"
 CACHE_KEY_PREFIX = os.getenv("CACHE_KEY_PREFIX", "skatclub")
 
 
@@ -160,7 +162,7 @@ def cache_config(alias: str, timeout: int | None, max_entries: int) -> dict[str,
     prefix = f"{CACHE_KEY_PREFIX}:{alias}"
     if os.getenv("CACHE_URL"):
         config = env.cache_url_config(os.environ["CACHE_URL"])
-        if str(config["BACKEND"]).startswith("django_redis"):
+        if "redis" in str(config["BACKEND"]).lower():
             config["BACKEND"] = REDIS_CACHE  # django-environ's default is django-redis
         return {**config, "KEY_PREFIX": prefix, "TIMEOUT": timeout}
     table = "skatclub_cache" if alias == "default" else f"skatclub_cache_{alias}"
@@ -289,14 +291,20 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Where collectstatic puts the files WhiteNoise serves (STATIC_ROOT: another folder, e.g. for
+# a second checkout's or a test's own collection).
+STATIC_ROOT = Path(os.getenv("STATIC_ROOT") or BASE_DIR / "staticfiles")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
-        # Hashed names need a collectstatic manifest; dev and tests run without one.
-        "BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"
+        # collectstatic writes the same files whatever DEBUG says (hashed, compressed, the
+        # manifest staticfiles.json), so that what make install collects with DEBUG=1 serves
+        # a DEBUG=0 gunicorn too. With DEBUG off the pages link the hashed names; with DEBUG
+        # on (development, the tests) the plain ones, found in the source folders
+        # (skatclub/storage.py).
+        "BACKEND": "skatclub.storage.CollectedAsInProduction"
         if DEBUG
-        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage",
     },
 }
 

@@ -138,21 +138,70 @@ def _instance() -> str:
     return settings.PDF_INSTANCE or socket.gethostname()
 
 
+def _reachable(cache: BaseCache) -> bool:
+    """False while the shared cache is a Redis that cannot be reached (skatclub/cache.py):
+    it then answers every ``add`` as an empty cache would, so its slots bound nothing."""
+    available = getattr(cache, "available", None)
+    return available() if callable(available) else True
+
+
+@contextmanager
+def _machine_slot(slots: int, deadline: float) -> Iterator[None]:
+    """One of ``slots`` render slots of this machine's site, as locked files (flock: freed
+    when the process holding one dies), waited for until the deadline, else PdfBusy: the
+    bound while the shared cache is gone."""
+    import fcntl
+    import tempfile
+    from pathlib import Path
+
+    site = hashlib.sha256(str(settings.BASE_DIR).encode()).hexdigest()[:12]
+    folder = Path(tempfile.gettempdir()) / f"skatclub-pdf-slots-{site}"
+    folder.mkdir(mode=0o700, exist_ok=True)
+    looks = 0
+    while True:
+        for number in range(slots):
+            handle = (folder / f"{number}.lock").open("a+")
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                handle.close()
+                continue
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+                handle.close()
+            return
+        if time.monotonic() >= deadline:
+            raise PdfBusy(_retry_after())
+        _pause(looks)
+        looks += 1
+
+
 @contextmanager
 def render_slot(deadline: float) -> Iterator[None]:
     """One of the instance's ``PDF_RENDERS_AT_ONCE`` render slots, waited for until the
-    deadline (monotonic time), else PdfBusy. 0 slots: no bound."""
+    deadline (monotonic time), else PdfBusy. 0 slots: no bound. While the shared cache is
+    gone, the slots are locked files of this machine instead."""
     slots = settings.PDF_RENDERS_AT_ONCE
     if slots <= 0:
         yield
         return
     cache = pdf_cache()
+    if not _reachable(cache):
+        with _machine_slot(slots, deadline):
+            yield
+        return
     token = uuid.uuid4().hex
     names = [f"skatclub-pdf-slot:{_instance()}:{n}" for n in range(slots)]
     looks = 0
     while True:
         taken = next((name for name in names
                       if cache.add(name, token, settings.PDF_RENDER_TIMEOUT)), None)
+        if taken is not None and not _reachable(cache):  # it went away as we asked
+            with _machine_slot(slots, deadline):
+                yield
+            return
         if taken is not None:
             break
         if time.monotonic() >= deadline:

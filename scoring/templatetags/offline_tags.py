@@ -97,6 +97,15 @@ def _words() -> dict[str, str]:
     }
 
 
+def _account(context: template.Context) -> str:
+    """The signed-in account whose operations this page's queue holds ("" for a device that
+    records with a table code): a shared tablet sends one account's queued operations only
+    while that account is signed in (static/js/offline-table.js, signout.js)."""
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    return str(user.pk) if user is not None and user.is_authenticated else ""
+
+
 @register.simple_tag(takes_context=True)
 def offline_table(context: template.Context, table: Table, writable: bool) -> SafeString:
     try:
@@ -118,9 +127,9 @@ def offline_table(context: template.Context, table: Table, writable: bool) -> Sa
         skat_engine_script(),
         format_html('<script src="{}" data-offline-table data-sw="{}" data-table="{}" '
                     'data-state-url="{}" data-sync-url="{}" data-version-url="{}" '
-                    'data-writable="{}" defer></script>',
+                    'data-writable="{}" data-account="{}" defer></script>',
                     static("js/offline-table.js"), reverse("scoring:offline-sw"), table.pk,
                     state_url, sync_url, reverse("scoring:table-version", args=[table.pk]),
-                    "true" if writable else "false"),
+                    "true" if writable else "false", _account(context)),
     ]
     return mark_safe("\n".join(str(p) for p in parts))  # noqa: S308 (each part is escaped)

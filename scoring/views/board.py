@@ -21,11 +21,19 @@ the rendered board of that version comes from the worker's own memory once it ha
 version's HTML never changes, so keeping it is always right), gzip-compressed once per
 version for every browser that accepts it (a 1,000-player board is ~140 kB of HTML, some
 10 kB compressed).
+
+When the database cannot be reached (issue 26), the board serves the last board it rendered
+for that key, language and mode instead of an error: from the worker's memory, else from
+the shared cache (where each render is also kept as the key's last board), and its "as of"
+stamp (the time it was rendered) tells the wall how old it is. Without either: the site's
+503 page.
 """
 
 from __future__ import annotations
 
 import gzip
+import logging
+import math
 import re
 import threading
 import time
@@ -33,7 +41,9 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.core.cache import cache
+from django.db import DatabaseError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -45,8 +55,11 @@ from django.views.decorators.http import require_safe
 from scoring.models import Tournament
 from scoring.reads.tournament import board_version, tournament_ranking
 
+log = logging.getLogger("scoring.board")
+
 VERSION_SECONDS = 1  # how long a board's version is taken from the cache
 HTML_SECONDS = 60 * 60  # a rendered board (keyed by its version) stays this long
+LAST_SECONDS = 60 * 60 * 24 * 7  # the key's last board, served while the database is gone
 TV_ROWS = 10  # rows per page in the TV mode: large type on a 16:9 screen
 LOCAL_ENTRIES = 8  # rendered boards a worker keeps in its own memory (by version)
 _ACCEPTS_GZIP = re.compile(r"\bgzip\b")
@@ -92,8 +105,22 @@ def _lookup(key: str) -> tuple[Tournament, str]:
 def forget(tournament: Tournament) -> None:
     """After the organiser switches the board on or off: no cached answer outlives it."""
     slot = _slot()
-    cache.delete_many([f"board:t:{tournament.board_key}",
-                       *(f"board:v:{tournament.board_key}:{s}" for s in (slot, slot + 1))])
+    key = tournament.board_key
+    cache.delete_many([f"board:t:{key}", *(f"board:v:{key}:{s}" for s in (slot, slot + 1)),
+                       *(_last_key(_variant(key, lang, tv)) for lang, _name in settings.LANGUAGES
+                         for tv in (False, True))])
+    with _local_lock:
+        for lang, _name in settings.LANGUAGES:
+            for tv in (False, True):
+                _newest.pop(_variant(key, lang, tv), None)
+
+
+def _variant(key: str, lang: str, tv: bool) -> str:
+    return f"{key}:{lang}:{int(tv)}"
+
+
+def _last_key(variant: str) -> str:
+    return f"board:last:{variant}"
 
 
 def _pages(rows: list[Any], size: int) -> list[list[Any]]:
@@ -102,11 +129,62 @@ def _pages(rows: list[Any], size: int) -> list[list[Any]]:
 
 @dataclass(frozen=True)
 class Board:
-    """A rendered board: its version, its HTML (UTF-8) and the same gzip-compressed."""
+    """A rendered board: its version, its HTML (UTF-8) and the same gzip-compressed, and the
+    tournament's name (for the page around it when the database is gone)."""
 
     version: str
     plain: bytes
     compressed: bytes
+    name: str = ""
+
+
+def _last(key: str, tv: bool) -> Board | None:
+    """The last board of this key, language and mode: this worker's, else the shared
+    cache's (another worker's, or this one's before a restart)."""
+    variant = _variant(key, (get_language() or "de")[:2], tv)
+    with _local_lock:
+        newest = _newest.get(variant)
+    if newest is not None:
+        return newest
+    kept = cache.get(_last_key(variant))
+    if not (isinstance(kept, tuple) and len(kept) == 3):
+        return None
+    version, html, name = kept
+    body = str(html).encode()
+    board = Board(str(version), body, gzip.compress(body, compresslevel=6, mtime=0), str(name))
+    with _local_lock:
+        _newest.setdefault(variant, board)
+    return board
+
+
+def _current(key: str, tv: bool, version_only: bool = False
+             ) -> tuple[str, Board | None, Tournament | None]:
+    """The board's version and (unless ``version_only``) the board to show, and the
+    tournament; while the database is gone, the last board kept (no tournament), or the
+    DatabaseError again when there is none."""
+    try:
+        tournament, version = _lookup(key)
+        if version_only:
+            return version, None, tournament
+        return version, _fragment(tournament, version, tv), tournament
+    except DatabaseError:
+        last = _last(key, tv)
+        if last is None:
+            raise
+        _warn(key, last.version)
+        return last.version, last, None
+
+
+_warned = [-math.inf]  # when this worker last said it serves a kept board
+
+
+def _warn(key: str, version: str) -> None:
+    """One line per minute and worker, not one per poll of every phone in the hall."""
+    moment = time.monotonic()
+    if moment - _warned[0] >= 60:
+        _warned[0] = moment
+        log.warning("the database cannot be reached: board %s… shows its last board (%s)",
+                    key[:6], version)
 
 
 def _fragment(tournament: Tournament, version: str, tv: bool) -> Board:
@@ -119,7 +197,7 @@ def _fragment(tournament: Tournament, version: str, tv: bool) -> Board:
     lang = (get_language() or "de")[:2]
     # The board's key (random, never reused) too: a deleted tournament's number may come back
     # on SQLite, with a version string that happens to match.
-    variant = f"{tournament.board_key}:{lang}:{int(tv)}"
+    variant = _variant(tournament.board_key, lang, tv)
     cache_key = f"board:html:{variant}:{version}"
     with _local_lock:
         kept = _local.get(cache_key)
@@ -142,11 +220,12 @@ def _fragment(tournament: Tournament, version: str, tv: bool) -> Board:
                 "pages": _pages(ranking.rows, TV_ROWS if tv else max(1, len(ranking.rows))),
                 "stamp": timezone.localtime(), "version": version})
             cache.set(cache_key, html, HTML_SECONDS)
+            cache.set(_last_key(variant), (version, html, tournament.name), LAST_SECONDS)
         finally:
             if locked:
                 cache.delete(lock)
     body = str(html).encode()
-    kept = Board(version, body, gzip.compress(body, compresslevel=6, mtime=0))
+    kept = Board(version, body, gzip.compress(body, compresslevel=6, mtime=0), tournament.name)
     with _local_lock:
         _local[cache_key] = kept
         _newest[variant] = kept
@@ -158,10 +237,11 @@ def _fragment(tournament: Tournament, version: str, tv: bool) -> Board:
 
 
 def _page(request: HttpRequest, key: str, tv: bool) -> HttpResponse:
-    tournament, version = _lookup(key)
-    shown = _fragment(tournament, version, tv)
+    _version, shown, tournament = _current(key, tv)
+    assert shown is not None
     response = render(request, "scoring/tournament/board.html", {
-        "tournament": tournament, "tv": tv, "etag": _etag(shown.version, tv),
+        "tournament": tournament or {"name": shown.name}, "tv": tv,
+        "etag": _etag(shown.version, tv),
         "fragment": shown.plain.decode(), "version": shown.version,
         "version_url": reverse("scoring:board-version", args=[key]),
         "fragment_url": reverse("scoring:board-tv-fragment" if tv else "scoring:board-fragment",
@@ -198,11 +278,16 @@ def _fragment_view(request: HttpRequest, key: str, tv: bool) -> HttpResponse:
     """The board itself, conditional: static/js/board.js polls it with the ETag of the board
     it shows and gets 304 Not Modified (nothing rendered, nothing read but the version) or
     the new board in the same round trip."""
-    tournament, version = _lookup(key)
+    version, last, tournament = _current(key, tv, version_only=True)
     etag = _etag(version, tv)
-    shown = None
-    if not _has(request, etag):
-        shown = _fragment(tournament, version, tv)
+    shown = last
+    if not _has(request, etag) and tournament is not None:
+        try:
+            shown = _fragment(tournament, version, tv)
+        except DatabaseError:
+            shown = _last(key, tv)
+            if shown is None:
+                raise
         # an older board while another worker renders this version
         version, etag = shown.version, _etag(shown.version, tv)
     if shown is None or _has(request, etag):
@@ -233,7 +318,7 @@ def board_tv_fragment(request: HttpRequest, key: str) -> HttpResponse:
 def board_version_view(request: HttpRequest, key: str) -> HttpResponse:
     """The board's version with an ETag: mostly 304 Not Modified, no query within a second
     of the last."""
-    _tournament, version = _lookup(key)
+    version, _shown, _tournament = _current(key, False, version_only=True)
     etag = f'"board-{version}"'
     if _has(request, etag):
         response = HttpResponse(status=304)

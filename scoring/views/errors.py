@@ -11,8 +11,11 @@ plain page in the same language is returned.
 from __future__ import annotations
 
 import logging
+import re
+import sys
 
 from django.conf import settings
+from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, HttpResponseServerError
 from django.template import loader
 from django.utils import translation
@@ -23,6 +26,7 @@ from django.views import defaults
 
 from scoring import access
 from scoring.models import Table
+from scoring.views.sync import RETRY_AFTER_SECONDS, unavailable
 
 logger = logging.getLogger("skatclub.errors")
 
@@ -65,10 +69,25 @@ def permission_denied(request: HttpRequest, exception: Exception) -> HttpRespons
 SERVER_ERROR_TEMPLATE = "scoring/errors/500.html"
 
 
+# The offline table's JSON endpoints (views/sync.py, sync-contract.md: never HTML, never a
+# 500): a failure before their view (a middleware, the session's database) is their JSON 503.
+_JSON_ONLY = re.compile(r"^/tables/\d+/(sync|state)/$")
+
+
 def server_error(request: HttpRequest) -> HttpResponse:
-    """The 500 page from an empty context: no request, no user, no query."""
+    """The 500 page from an empty context: no request, no user, no query. A database that
+    cannot be reached is a 503 (with Retry-After): the same page, nothing was stored."""
+    if _JSON_ONLY.match(request.path):
+        return unavailable()
+    # The database cannot be reached (not a query's own error, say an IntegrityError: a 500).
+    status = 503 if isinstance(sys.exc_info()[1], OperationalError | InterfaceError) else 500
     try:
-        return HttpResponseServerError(loader.get_template(SERVER_ERROR_TEMPLATE).render({}))
+        response = HttpResponseServerError(
+            loader.get_template(SERVER_ERROR_TEMPLATE).render({}))
+        response.status_code = status
+        if status == 503:
+            response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
     except Exception:  # the page itself failed: still an answer in the visitor's language
         logger.exception("the 500 page could not be rendered")
         lang = escape((get_language() or "de")[:8])
@@ -79,4 +98,4 @@ def server_error(request: HttpRequest) -> HttpResponse:
         return HttpResponseServerError(
             f'<!DOCTYPE html><html lang="{lang}"><head><meta charset="utf-8">'
             f"<title>{title} · Skatclub</title></head><body><h1>{title}</h1><p>{text}</p>"
-            "</body></html>")
+            "</body></html>", status=status)

@@ -15,7 +15,9 @@ is in the audit log.
 
 from __future__ import annotations
 
+import functools
 import json
+import logging
 import math
 import uuid
 from collections.abc import Callable
@@ -52,6 +54,8 @@ from scoring.writes.services import (
     sync_outcome,
 )
 
+log = logging.getLogger("scoring.sync")
+
 MAX_BODY = 64 * 1024  # a deal record is well under 1 KB
 OPS = ("save", "edit", "delete", "restore")
 DROP = "drop"  # "keep theirs": the scorer dropped one of the ops above after a conflict
@@ -74,6 +78,33 @@ def _forbidden(status: int) -> JsonResponse:
     message = (_("This device may not record at this table.") if status == 403
                else _("There is no such table."))
     return JsonResponse({"status": "forbidden", "message": message}, status=status)
+
+
+RETRY_AFTER_SECONDS = 15  # the tablet keeps the operation and sends it again
+
+
+def unavailable() -> JsonResponse:
+    """503 with Retry-After: the server could not carry the request out (its database is
+    gone, an unexpected error); nothing was stored, the tablet keeps the operation and sends
+    it again (the request_id makes that safe). Also skatclub's handler500 for these URLs."""
+    response = JsonResponse({"status": "unavailable", "message": _(
+        "The server cannot store this right now: the tablet keeps it and sends it again.")},
+        status=503)
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response
+
+
+def json_always(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """The contract's "never HTML, never a 500": any failure the view cannot carry out is
+    logged with its traceback and answered as JSON 503."""
+    @functools.wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except Exception:
+            log.exception("%s %s could not be carried out", request.method, request.path)
+            return unavailable()
+    return wrapped
 
 
 def _refused(field: str | None, message: str) -> JsonResponse:
@@ -136,6 +167,7 @@ def _sender(request: HttpRequest, pk: int) -> tuple[Table, Actor, str | None] | 
 # ---------------------------------------------------------------- the state
 
 @require_safe
+@json_always
 def table_state(request: HttpRequest, pk: int) -> HttpResponse:
     """What a tablet needs to score offline: the table as deal-record.md "A table" (the
     input of SkatEngine.evaluateTable), its deals in order with their ids, the version."""
@@ -442,6 +474,7 @@ def _target(table: Table, body: dict[str, Any]) -> Deal | HeldOperation | None:
 
 
 @require_POST
+@json_always
 def sync(request: HttpRequest, pk: int) -> HttpResponse:
     sender = _sender(request, pk)
     if isinstance(sender, JsonResponse):

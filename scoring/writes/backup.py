@@ -153,7 +153,7 @@ def empty_caches() -> None:
     site's own keys (its prefixes) go, not those of other sites on the same server."""
     for alias, config in settings.CACHES.items():
         cache = caches[alias]
-        if config["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
+        if config["BACKEND"] == settings.REDIS_CACHE:
             client = cache._cache.get_client(write=True)  # type: ignore[attr-defined]
             keys = list(client.scan_iter(match=f"{cache.key_prefix}:*", count=1000))
             if keys:

@@ -5,8 +5,9 @@
 // - install: every precached file is fetched into the cache (CSS, JS, htmx, the Pyodide
 //   runtime and the engine bundle), so that a table reopens without network;
 // - a table screen (GET /tables/<pk>/) and its state (GET /tables/<pk>/state/): network first,
-//   answered from the cache when the network fails or is slower than a few seconds; every
-//   good answer replaces the cached one;
+//   answered from the cache when the network fails, is slower than a few seconds, or the
+//   server answers with an error of its own (5xx: its database is gone) and the cache has
+//   the page; every good answer replaces the cached one;
 // - static files and the engine bundle: from the cache, else from the network (their URLs
 //   carry their hash, so a cached copy is never stale);
 // - everything else (POSTs, other pages) goes to the network untouched.
@@ -53,6 +54,17 @@ function networkFirst(request) {
       if (response.ok && !response.redirected) {
         var copy = response.clone();
         caches.open(PAGES).then(function (cache) { return cache.put(key, copy); });
+      }
+      if (response.status >= 500) {
+        // The server cannot show the table now: the kept one lets the scorer go on (what is
+        // scored waits in the queue until the server stores again).
+        fromCache().then(function (hit) {
+          if (!settled) {
+            settled = true;
+            resolve(hit || response);
+          }
+        });
+        return;
       }
       if (!settled) {
         settled = true;

@@ -19,6 +19,10 @@
   var tag = document.currentScript || document.querySelector("script[data-offline-table]");
   var cfg = tag ? tag.dataset : {};
   var TABLE = Number(cfg.table);
+  // Whose queue this is: the signed-in account, or "" for a device with the table's code. On
+  // a shared tablet each account's operations are shown and sent only while it is signed in
+  // (signout.js warns before an account with operations still waiting signs out).
+  var ACCOUNT = cfg.account || "";
   var SAVE_TIMEOUT_MS = 5000;
   var PROBE_MS = 8000;
 
@@ -81,10 +85,18 @@
     return tx("ops", "readonly", function (store) {
       return store.index("table").getAll(TABLE);
     }).then(function (ops) {
-      return (ops || []).sort(function (a, b) { return a.seq - b.seq; });
+      return (ops || []).filter(function (op) {
+        // (queued before operations named their account: whoever opens the table sends it)
+        return op.account === undefined || String(op.account) === ACCOUNT;
+      }).sort(function (a, b) { return a.seq - b.seq; });
     });
   }
-  function putOp(op) { return tx("ops", "readwrite", function (s) { return s.put(op); }); }
+  function putOp(op) {
+    if (op.account === undefined) {
+      op.account = ACCOUNT;
+    }
+    return tx("ops", "readwrite", function (s) { return s.put(op); });
+  }
   function deleteOp(seq) { return tx("ops", "readwrite", function (s) { return s.delete(seq); }); }
   function loadMeta() {
     return tx("meta", "readonly", function (s) { return s.get(TABLE); }).then(function (m) {
@@ -1100,11 +1112,19 @@
         body: JSON.stringify(body(op)),
       }, 10000).then(function (response) {
         return response.json().then(function (answer) {
-          return {code: response.status, answer: answer};
+          return {code: response.status, answer: answer,
+                  retry: Number(response.headers.get("Retry-After"))};
         });
       }).then(function (reply) {
         var answer = reply.answer || {};
         setOffline(false);
+        if (reply.code >= 500) {
+          // The server could not carry it out (its database is gone, an error: sync
+          // contract, 503 with Retry-After): nothing was stored, the operation stays in the
+          // queue as it was and the queue is sent again after the wait the server asked for.
+          retryLater(reply.retry);
+          return null;
+        }
         if (reply.code === 200 && answer.status === "stored") {
           applyStored(op, answer);
           storedSome = true;
@@ -1172,6 +1192,13 @@
         reloadWhenIdle();
       }
     });
+  }
+
+  var retryTimer = null;
+  function retryLater(seconds) {
+    var wait = isFinite(seconds) && seconds > 0 ? Math.min(seconds, 300) : 15;
+    window.clearTimeout(retryTimer);
+    retryTimer = window.setTimeout(function () { retryTimer = null; flush(); }, wait * 1000);
   }
 
   // Everything is on the server: show its list (labels, links) once the form is untouched.

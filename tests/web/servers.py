@@ -146,6 +146,23 @@ class Browser:
         return self.request(url, {**data, "csrfmiddlewaretoken": token},
                             {"Referer": url, "Origin": origin, **headers})
 
+    def post_json(self, url: str, body: Any) -> Answer:
+        """A JSON POST as the offline table sends it (X-CSRFToken from the cookie)."""
+        token = self.csrf_token()
+        assert token, "no CSRF cookie: GET a page first"
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar),
+                                             NoRedirect())
+        origin = "/".join(url.split("/")[:3])
+        request = urllib.request.Request(url, data=json.dumps(body).encode(), headers={
+            "Content-Type": "application/json", "Accept": "application/json",
+            "X-CSRFToken": token, "Referer": origin + "/", "Origin": origin})
+        try:
+            with opener.open(request, timeout=60) as answer:
+                return Answer(answer.status, dict(answer.headers),
+                              answer.read().decode(errors="replace"))
+        except urllib.error.HTTPError as err:
+            return Answer(err.code, dict(err.headers), err.read().decode(errors="replace"))
+
     def csrf_token(self) -> str | None:
         return next((c.value for c in self.jar if c.name == "csrftoken"), None)
 
@@ -154,3 +171,98 @@ def without_tokens(html: str) -> str:
     """A page without what differs from one request to the next (CSRF tokens)."""
     html = re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", html)
     return re.sub(r'"X-CSRFToken": "[^"]*"', "", html)
+
+
+# ---------------------------------------------------------------- throwaway back ends
+
+@dataclass
+class Backend:
+    """A throwaway Redis or PostgreSQL server that a test can stop mid-test: ``url`` for
+    CACHE_URL or DATABASE_URL, ``stop()`` takes it away (at once, as a crash would)."""
+    url: str
+    stop_command: list[str] | None = None
+    process: subprocess.Popen[bytes] | None = None
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()  # our own child, by its handle
+            self.process.wait(10)
+        if self.stop_command is not None:
+            subprocess.run(self.stop_command, capture_output=True, timeout=60)
+            self.stop_command = None
+
+
+def _answers(port: int, probe: bytes | None, expect: bytes) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5) as s:
+            if probe is None:
+                return True
+            s.sendall(probe)
+            return s.recv(16).startswith(expect)
+    except OSError:
+        return False
+
+
+@contextmanager
+def redis_server() -> Iterator[Backend]:
+    """Debian's redis-server on a free loopback port, no persistence, in a temporary folder
+    (as scripts/redis-test-server starts it), stopped and removed afterwards."""
+    import shutil
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="skatclub-redis.")
+    port = free_port()
+    process = subprocess.Popen(
+        ["redis-server", "--bind", "127.0.0.1", "--port", str(port), "--dir", folder,
+         "--save", "", "--appendonly", "no", "--protected-mode", "yes"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    backend = Backend(f"redis://127.0.0.1:{port}/0", process=process)
+    try:
+        deadline = time.monotonic() + 10
+        while not _answers(port, b"PING\r\n", b"+PONG"):
+            assert process.poll() is None and time.monotonic() < deadline, "no redis-server"
+            time.sleep(0.05)
+        yield backend
+    finally:
+        backend.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextmanager
+def postgres_server() -> Iterator[Backend]:
+    """A PostgreSQL cluster made for the test (as scripts/pg-test-server makes one: initdb in
+    a temporary folder the postgres user can reach, a free loopback port, fsync off, a role
+    and a database ``skat``), stopped (immediate) and removed afterwards."""
+    import glob
+    import os
+    import shutil
+    import tempfile
+
+    pgbin = sorted(glob.glob("/usr/lib/postgresql/*/bin"))[-1]
+    as_user = ["runuser", "-u", "postgres", "--"] if os.getuid() == 0 else []
+    folder = tempfile.mkdtemp(prefix="skatclub-pg.")
+    os.chmod(folder, 0o755)
+    if as_user:
+        shutil.chown(folder, "postgres", "postgres")
+    port = free_port()
+    data = f"{folder}/data"
+    stop = [*as_user, f"{pgbin}/pg_ctl", "-D", data, "-m", "immediate", "-w", "stop"]
+    backend = Backend(f"postgres://skat:skat@127.0.0.1:{port}/skat", stop_command=None)
+    try:
+        subprocess.run([*as_user, f"{pgbin}/initdb", "-D", data, "-U", "postgres",
+                        "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8"],
+                       check=True, capture_output=True, timeout=120)
+        backend.stop_command = stop
+        subprocess.run([*as_user, f"{pgbin}/pg_ctl", "-D", data, "-l", f"{folder}/server.log",
+                        "-w", "-o", f"-k {folder} -p {port} -c listen_addresses=127.0.0.1 "
+                        "-c fsync=off -c synchronous_commit=off -c full_page_writes=off",
+                        "start"], check=True, capture_output=True, timeout=120)
+        for sql in ("CREATE ROLE skat LOGIN PASSWORD 'skat' CREATEDB",
+                    "CREATE DATABASE skat OWNER skat"):
+            subprocess.run([f"{pgbin}/psql", "-h", folder, "-p", str(port), "-U", "postgres",
+                            "-d", "postgres", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-c", sql],
+                           check=True, capture_output=True, timeout=60)
+        yield backend
+    finally:
+        backend.stop()
+        shutil.rmtree(folder, ignore_errors=True)

@@ -166,7 +166,7 @@ def test_the_cache_is_the_one_asked_for() -> None:
     from django.conf import settings
     from django.core.cache import caches
 
-    expected = ("django.core.cache.backends.redis.RedisCache" if os.environ.get("CACHE_URL")
+    expected = ("skatclub.cache.ResilientRedisCache" if os.environ.get("CACHE_URL")
                 else "django.core.cache.backends.db.DatabaseCache")
     for alias in ("default", "results", "pdf"):
         assert settings.CACHES[alias]["BACKEND"] == expected

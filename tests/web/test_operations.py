@@ -111,7 +111,7 @@ def test_healthz_answers_503_when_the_database_server_is_gone() -> None:
 @pytest.mark.django_db
 def test_healthz_answers_503_naming_the_cache_when_redis_is_gone(settings: Any) -> None:
     settings.CACHES = {**settings.CACHES, "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "skatclub.cache.ResilientRedisCache",
         "LOCATION": "redis://127.0.0.1:1/0"}}
     response = Client().get("/healthz")
     assert response.status_code == 503

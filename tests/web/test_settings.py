@@ -104,7 +104,7 @@ def test_cache_url_is_redis_through_django_s_own_backend() -> None:
     caches = settings_with(CACHE_URL="redis://:pw@10.0.0.5:6380/2",
                            CACHE_KEY_PREFIX="club7")["caches"]
     for alias, config in caches.items():
-        assert config["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+        assert config["BACKEND"] == "skatclub.cache.ResilientRedisCache"
         assert config["LOCATION"] == "redis://:pw@10.0.0.5:6380/2"
         assert config["KEY_PREFIX"] == f"club7:{alias}"
         assert "MAX_ENTRIES" not in config.get("OPTIONS", {})  # no such thing on Redis
