@@ -20,3 +20,12 @@ def table() -> Table:
 def scorer(client: Client, table: Table) -> Client:
     client.force_login(make_user(table.evening.club, "scorer"))
     return client
+
+
+@pytest.fixture(autouse=True)
+def site_url_of_live_server(request: pytest.FixtureRequest) -> None:
+    """Links in mails and invitations start with SITE_URL (never the request's Host): for a
+    browser test that is the live server, as it would be the site's own address."""
+    if "live_server" in request.fixturenames:
+        settings = request.getfixturevalue("settings")
+        settings.SITE_URL = request.getfixturevalue("live_server").url
