@@ -12,6 +12,7 @@ runs out in the fixed code; it bounds how long that takes."""
 from __future__ import annotations
 
 import json
+import secrets
 import subprocess
 import sys
 import threading
@@ -179,7 +180,7 @@ RUN = ("import django; django.setup(); "
 def sqlite_races(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     path = tmp_path_factory.mktemp("race") / "race.sqlite3"
     env = environment(SQLITE_PATH=str(path), DJANGO_SETTINGS_MODULE="skatclub.settings",
-                      SECRET_KEY="race-test-only", DEBUG="1")
+                      SECRET_KEY=secrets.token_urlsafe(50), DEBUG="1")
     done = subprocess.run([sys.executable, "-c", RUN], cwd=ROOT,
                           env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
