@@ -136,3 +136,33 @@ def test_a_refused_file_is_named_in_german_at_phone_width(
     assert scroll <= inner, f"the refusal is {scroll} px wide on a {inner} px screen"
     page.screenshot(path=str(screenshot_dir / "import-refused-de.png"), full_page=True)
     assert not Evening.objects.filter(name="Tiefe Notiz").exists()
+
+
+@pytest.mark.browser_context_args(viewport={"width": 390, "height": 844})
+def test_a_club_file_whose_profile_differs_names_the_settings_and_takes_it_renamed(
+        page: Any, live_server: Any, screenshot_dir: Path, tmp_path: Path) -> None:
+    """Issue 26: a club file from another site brings a rule profile the club has under the
+    same name with another stake: the preview names what differs and the admin takes the
+    file's profile under another name; the club's own is not touched."""
+    from .test_import_browser_export import _clashing
+
+    club = build_club()
+    content, ours = _clashing(club)
+    upload = tmp_path / "nachbarclub.json"
+    upload.write_bytes(content)
+    browser_login(page.context, live_server, make_user(club, "admin"))
+    page.goto(live_server.url + reverse("scoring:import", args=[club.slug]))
+    page.locator("input[type=file]").set_input_files(str(upload))
+    page.get_by_role("button", name="Datei prüfen").click()
+    page.wait_for_selector("table.import-preview")
+    text = page.locator("main").inner_text()
+    assert "Einsatz je Punkt 0,00 ≠ 0,01" in text and "Währung EUR ≠ CHF" in text
+    scroll, inner = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert scroll <= inner, f"the preview is {scroll} px wide on a {inner} px screen"
+    page.screenshot(path=str(screenshot_dir / "import-profile-clash.png"), full_page=True)
+    page.locator("input[name=name_0]").fill("Vom Nachbarclub")
+    page.get_by_role("button", name="Jetzt übernehmen").click()
+    page.wait_for_url(f"**/clubs/{club.slug}/")
+    assert "hinzugefügt" in page.locator(".messages").inner_text()
+    ours.refresh_from_db()
+    assert ours.stake == 0 and club.rule_profiles.filter(name="Vom Nachbarclub").exists()
