@@ -22,7 +22,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Count, Sum
 from django.utils.translation import gettext as _
 
-from scoring.models import Entrant, Seat, Tournament
+from scoring.models import Entrant, Player, Seat, Table, Tournament
 from scoring.reads.standings import Standing, TableProgress, evening_ranking
 
 CENT = Decimal("0.01")
@@ -39,6 +39,31 @@ def series_history(tournament: Tournament) -> list[list[list[int]]]:
         if player in numbers:
             series[s][t].append(numbers[player])
     return [[series[s][t] for t in sorted(series[s])] for s in sorted(series)]
+
+
+@dataclass
+class SeatedTable:
+    """A drawn table and its players in seat order."""
+
+    table: Table
+    players: list[Player]
+
+
+def series_tables(tournament: Tournament) -> list[tuple[int, list[SeatedTable]]]:
+    """Each drawn series with its tables and their players: one query joining seats, tables
+    and players, grouped here (no ``prefetch_related``: its ``IN`` list of one parameter per
+    table or seat exceeds SQLite's expression depth of 1,000 at 250 tables)."""
+    tables: dict[int, SeatedTable] = {}
+    for seat in Seat.objects.filter(table__evening_id=tournament.evening_id).select_related(
+            "table", "player").order_by("table__series", "table__number", "position"):
+        seated = tables.get(seat.table_id)
+        if seated is None:
+            seated = tables[seat.table_id] = SeatedTable(seat.table, [])
+        seated.players.append(seat.player)
+    by_series: dict[int, list[SeatedTable]] = defaultdict(list)
+    for seated in tables.values():
+        by_series[seated.table.series].append(seated)
+    return sorted(by_series.items())
 
 
 def board_version(tournament: Tournament) -> str:

@@ -30,7 +30,7 @@ from scoring.models import Entrant, Membership, Table, Tournament
 from scoring.pdf import tournament as documents
 from scoring.qr import qr_svg
 from scoring.reads.signing import FINISHED, PLAYING, SIGNED, STATUS_WORDS
-from scoring.reads.tournament import series_history, tournament_ranking
+from scoring.reads.tournament import series_history, series_tables, tournament_ranking
 from scoring.spreadsheet import csv_text
 from scoring.views import board
 from scoring.views.club import format_code
@@ -104,14 +104,6 @@ def table_statuses(tournament: Tournament) -> dict[int, tuple[str, str]]:
     return found
 
 
-def _series_tables(tournament: Tournament) -> list[tuple[int, list[Table]]]:
-    by_series: dict[int, list[Table]] = {}
-    for table in tournament.evening.tables.prefetch_related("seats__player").order_by(
-            "series", "number"):
-        by_series.setdefault(table.series, []).append(table)
-    return sorted(by_series.items())
-
-
 @login_required
 def tournament_page(request: HttpRequest, pk: int) -> HttpResponse:
     """The organiser's desk: registration and check-in, the draws, the documents."""
@@ -143,7 +135,7 @@ def tournament_page(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "scoring/tournament/desk.html", {
         "statuses": statuses,
         "tournament": tournament, "club": tournament.club, "entrants": entrants,
-        "entrant_form": entrant_form, "draws": draws, "series": _series_tables(tournament),
+        "entrant_form": entrant_form, "draws": draws, "series": series_tables(tournament),
         "next_series": next_series if next_series <= tournament.series_count else None,
         "playing": playing, "paid": sum(1 for e in entrants if e.paid),
         "checked_in": sum(1 for e in entrants if e.checked_in),

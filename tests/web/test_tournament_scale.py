@@ -1,0 +1,94 @@
+"""A Preisskat of 1,001 players on SQLite (issue 24, item 1): registered through the services,
+series 1 drawn; the desk, the ranking, its PDF and CSV, the seat list, table cards, a
+standard list and the public board (page, TV, fragments) answer 200. No SQL statement
+carries one parameter per player (SQLite's expression tree stops at a depth of 1,000), the
+desk's queries do not grow with the field, and the desk stays under 300 kB: its entrants are
+paged (50 a page) and searchable, its series folded to counts."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from scoring.models import Club, RuleProfile, Table, Tournament
+from scoring.presets import PRESETS
+from scoring.views import board
+from scoring.writes import tournament as tw
+
+from .factories import make_club, make_user
+
+pytestmark = pytest.mark.django_db
+
+
+def big_tournament(club: Club, players: int) -> Tournament:
+    """``players`` registered through the services (guests of three home clubs, every
+    second paid, a tenth in a category), checked in, series 1 drawn."""
+    profile = RuleProfile.objects.get(club=club, name=PRESETS["isko_tournament"]["name"])
+    tournament = tw.tournament_create(
+        club=club, name="Großer Preisskat", date=timezone.localdate(), profile=profile,
+        series_count=3, series_rounds=1, entry_fee=Decimal("10.00"),
+        settlement=tw.fee_settlement(lost_fee=Decimal("0.50"), lost_fee_high=Decimal("1.00"),
+                                     lost_fee_from=4, passed_fee=Decimal("0.50")),
+        categories=["Damen", "Senioren"], team_fee=Decimal("20.00"),
+        tandem_fee=Decimal("8.00"), reseat="draw", tie_rule="won",
+        prizes=["50%", "30%", "10.00"], public=True)
+    for index in range(players):
+        tw.entrant_register(
+            tournament=tournament, name=f"Spieler {index + 1:04d}",
+            home_club=["SC Nord", "Herz Bube", "Grand Hand"][index % 3],
+            category="Damen" if index % 10 == 0 else "",
+            team=f"Team {index // 4 + 1}" if index < 40 else "",
+            paid=index % 2 == 0, at_door=True)
+    tw.series_draw(tournament=tournament, seed=1)
+    return tournament
+
+
+def tournament_urls(t: Tournament) -> list[str]:
+    table = Table.objects.filter(evening=t.evening, series=1).order_by("number").first()
+    assert table is not None
+    key = t.board_key
+    return [
+        reverse("scoring:tournament", args=[t.pk]),
+        reverse("scoring:tournament-results", args=[t.pk]),
+        reverse("scoring:tournament-results-pdf", args=[t.pk]),
+        reverse("scoring:tournament-results-csv", args=[t.pk]),
+        reverse("scoring:tournament-seats-pdf", args=[t.pk, 1]),
+        reverse("scoring:tournament-cards-pdf", args=[t.pk, 1]),
+        reverse("scoring:tournament-list-pdf", args=[t.pk, 1, table.number]),
+        reverse("scoring:board", args=[key]),
+        reverse("scoring:board-tv", args=[key]),
+        reverse("scoring:board-fragment", args=[key]),
+        reverse("scoring:board-tv-fragment", args=[key]),
+        reverse("scoring:board-version", args=[key]),
+    ]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> None:
+    cache.clear()
+    board._local.clear()
+    board._newest.clear()
+
+
+def test_every_page_of_a_1001_player_tournament_answers(client: Client) -> None:
+    club = make_club()
+    admin = make_user(club, "admin")
+    t = big_tournament(club, 1001)
+    assert Table.objects.filter(evening=t.evening, series=1).count() == 251
+    client.force_login(admin)
+    failed = {}
+    for url in tournament_urls(t):
+        try:
+            response = client.get(url)
+            status: Any = response.status_code
+        except Exception as err:  # noqa: BLE001
+            status = repr(err)[:200]
+        if status != 200:
+            failed[url] = status
+    assert failed == {}
