@@ -19,10 +19,11 @@ from decimal import ROUND_DOWN, Decimal, InvalidOperation
 from typing import TypeVar
 
 from django.core.exceptions import ValidationError
-from django.db.models import Count, Sum
+from django.db.models import Count, Q, QuerySet, Sum
 from django.utils.translation import gettext as _
 
-from scoring.models import Entrant, Player, Seat, Table, Tournament
+from scoring.models import Entrant, Player, Seat, Table, Tournament, TournamentSeries
+from scoring.reads.signing import FINISHED, PLAYING, SIGNED, STATUS_WORDS
 from scoring.reads.standings import Standing, TableProgress, evening_ranking
 
 CENT = Decimal("0.01")
@@ -49,12 +50,16 @@ class SeatedTable:
     players: list[Player]
 
 
-def series_tables(tournament: Tournament) -> list[tuple[int, list[SeatedTable]]]:
+def series_tables(tournament: Tournament, series: int | None = None,
+                  ) -> list[tuple[int, list[SeatedTable]]]:
     """Each drawn series with its tables and their players: one query joining seats, tables
     and players, grouped here (no ``prefetch_related``: its ``IN`` list of one parameter per
     table or seat exceeds SQLite's expression depth of 1,000 at 250 tables)."""
     tables: dict[int, SeatedTable] = {}
-    for seat in Seat.objects.filter(table__evening_id=tournament.evening_id).select_related(
+    seats = Seat.objects.filter(table__evening_id=tournament.evening_id)
+    if series is not None:
+        seats = seats.filter(table__series=series)
+    for seat in seats.select_related(
             "table", "player").order_by("table__series", "table__number", "position"):
         seated = tables.get(seat.table_id)
         if seated is None:
@@ -64,6 +69,81 @@ def series_tables(tournament: Tournament) -> list[tuple[int, list[SeatedTable]]]
     for seated in tables.values():
         by_series[seated.table.series].append(seated)
     return sorted(by_series.items())
+
+
+ENTRANTS_PER_PAGE = 50
+
+
+@dataclass
+class SeriesSummary:
+    """A drawn series folded for the desk: its counts, not its tables."""
+
+    number: int
+    tables: int = 0
+    four: int = 0
+    three: int = 0
+    players: int = 0
+    status: dict[str, int] = field(default_factory=dict)  # table state -> tables
+    draw: TournamentSeries | None = None
+
+    @property
+    def states(self) -> list[tuple[str, int, str]]:
+        """(state, tables, the state's words), playing first."""
+        return [(s, self.status[s], str(STATUS_WORDS[s]))
+                for s in (PLAYING, FINISHED, SIGNED) if s in self.status]
+
+
+def series_summaries(tournament: Tournament, statuses: dict[int, tuple[str, str]],
+                     ) -> list[SeriesSummary]:
+    """Per drawn series its tables (4- and 3-tables), players and tables by state: one
+    grouped query, whatever the field."""
+    found: dict[int, SeriesSummary] = {}
+    for pk, series, seats in Table.objects.filter(
+            evening_id=tournament.evening_id).annotate(n=Count("seats")).values_list(
+            "pk", "series", "n"):
+        summary = found.setdefault(series, SeriesSummary(series))
+        summary.tables += 1
+        summary.players += seats
+        summary.four += seats == 4
+        summary.three += seats == 3
+        status = statuses.get(pk)
+        if status is not None:
+            summary.status[status[0]] = summary.status.get(status[0], 0) + 1
+    draws = {d.number: d for d in tournament.draws.all()}
+    for summary in found.values():
+        summary.draw = draws.get(summary.number)
+    return [found[n] for n in sorted(found)]
+
+
+def entrant_search(tournament: Tournament, query: str) -> QuerySet[Entrant]:
+    """The entrants found by the desk's search: a start number finds that number, any other
+    text the names and home clubs containing it (case-insensitive); empty: everybody."""
+    entrants = tournament.entrants.select_related("player").order_by("number")
+    query = " ".join(query.split())[:100]
+    if not query:
+        return entrants
+    if query.isdigit():
+        return entrants.filter(number=int(query))
+    return entrants.filter(Q(player__name__icontains=query) | Q(home_club__icontains=query))
+
+
+@dataclass
+class EntrantCounts:
+    total: int
+    checked_in: int
+    paid: int
+    playing: int  # checked in and not withdrawn before ``series``
+
+
+def entrant_counts(tournament: Tournament, series: int) -> EntrantCounts:
+    """The desk's counts in one aggregate query (not the field loaded to count it)."""
+    row = tournament.entrants.aggregate(
+        n_total=Count("pk"), n_checked_in=Count("pk", filter=Q(checked_in=True)),
+        n_paid=Count("pk", filter=Q(paid=True)),
+        n_playing=Count("pk", filter=Q(checked_in=True) & (
+            Q(withdrawn_after__isnull=True) | Q(withdrawn_after__gte=series))))
+    return EntrantCounts(row["n_total"], row["n_checked_in"], row["n_paid"],
+                         row["n_playing"])
 
 
 def board_version(tournament: Tournament) -> str:

@@ -16,6 +16,7 @@ from decimal import Decimal
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import URLPattern, path, reverse
@@ -30,7 +31,15 @@ from scoring.models import Entrant, Membership, Table, Tournament
 from scoring.pdf import tournament as documents
 from scoring.qr import qr_svg
 from scoring.reads.signing import FINISHED, PLAYING, SIGNED, STATUS_WORDS
-from scoring.reads.tournament import series_history, series_tables, tournament_ranking
+from scoring.reads.tournament import (
+    ENTRANTS_PER_PAGE,
+    entrant_counts,
+    entrant_search,
+    series_history,
+    series_summaries,
+    series_tables,
+    tournament_ranking,
+)
 from scoring.spreadsheet import csv_text
 from scoring.views import board
 from scoring.views.club import format_code
@@ -127,18 +136,20 @@ def tournament_page(request: HttpRequest, pk: int) -> HttpResponse:
                                             "%(number)d.") % {"name": entrant.player.name,
                                                               "number": entrant.number})
                 return redirect("scoring:tournament", pk=tournament.pk)
-    entrants = list(tournament.entrants.select_related("player"))
     draws = list(tournament.draws.all())
     next_series = len(draws) + 1
-    playing = sum(1 for e in entrants if e.plays_in(next_series))
-    statuses = table_statuses(tournament)
+    counts = entrant_counts(tournament, next_series)
+    query = request.GET.get("q", "").strip()[:100]
+    # a page of the field (issue 24): 1,000 entrants' rows are ~1 MB of HTML
+    page = Paginator(entrant_search(tournament, query), ENTRANTS_PER_PAGE).get_page(
+        request.GET.get("page"))
     return render(request, "scoring/tournament/desk.html", {
-        "statuses": statuses,
-        "tournament": tournament, "club": tournament.club, "entrants": entrants,
-        "entrant_form": entrant_form, "draws": draws, "series": series_tables(tournament),
+        "tournament": tournament, "club": tournament.club, "entrants": page.object_list,
+        "page": page, "query": query, "counts": counts,
+        "entrant_form": entrant_form, "draws": draws,
+        "series": series_summaries(tournament, table_statuses(tournament)),
         "next_series": next_series if next_series <= tournament.series_count else None,
-        "playing": playing, "paid": sum(1 for e in entrants if e.paid),
-        "checked_in": sum(1 for e in entrants if e.checked_in),
+        "playing": counts.playing, "paid": counts.paid, "checked_in": counts.checked_in,
         "draw_form": DrawForm(),
         "settings_form": SettingsForm(initial={
             "reseat": tournament.reseat, "tie_rule": tournament.tie_rule,
@@ -167,7 +178,10 @@ def entrant_action(request: HttpRequest, pk: int, entrant: int) -> HttpResponse:
     except ValidationError as err:
         for message in err.messages:
             messages.error(request, message)
-    return redirect(reverse("scoring:tournament", args=[tournament.pk]) + f"#entrant-{who.pk}")
+    # back to the desk's page that shows this entrant
+    page = tournament.entrants.filter(number__lt=who.number).count() // ENTRANTS_PER_PAGE + 1
+    return redirect(reverse("scoring:tournament", args=[tournament.pk])
+                    + (f"?page={page}" if page > 1 else "") + f"#entrant-{who.pk}")
 
 
 @require_POST
@@ -219,6 +233,20 @@ def _series(tournament: Tournament, series: int) -> int:
     if not tournament.evening.tables.filter(series=series).exists():
         raise Http404
     return series
+
+
+@require_safe
+@login_required
+def series_seats(request: HttpRequest, pk: int, series: int) -> HttpResponse:
+    """The full seat list of a drawn series: every table, its players and state, and its
+    standard lists (the desk shows the series folded to counts)."""
+    tournament, _member = tournament_for(request, pk, admin=True)
+    tables = dict(series_tables(tournament, _series(tournament, series))).get(series, [])
+    return render(request, "scoring/tournament/seats.html", {
+        "tournament": tournament, "club": tournament.club, "number": series,
+        "tables": tables, "statuses": table_statuses(tournament),
+        "draw": tournament.draws.filter(number=series).first(),
+    })
 
 
 @require_safe
@@ -314,6 +342,8 @@ urlpatterns: list[URLPattern] = [
          name="tournament-entrant"),
     path("tournaments/<int:pk>/settings/", tournament_settings, name="tournament-settings"),
     path("tournaments/<int:pk>/draw/", series_draw, name="tournament-draw"),
+    path("tournaments/<int:pk>/series/<int:series>/seats/", series_seats,
+         name="tournament-seats"),
     path("tournaments/<int:pk>/series/<int:series>/seats.pdf", seats_pdf,
          name="tournament-seats-pdf"),
     path("tournaments/<int:pk>/series/<int:series>/cards.pdf", cards_pdf,

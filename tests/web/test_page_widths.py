@@ -185,6 +185,7 @@ def page_urls(objects: dict[str, Any]) -> dict[str, str]:
         "scoring:tournament-create": [objects["club"].slug],
         "scoring:tournament": [objects["tournament"].pk],
         "scoring:tournament-results": [objects["tournament"].pk],
+        "scoring:tournament-seats": [objects["tournament"].pk, 1],
         "scoring:board": [objects["tournament"].board_key],
         "scoring:board-tv": [objects["tournament"].board_key],
         "scoring:sign-phone": [objects["table"].pk, sign_token(objects["table"])],

@@ -140,12 +140,18 @@ def test_the_desk_shows_each_tables_state_and_the_override(
     client = Client(HTTP_ACCEPT_LANGUAGE="en")
     client.force_login(make_user(club, "admin"))
     url = reverse("scoring:tournament", args=[tournament.pk])
+    seats = reverse("scoring:tournament-seats", args=[tournament.pk, 1])
     client.get(url)
     with django_assert_max_num_queries(27):
-        html = client.get(url).content.decode()
+        html = client.get(seats).content.decode()
     states = _states(html)
     assert states[0] == "signed" and set(states[1:]) == {"finished"}
-    assert len(states) == len(list(tournament.evening.tables.all()))
+    tables = len(list(tournament.evening.tables.all()))
+    assert len(states) == tables
+    with django_assert_max_num_queries(27):
+        desk = client.get(url).content.decode()  # the series folded to counts
+    assert _states(desk) == ["finished", "signed"]
+    assert f">{tables - 1} finished<" in desk and ">1 signed<" in desk
     draw = reverse("scoring:tournament-draw", args=[tournament.pk])
     answer = client.post(draw, {"seed": "2"}, follow=True)
     assert "not signed at every table" in answer.content.decode()

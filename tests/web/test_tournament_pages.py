@@ -53,6 +53,8 @@ def organiser_urls(t: Tournament) -> dict[str, str]:
         "create": reverse("scoring:tournament-create", args=[t.club.slug]),
         "desk": reverse("scoring:tournament", args=[t.pk]),
         "seats": reverse("scoring:tournament-seats-pdf", args=[t.pk, 1]),
+        "seat-page": reverse("scoring:tournament-seats", args=[t.pk, 1]),
+        "desk-search": reverse("scoring:tournament", args=[t.pk]) + "?q=Gast&page=2",
         "cards": reverse("scoring:tournament-cards-pdf", args=[t.pk, 1]),
         "list": reverse("scoring:tournament-list-pdf", args=[t.pk, 1, table.number]),
         "blank": reverse("scoring:tournament-list-pdf", args=[t.pk, 1, table.number])

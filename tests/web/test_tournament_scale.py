@@ -7,6 +7,7 @@ paged (50 a page) and searchable, its series folded to counts."""
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from typing import Any
 
@@ -24,6 +25,9 @@ from scoring.writes import tournament as tw
 from .factories import make_club, make_user
 
 pytestmark = pytest.mark.django_db
+
+DESK_BYTES = 300_000
+DESK_QUERIES = 30  # the desk's bound, the same at 41 and at 1,001 players
 
 
 def big_tournament(club: Club, players: int) -> Tournament:
@@ -55,6 +59,9 @@ def tournament_urls(t: Tournament) -> list[str]:
     key = t.board_key
     return [
         reverse("scoring:tournament", args=[t.pk]),
+        reverse("scoring:tournament", args=[t.pk]) + "?page=21",
+        reverse("scoring:tournament", args=[t.pk]) + "?q=Nord&page=2",
+        reverse("scoring:tournament-seats", args=[t.pk, 1]),
         reverse("scoring:tournament-results", args=[t.pk]),
         reverse("scoring:tournament-results-pdf", args=[t.pk]),
         reverse("scoring:tournament-results-csv", args=[t.pk]),
@@ -76,7 +83,8 @@ def _fresh_cache() -> None:
     board._newest.clear()
 
 
-def test_every_page_of_a_1001_player_tournament_answers(client: Client) -> None:
+def test_every_page_of_a_1001_player_tournament_answers(
+        client: Client, django_assert_max_num_queries: Any) -> None:
     club = make_club()
     admin = make_user(club, "admin")
     t = big_tournament(club, 1001)
@@ -92,3 +100,44 @@ def test_every_page_of_a_1001_player_tournament_answers(client: Client) -> None:
         if status != 200:
             failed[url] = status
     assert failed == {}
+    desk = reverse("scoring:tournament", args=[t.pk])
+    client.get(desk)
+    with django_assert_max_num_queries(DESK_QUERIES):
+        page = client.get(desk)
+    assert len(page.content) < DESK_BYTES, len(page.content)
+    html = page.content.decode()
+    assert len(_entrants(html)) == 50
+    assert "Spieler 0001" in html and "Spieler 0051" not in html
+    assert "251 Tische (248 Vierer-, 3 Dreiertische), 1001 Spieler" in html
+    assert "Seite 1 von 21" in html
+    last = client.get(desk + "?page=21").content.decode()
+    assert _entrants(last) == ["1001"]
+    # a start number finds that entrant; a name or club what contains it
+    assert _entrants(client.get(desk + "?q=777").content.decode()) == ["777"]
+    assert _entrants(client.get(desk + "?q=spieler 0123").content.decode()) == ["123"]
+    nord = client.get(desk + "?q=nord").content.decode()
+    assert "334 Teilnehmer gefunden." in nord and len(_entrants(nord)) == 50
+    assert "Niemand gefunden." in client.get(desk + "?q=Xaver").content.decode()
+    # bad input: a page beyond the last shows the last page, never a 500
+    assert "Spieler 1001" in client.get(desk + "?page=99999").content.decode()
+    assert client.get(desk + "?page=abc&q=" + "x" * 500).status_code == 200
+    seats = client.get(reverse("scoring:tournament-seats", args=[t.pk, 1])).content.decode()
+    assert seats.count('<li id="table-') == 251
+    assert client.get(reverse("scoring:tournament-seats", args=[t.pk, 2])).status_code == 404
+
+
+def _entrants(html: str) -> list[str]:
+    """The start numbers of the desk's entrant rows."""
+    return re.findall(r'<tr id="entrant-\d+"[^>]*>\s*<td>(\d+)</td>', html)
+
+
+def test_the_desks_queries_do_not_grow_with_the_field(
+        client: Client, django_assert_max_num_queries: Any) -> None:
+    """The same bound at 41 players as the 1,001 above holds."""
+    club = make_club()
+    t = big_tournament(club, 41)
+    client.force_login(make_user(club, "admin"))
+    desk = reverse("scoring:tournament", args=[t.pk])
+    client.get(desk)
+    with django_assert_max_num_queries(DESK_QUERIES):
+        assert client.get(desk).status_code == 200
