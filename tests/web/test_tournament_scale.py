@@ -121,6 +121,12 @@ def test_every_page_of_a_1001_player_tournament_answers(
     # bad input: a page beyond the last shows the last page, never a 500
     assert "Spieler 1001" in client.get(desk + "?page=99999").content.decode()
     assert client.get(desk + "?page=abc&q=" + "x" * 500).status_code == 200
+    # marking an entrant goes back to the desk's page that shows him
+    who = t.entrants.get(number=777)
+    answer = client.post(reverse("scoring:tournament-entrant", args=[t.pk, who.pk]),
+                         {"action": "unpaid"})
+    assert answer["Location"] == f"{desk}?page=16#entrant-{who.pk}"
+    assert f'id="entrant-{who.pk}"' in client.get(answer["Location"]).content.decode()
     seats = client.get(reverse("scoring:tournament-seats", args=[t.pk, 1])).content.decode()
     assert seats.count('<li id="table-') == 251
     assert client.get(reverse("scoring:tournament-seats", args=[t.pk, 2])).status_code == 404
