@@ -14,7 +14,14 @@
    database unless DATABASE_URL / CACHE_URL are set (scripts/pg-test-server
    scripts/redis-test-server .venv/bin/python bench/tournament.py --board).
 
-Run: .venv/bin/python bench/tournament.py [--runs N] [--fields] [--board [--seconds S]
+3. With --pages: the organiser's and the public pages in process (django.test.Client, a
+   throwaway SQLite) at 41 and at 1,001 players, series 1 drawn, in one run: the desk, the
+   seat list page, the ranking, the board and its TV page (median of --runs, after a warm-up;
+   the board rendered afresh each time, its cache cleared;
+   queries, bytes), and the three PDFs (ranking, seat list, table cards: one cold render each,
+   the PDF cache missed); the ratio 1,001 / 41 per page.
+
+Run: .venv/bin/python bench/tournament.py [--runs N] [--fields] [--pages] [--board [--seconds S]
      [--baseline-seconds S] [--viewers N] [--players N] [--time-factor F] [--workers N]]
 """
 
@@ -99,11 +106,95 @@ def bench_fields(runs: int) -> None:
               f"{min(then):2d}–{max(then):<2d}")
 
 
+PAGE_FIELDS = (41, 1001)
+
+
+def bench_pages(runs: int) -> None:
+    """The tournament's pages and PDFs at 41 and 1,001 players, with the ratio."""
+    import _support  # noqa: F401 (sets Django up on a throwaway SQLite)
+    from django.core.cache import caches
+    from django.core.management import call_command
+    from django.db import connection, reset_queries
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+    from django.urls import reverse
+
+    from scoring.models import Club, Membership, RuleProfile
+    from scoring.presets import PRESETS
+    from scoring.views import board
+    from tests.web.test_tournament_scale import big_tournament
+
+    call_command("migrate", verbosity=0)
+    from django.contrib.auth import get_user_model
+
+    results: dict[str, dict[int, tuple[float, int, int]]] = {}
+    for players in PAGE_FIELDS:
+        club = Club.objects.create(slug=f"preisskat-{players}", name=f"Preisskat {players}")
+        preset = PRESETS["isko_tournament"]
+        RuleProfile.objects.get_or_create(club=club, name=preset["name"], defaults={
+            "rules": preset["rules"], "options": preset["options"],
+            "scoring": preset["scoring"]})
+        user = get_user_model().objects.create_user(f"admin-{players}", password="x" * 12)
+        Membership.objects.create(user=user, club=club, role=Membership.Role.ADMIN)
+        start = time.perf_counter()
+        t = big_tournament(club, players)
+        print(f"  {players} players registered and series 1 drawn in "
+              f"{time.perf_counter() - start:.1f} s")
+        client = Client(HTTP_ACCEPT_LANGUAGE="de")
+        client.force_login(user)
+        pages = {
+            "desk": reverse("scoring:tournament", args=[t.pk]),
+            "desk search": reverse("scoring:tournament", args=[t.pk]) + "?q=Nord&page=2",
+            "seat list page": reverse("scoring:tournament-seats", args=[t.pk, 1]),
+            "ranking": reverse("scoring:tournament-results", args=[t.pk]),
+            "board (render)": reverse("scoring:board", args=[t.board_key]),
+            "board TV (render)": reverse("scoring:board-tv", args=[t.board_key]),
+        }
+        pdfs = {
+            "ranking PDF": reverse("scoring:tournament-results-pdf", args=[t.pk]),
+            "seat list PDF": reverse("scoring:tournament-seats-pdf", args=[t.pk, 1]),
+            "table cards PDF": reverse("scoring:tournament-cards-pdf", args=[t.pk, 1]),
+        }
+        for name, url in pages.items():
+            assert client.get(url).status_code == 200, name  # warm-up
+            times = []
+            for _ in range(runs):
+                if name.startswith("board"):  # its render, not the cached board
+                    caches["default"].clear()
+                    board._local.clear()
+                    board._newest.clear()
+                reset_queries()
+                with CaptureQueriesContext(connection) as queries:
+                    t0 = time.perf_counter()
+                    answer = client.get(url)
+                    times.append(time.perf_counter() - t0)
+            results.setdefault(name, {})[players] = (
+                statistics.median(times) * 1000, len(queries), len(answer.content))
+        for name, url in pdfs.items():
+            reset_queries()
+            with CaptureQueriesContext(connection) as queries:
+                t0 = time.perf_counter()
+                answer = client.get(url)
+                ms = (time.perf_counter() - t0) * 1000
+            assert answer.status_code == 200 and answer["X-PDF-Cache"] == "miss", name
+            results.setdefault(name, {})[players] = (ms, len(queries), len(answer.content))
+    small, big = PAGE_FIELDS
+    print(f"Tournament pages in process (SQLite), {small} and {big} players, series 1 drawn:")
+    print(f"  {'':<16} {small:>5}: ms  queries    bytes | {big:>5}: ms  queries    bytes"
+          f" | ratio (time)")
+    for name, by in results.items():
+        a, b = by[small], by[big]
+        print(f"  {name:<16} {a[0]:9.1f} {a[1]:8d} {a[2]:8d} | {b[0]:9.1f} {b[1]:8d} "
+              f"{b[2]:8d} | {b[0] / a[0]:6.1f}x")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--fields", action="store_true",
                         help="also the repeats of smaller fields, now and before")
+    parser.add_argument("--pages", action="store_true",
+                        help="also the desk, ranking, board and PDFs at 41 and 1,001 players")
     parser.add_argument("--board", action="store_true",
                         help="also the live board under load, over HTTP (bench/_board.py)")
     parser.add_argument("--seconds", type=float, default=45.0,
@@ -120,6 +211,8 @@ def main() -> int:
     ok = bench_draw(args.runs)
     if args.fields:
         bench_fields(args.runs)
+    if args.pages:
+        bench_pages(max(1, min(args.runs, 5)))
     if args.board:
         from _board import bench_board  # sets Django up: only for this part
 
