@@ -62,6 +62,8 @@ def tournament_urls(t: Tournament) -> list[str]:
         reverse("scoring:tournament", args=[t.pk]) + "?page=21",
         reverse("scoring:tournament", args=[t.pk]) + "?q=Nord&page=2",
         reverse("scoring:tournament-seats", args=[t.pk, 1]),
+        reverse("scoring:evening", args=[t.evening_id]),
+        reverse("scoring:table", args=[table.pk]),
         reverse("scoring:tournament-results", args=[t.pk]),
         reverse("scoring:tournament-results-pdf", args=[t.pk]),
         reverse("scoring:tournament-results-csv", args=[t.pk]),
