@@ -49,6 +49,7 @@ def test_every_tournament_page_at_1001_players_in_a_browser(
     page.get_by_label("Teilnehmer suchen (Startnummer, Name oder Verein)").fill("777")
     page.get_by_role("button", name="Suchen").click()
     expect(page.locator("table.entrants tbody tr")).to_have_count(1)
+    assert page.url.endswith("?q=777#entrants-heading")  # the list in view, not the form
     expect(page.locator("table.entrants tbody tr td").first).to_have_text("777")
     page.screenshot(path=str(screenshot_dir / "tournament-1001-desk-search.png"))
     page.get_by_role("link", name="Alle Tische und Plätze").click()
