@@ -245,6 +245,20 @@ def test_the_command_seats_by_a_standings_file(tmp_path: Path) -> None:
     assert result["series"][1] == [[8, 7, 6, 5], [4, 3, 2, 1]]
 
 
+def test_the_command_keeps_teams_apart(tmp_path: Path) -> None:
+    path = tmp_path / "teams.txt"
+    path.write_text("# teams\n1 2 3 4\n5,6,7,8\n9 10\n", encoding="utf-8")
+    result = run("--players", "16", "--series", "3", "--seed", "4", "--apart", str(path))
+    assert result["series"] == tournament(16, 3, 4, apart=[[1, 2, 3, 4], [5, 6, 7, 8], [9, 10]])
+    for tables in result["series"]:
+        for table in tables:
+            assert len(set(table) & {1, 2, 3, 4}) <= 1 and len(set(table) & {5, 6, 7, 8}) <= 1
+            assert not {9, 10} <= set(table)
+    path.write_text("1 2 17\n", encoding="utf-8")
+    with pytest.raises(CommandError, match="1 to 16"):
+        run("--players", "16", "--series", "2", "--seed", "4", "--apart", str(path))
+
+
 @pytest.mark.parametrize("args", [
     ("--players", "5", "--series", "2", "--seed", "1"),
     ("--players", "8", "--series", "0", "--seed", "1"),
