@@ -14,6 +14,15 @@ Who sits where in each series, as numbers or any hashable players:
   stream, ``random.Random("skat-draw:<seed>:<series>")`` (a string seed is hashed the same way
   by every Python 3 run).
 
+What a draw weighs, in one search: repeated opponents (below), the 3-table share and team,
+tandem or club mates at one table. A player's c-th series at a 3-table costs 3·(c − 1) (a
+3-table plays 36 games, not 48): as that grows with c, the least cost never seats somebody
+at a 3-table twice while somebody else could have had none (max − min ≤ 1 over the series).
+Two of one team or tandem (``apart``) at a table cost 40, of one club (``loose``) 1. Where
+3-tables are most of the tables (10, 11, 13, 14, 17 players) the even share and no repeats
+exclude each other (17 over 2: each 4-table of series 2 needs players of four tables of
+series 1, one of them a 4-table): the share wins.
+
 How a draw avoids repeated opponents: a draw plans its series together with the later ones
 still to come (``ahead``; ``tournament`` and the tournament service pass how many are left),
 so that an early series does not leave the later ones without a seating free of repeats (16
@@ -28,8 +37,8 @@ of different tables in one planned series (``_Plan``), which stops when the cost
 lower bound (none, or the pigeonhole bound below), after ten restarts in a row that found
 nothing better, or after a bounded number of steps, so a draw always ends, keeping the best
 plan found; only the plan's first series is returned.
-Measured: no repeats for 9 over 4 series, 16 over 4 and 5, 20 over 4, 32 over 4, 36 over
-4, 40 over 5, 1,000 over 3 (tests/test_draw.py). Where no seating without repeats exists
+Measured: no repeats for 9 over 4 series, 16 over 4 and 5, 30, 33 and 45 over 3, 20 over 4,
+32 over 4, 36 over 4, 40 over 5, 1,000 over 3 (tests/test_draw.py). Where no seating without repeats exists
 it ends with the fewest: 12 players at three 4-tables can never play a second series
 without repeats (four players from three earlier tables: two of them sat together), so the
 fewest is one repeated pair per table in series 2 and, nobody meeting anybody a third time,
