@@ -38,11 +38,12 @@ lower bound (none, or the pigeonhole bound below), after ten restarts in a row t
 nothing better, or after a bounded number of steps, so a draw always ends, keeping the best
 plan found; only the plan's first series is returned.
 Measured: no repeats for 9 over 4 series, 16 over 4 and 5, 30, 33 and 45 over 3, 20 over 4,
-32 over 4, 36 over 4, 40 over 5, 1,000 over 3 (tests/test_draw.py). Where no seating
-without repeats exists it ends with the fewest: 12 players at three 4-tables can never play a second series
-without repeats (four players from three earlier tables: two of them sat together), so the
-fewest is one repeated pair per table in series 2 and, nobody meeting anybody a third time,
-two per table in series 3 (one pair from a table of series 1, another from one of series 2).
+32 over 4, 36 over 4, 40 over 5, 1,000 over 3 (tests/test_draw.py). Where no seating without
+repeats exists it ends with the fewest: 12 players at three 4-tables can never play a second
+series without repeats (four players from three earlier tables: two of them sat together),
+so the fewest is one repeated pair per table in series 2 and, nobody meeting anybody a third
+time, two per table in series 3 (one pair from a table of series 1, another from one of
+series 2).
 """
 
 from __future__ import annotations
