@@ -37,7 +37,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from scoring.draw import repeated_pairs, table_sizes, tournament  # noqa: E402
-from tests import draw_before  # noqa: E402
+from tests import draw_before, draw_unfair  # noqa: E402
 
 PLAYERS, SERIES = 1000, 3
 DRAW_TARGET_S = 1.0
@@ -188,6 +188,45 @@ def bench_pages(runs: int) -> None:
               f"{b[2]:8d} | {b[0] / a[0]:6.1f}x")
 
 
+FAIRNESS_FIELDS = [30, 33, 45, 1001]
+
+
+def three_spread(result: list[list[list[int]]], players: int) -> int:
+    """Max − min of the series each player sat at a 3-table."""
+    count = dict.fromkeys(range(1, players + 1), 0)
+    for tables in result:
+        for table in tables:
+            if len(table) == 3 and len(tables) > 1:
+                for p in table:
+                    count[p] += 1
+    return max(count.values()) - min(count.values())
+
+
+def bench_fairness(runs: int, series: int = 3) -> bool:
+    """The draw's fairness: max − min 3-table series per player (worst over the seeds; 1 is
+    as even as the numbers allow), repeated pairs, and the draw's time, now | before the
+    fairness cost (tests/draw_unfair.py)."""
+    print(f"3-table fairness over {series} series, {runs} seeds: max − min (worst), "
+          f"repeated pairs, draw time median/max — now | before")
+    ok = True
+    for players in FAIRNESS_FIELDS:
+        spreads, old_spreads, times, reps, old_reps = [], [], [], 0, 0
+        for seed in range(runs):
+            start = time.perf_counter()
+            drawn = tournament(players, series, seed)
+            times.append(time.perf_counter() - start)
+            before = draw_unfair.tournament(players, series, seed)
+            spreads.append(three_spread(drawn, players))
+            old_spreads.append(three_spread(before, players))
+            reps += sum(repeated_pairs(drawn[k], drawn[:k]) for k in range(1, series))
+            old_reps += sum(repeated_pairs(before[k], before[:k]) for k in range(1, series))
+        print(f"  {players:5d} players: max − min {max(spreads)} | {max(old_spreads)}   "
+              f"repeats {reps} | {old_reps}   "
+              f"{statistics.median(times) * 1000:7.1f} / {max(times) * 1000:7.1f} ms")
+        ok = ok and max(spreads) <= 1 and max(times) < DRAW_TARGET_S
+    return ok
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=10)
@@ -209,6 +248,7 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=3)
     args = parser.parse_args()
     ok = bench_draw(args.runs)
+    ok = bench_fairness(args.runs) and ok
     if args.fields:
         bench_fields(args.runs)
     if args.pages:

@@ -14,6 +14,15 @@ Who sits where in each series, as numbers or any hashable players:
   stream, ``random.Random("skat-draw:<seed>:<series>")`` (a string seed is hashed the same way
   by every Python 3 run).
 
+What a draw weighs, in one search: repeated opponents (below), the 3-table share and team,
+tandem or club mates at one table. A player's c-th series at a 3-table costs 3·(c − 1) (a
+3-table plays 36 games, not 48): as that grows with c, the least cost never seats somebody
+at a 3-table twice while somebody else could have had none (max − min ≤ 1 over the series).
+Two of one team or tandem (``apart``) at a table cost 40, of one club (``loose``) 1. Where
+3-tables are most of the tables (10, 11, 13, 14, 17 players) the even share and no repeats
+exclude each other (17 over 2: each 4-table of series 2 needs players of four tables of
+series 1, one of them a 4-table): the share wins.
+
 How a draw avoids repeated opponents: a draw plans its series together with the later ones
 still to come (``ahead``; ``tournament`` and the tournament service pass how many are left),
 so that an early series does not leave the later ones without a seating free of repeats (16
@@ -28,12 +37,13 @@ of different tables in one planned series (``_Plan``), which stops when the cost
 lower bound (none, or the pigeonhole bound below), after ten restarts in a row that found
 nothing better, or after a bounded number of steps, so a draw always ends, keeping the best
 plan found; only the plan's first series is returned.
-Measured: no repeats for 9 over 4 series, 16 over 4 and 5, 20 over 4, 32 over 4, 36 over
-4, 40 over 5, 1,000 over 3 (tests/test_draw.py). Where no seating without repeats exists
-it ends with the fewest: 12 players at three 4-tables can never play a second series
-without repeats (four players from three earlier tables: two of them sat together), so the
-fewest is one repeated pair per table in series 2 and, nobody meeting anybody a third time,
-two per table in series 3 (one pair from a table of series 1, another from one of series 2).
+Measured: no repeats for 9 over 4 series, 16 over 4 and 5, 30, 33 and 45 over 3, 20 over 4,
+32 over 4, 36 over 4, 40 over 5, 1,000 over 3 (tests/test_draw.py). Where no seating without
+repeats exists it ends with the fewest: 12 players at three 4-tables can never play a second
+series without repeats (four players from three earlier tables: two of them sat together),
+so the fewest is one repeated pair per table in series 2 and, nobody meeting anybody a third
+time, two per table in series 3 (one pair from a table of series 1, another from one of
+series 2).
 """
 
 from __future__ import annotations
@@ -120,22 +130,24 @@ def repeated_pairs(tables: Sequence[Sequence[T]],
 
 def draw(players: Sequence[T], rng: random.Random,
          history: Sequence[Sequence[Sequence[T]]] = (), *, max_steps: int | None = None,
-         ahead: int = 0) -> Tables[T]:
+         ahead: int = 0, apart: Sequence[Sequence[T]] = (),
+         loose: Sequence[Sequence[T]] = ()) -> Tables[T]:
     """Seat ``players`` by lot, meeting as few opponents of ``history`` again as the search
     finds (none where that is possible and found). With ``ahead`` > 0 the search plans that
     many later series too (of the same players) and returns only this one, so that this
-    series leaves the later ones a seating without repeats where one exists. Deterministic
-    for a given ``rng`` state."""
+    series leaves the later ones a seating without repeats where one exists. ``apart`` lists
+    groups (a team, a tandem) whose members are not to share a table, ``loose`` groups (a
+    club) kept apart where that costs nothing else. Deterministic for a given ``rng`` state."""
     _check_unique(players)
     if ahead < 0:
         raise DrawError("series", "A draw cannot plan a negative number of later series.")
     sizes = table_sizes(len(players))
     order = list(players)
     rng.shuffle(order)
-    if not history:
+    if not history and not apart and not loose:
         # without earlier series every seating is as good as any other for the later ones
         return _split(order, sizes)
-    return _Plan(order, sizes, history, ahead + 1, rng, max_steps).run()
+    return _Plan(order, sizes, history, ahead + 1, rng, max_steps, apart, loose).run()
 
 
 def _gf_mul(q: int) -> list[list[int]]:
@@ -237,7 +249,8 @@ class _Plan(Generic[T]):
 
     def __init__(self, order: list[T], sizes: list[int],
                  history: Sequence[Sequence[Sequence[T]]], planned: int,
-                 rng: random.Random, max_steps: int | None) -> None:
+                 rng: random.Random, max_steps: int | None,
+                 apart: Sequence[Sequence[T]] = (), loose: Sequence[Sequence[T]] = ()) -> None:
         self.players = order
         n = len(order)
         self.n = n
@@ -254,6 +267,25 @@ class _Plan(Generic[T]):
                     for b in table:
                         if a != b:
                             row[b] = min(row[b] + 1, 200)
+        # the series each player sat at a 3-table, the history's and the plan's
+        self.three = [0] * n
+        for series in past:
+            for table in series:
+                if len(table) == 3 and len(series) > 1:
+                    for a in table:
+                        self.three[a] += 1
+        past_three = list(self.three)
+        self.three_varies = len(sizes) > 1 and 3 in sizes
+        # what two players at one table cost for being of one team or tandem (or club)
+        self.bond: dict[int, dict[int, int]] = {}
+        for groups, weight in ((loose, _CLUB), (apart, _TEAM)):
+            for group in groups:
+                members = [index[p] for p in group if p in index]
+                for a in members:
+                    bonds = self.bond.setdefault(a, {})
+                    for b in members:
+                        if a != b:
+                            bonds[b] = max(bonds.get(b, 0), weight)
         start = _affine_start(n, sizes, past, planned, rng) or []
         while len(start) < planned:  # beyond the plane's q + 1 classes: by lot, then search
             shuffled = list(range(n))
@@ -271,7 +303,14 @@ class _Plan(Generic[T]):
                         self.cost += _SQUARE[self.met[a][b]]
                         self.met[a][b] += 1
                         self.met[b][a] += 1
-        self.floor = _floor(n, sizes, past, planned)
+                        self.cost += self.bond.get(a, {}).get(b, 0)
+                if len(table) == 3 and self.three_varies:
+                    for a in table:
+                        self.three[a] += 1
+        if self.three_varies:
+            self.cost += _THREE * sum(_PAIRS[t] for t in self.three)
+        self.floor = (_floor(n, sizes, past, planned)
+                      + _THREE * _three_floor(past_three, sizes, planned))
         self.max_steps = max_steps if max_steps is not None else 20000 + 40 * n * planned
         # the search ends after this many restarts in a row that found no better plan
         self.give_up = _GIVE_UP
@@ -279,26 +318,25 @@ class _Plan(Generic[T]):
         self.sample = 120
 
     def _conflicted(self) -> list[tuple[int, int]]:
-        """Every (series, player) of the plan sitting with somebody met before."""
-        found = []
-        met = self.met
-        for s, series in enumerate(self.tables):
-            for table in series:
-                for a in table:
-                    row = met[a]
-                    if any(row[b] > 1 for b in table if b != a):
-                        found.append((s, a))
-        return found
+        """Every (series, player) of the plan whose seat costs something."""
+        return [(s, a) for s, series in enumerate(self.tables) for table in series
+                for a in table if self._still(s, a)]
 
     def _conflicted_in(self, s: int) -> list[int]:
-        """The players of planned series ``s`` sitting with somebody met before."""
-        met = self.met
-        return [a for table in self.tables[s] for a in table
-                if any(met[a][b] > 1 for b in table if b != a)]
+        """The players of planned series ``s`` whose seat costs something."""
+        return [a for table in self.tables[s] for a in table if self._still(s, a)]
 
     def _still(self, s: int, i: int) -> bool:
+        """Whether player ``i`` sits in series ``s`` with somebody met before, with a member
+        of their team, tandem or club, or at a 3-table for the second time or more."""
+        table = self.tables[s][self.where[s][i]]
         row = self.met[i]
-        return any(row[b] > 1 for b in self.tables[s][self.where[s][i]] if b != i)
+        if any(row[b] > 1 for b in table if b != i):
+            return True
+        if len(table) == 3 and self.three[i] > 1 and self.three_varies:
+            return True
+        bond = self.bond.get(i)
+        return bond is not None and any(b in bond for b in table)
 
     def _delta(self, s: int, i: int, j: int) -> int:
         met, sq = self.met, _SQUARE
@@ -312,6 +350,20 @@ class _Plan(Generic[T]):
         for k in b:
             if k != j:
                 d += sq[mi[k]] - sq[mj[k] - 1]
+        if len(a) != len(b) and self.three_varies:
+            three = self.three
+            if len(a) == 3:  # i leaves a 3-table, j takes the seat
+                d += _THREE * (three[j] - three[i] + 1)
+            else:
+                d += _THREE * (three[i] - three[j] + 1)
+        if self.bond:
+            bi, bj = self.bond.get(i, {}), self.bond.get(j, {})
+            for k in a:
+                if k != i:
+                    d += bj.get(k, 0) - bi.get(k, 0)
+            for k in b:
+                if k != j:
+                    d += bi.get(k, 0) - bj.get(k, 0)
         return d
 
     def _swap(self, s: int, i: int, j: int) -> None:
@@ -334,6 +386,10 @@ class _Plan(Generic[T]):
         a[a.index(i)] = j
         b[b.index(j)] = i
         where[i], where[j] = tj, ti
+        if len(a) != len(b):
+            moved = 1 if len(a) == 3 else -1
+            self.three[i] -= moved
+            self.three[j] += moved
 
     def _snapshot(self) -> list[list[list[int]]]:
         return [[list(t) for t in series] for series in self.tables]
@@ -438,6 +494,14 @@ class _Plan(Generic[T]):
 
 
 _SQUARE = [k * k for k in range(256)]
+# a player's c-th series at a 3-table costs _THREE·(c − 1) more (c(c − 1)/2 in all): nobody
+# sits at one twice while somebody could sit at none, as the cost of that is never least
+_PAIRS = [k * (k - 1) // 2 for k in range(256)]
+_THREE = 3
+# two of one team or tandem at a table outweigh any repeated opponents they could spare;
+# two of one club cost as little as a second meeting
+_TEAM = 40
+_CLUB = 1
 # the search's settings, tried on 14 players over 4 series and 18 and 19 over 5: it gives
 # up after this many restarts in a row without a better plan, shakes the best plan by this
 # many random swaps (and up to 3 more) to restart, and leaves a swapped player alone for
@@ -469,8 +533,22 @@ def _floor(n: int, sizes: list[int], past: list[list[list[int]]], planned: int) 
     return bound
 
 
+def _three_floor(history: list[int], sizes: list[int], planned: int) -> int:
+    """The least 3-table cost of a plan: each planned series' 3-table seats go to the players
+    who sat at the fewest so far (``history`` counts each player's earlier 3-table series)."""
+    seats = sum(size for size in sizes if size == 3) if len(sizes) > 1 else 0
+    counts = list(history)
+    for _ in range(planned):
+        counts.sort()
+        for k in range(seats):
+            counts[k] += 1
+    return sum(_PAIRS[t] for t in counts)
+
+
 def tournament(players: int, series: int, seed: int,
-               standings: Sequence[Sequence[int]] | None = None) -> list[Tables[int]]:
+               standings: Sequence[Sequence[int]] | None = None, *,
+               apart: Sequence[Sequence[int]] = (),
+               loose: Sequence[Sequence[int]] = ()) -> list[Tables[int]]:
     """Every series of a tournament of ``players`` numbered 1..n: the first by lot, each later
     one drawn again against repeats, or, with ``standings`` (the ranking after each series but
     the last, best first, each a permutation of 1..n), seated by the standings."""
@@ -492,7 +570,8 @@ def tournament(players: int, series: int, seed: int,
             done.append(by_standings(list(standings[k - 2])))
         else:
             ahead = 0 if standings is not None else series - k
-            done.append(draw(numbers, series_random(seed, k), done, ahead=ahead))
+            done.append(draw(numbers, series_random(seed, k), done, ahead=ahead,
+                             apart=apart, loose=loose))
     return done
 
 

@@ -26,7 +26,7 @@ from scoring.draw import (
     table_sizes,
     tournament,
 )
-from tests import draw_before
+from tests import draw_before, draw_unfair
 
 seeds = st.integers(min_value=0, max_value=2**63)
 fields = st.integers(min_value=3, max_value=60).filter(lambda n: n != 5)
@@ -83,8 +83,10 @@ def repeats(result: list[list[list[int]]]) -> list[int]:
 
 # Fields and series counts where a seating without repeated opponents exists, and the draw
 # finds it: 16 over 5 series is the whole affine plane of order 4 (each player meets all 15
-# others once), 9 over 4 the plane of order 3; 13 over 2 is one 4-table and three 3-tables.
-NO_REPEATS = [(9, 4), (13, 2), (16, 4), (16, 5), (20, 3), (20, 4), (28, 3), (32, 4), (36, 4),
+# others once), 9 over 4 the plane of order 3. (13 over 2 left the list: without repeats the
+# player of the first 4-table who sits at the second 4-table too has no 3-table series while
+# five others have two; the fair share of 3-tables comes first, see FAIRNESS_BEFORE_REPEATS.)
+NO_REPEATS = [(9, 4), (16, 4), (16, 5), (20, 3), (20, 4), (28, 3), (32, 4), (36, 4),
               (40, 5)]
 
 
@@ -152,11 +154,15 @@ def test_12_players_meet_as_few_again_as_possible(seed: int) -> None:
 def test_never_more_repeats_than_the_draw_one_series_at_a_time(
         players: int, series: int, seed: int) -> None:
     """Against the search before it planned ahead (tests/draw_before.py: a greedy swap
-    search per series, same seeds): never more repeated pairs in all, and never fewer than
+    search per series, same seeds): never more repeated pairs in all (but where the fair
+    share of 3-tables costs repeats: FAIRNESS_BEFORE_REPEATS), and never fewer than
     the pigeonhole bound of series 2 (its tables of 4 from fewer tables of series 1)."""
     result = tournament(players, series, seed)
     before = draw_before.tournament(players, series, seed)
-    assert sum(repeats(result)) <= sum(repeats(before))
+    if players in FAIRNESS_BEFORE_REPEATS:
+        assert spread(result, players) <= 1  # the fair share first, a few more repeats
+    else:
+        assert sum(repeats(result)) <= sum(repeats(before))
     for tables in result:
         assert sorted(p for t in tables for p in t) == list(range(1, players + 1))
         assert [len(t) for t in tables] == table_sizes(players)
@@ -239,6 +245,20 @@ def test_the_command_seats_by_a_standings_file(tmp_path: Path) -> None:
     assert result["series"][1] == [[8, 7, 6, 5], [4, 3, 2, 1]]
 
 
+def test_the_command_keeps_teams_apart(tmp_path: Path) -> None:
+    path = tmp_path / "teams.txt"
+    path.write_text("# teams\n1 2 3 4\n5,6,7,8\n9 10\n", encoding="utf-8")
+    result = run("--players", "16", "--series", "3", "--seed", "4", "--apart", str(path))
+    assert result["series"] == tournament(16, 3, 4, apart=[[1, 2, 3, 4], [5, 6, 7, 8], [9, 10]])
+    for tables in result["series"]:
+        for table in tables:
+            assert len(set(table) & {1, 2, 3, 4}) <= 1 and len(set(table) & {5, 6, 7, 8}) <= 1
+            assert not {9, 10} <= set(table)
+    path.write_text("1 2 17\n", encoding="utf-8")
+    with pytest.raises(CommandError, match="1 to 16"):
+        run("--players", "16", "--series", "2", "--seed", "4", "--apart", str(path))
+
+
 @pytest.mark.parametrize("args", [
     ("--players", "5", "--series", "2", "--seed", "1"),
     ("--players", "8", "--series", "0", "--seed", "1"),
@@ -252,3 +272,99 @@ def test_the_command_refuses_clearly(args: tuple[str, ...]) -> None:
 def test_counter_of_meetings() -> None:
     met = meetings([[[1, 2, 3]], [[1, 2, 4]]])
     assert met[1][2] == 2 and met[1][3] == 1 and Counter(met[4].values()) == Counter({1: 2})
+
+
+def three_table_series(result: list[list[list[int]]]) -> Counter[int]:
+    """How many series each player sat at a 3-table (where a series has other tables too)."""
+    count: Counter[int] = Counter()
+    for tables in result:
+        for table in tables:
+            count.update(table if len(table) == 3 and len(tables) > 1 else ())
+    return count
+
+
+def spread(result: list[list[list[int]]], players: int) -> int:
+    """Max − min 3-table series per player."""
+    count = three_table_series(result)
+    per = [count[p] for p in range(1, players + 1)]
+    return max(per) - min(per)
+
+
+# 3-tables are most of the tables here (found by comparing against tests/draw_before.py and
+# tests/draw_unfair.py over 6..120 players, 2..4 series): a seating where nobody has a
+# 3-table series more than anybody else but one cannot also be free of repeats (17 over 2:
+# each 4-table of series 2 needs four from four tables of series 1, of which only three are
+# 3-tables, so a player of a 4-table of series 1 sits at a 4-table again while another sits
+# at 3-tables twice). The fair share of 3-tables comes first (it decides 36 or 48 games).
+FAIRNESS_BEFORE_REPEATS = {10, 11, 13, 14, 17}
+
+
+# derandomize: the search has no proof of optimality, so its properties are checked on a
+# fixed set of examples (the same in every run) rather than on new random ones each time.
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(players=st.integers(min_value=12, max_value=120),
+       series=st.integers(min_value=2, max_value=4), seed=seeds)
+def test_three_tables_are_shared_fairly_and_repeats_stay_at_zero(
+        players: int, series: int, seed: int) -> None:
+    """Nobody sits at a 3-table twice while somebody could have none (max − min ≤ 1), and no
+    repeated opponents wherever the draw before this cost reached none."""
+    result = tournament(players, series, seed)
+    assert spread(result, players) <= 1
+    if players not in FAIRNESS_BEFORE_REPEATS:
+        unfair = draw_unfair.tournament(players, series, seed)
+        if sum(repeats(unfair)) == 0:
+            assert sum(repeats(result)) == 0
+
+
+@pytest.mark.parametrize("players", [30, 33, 45, 1001])
+def test_the_reported_fields_share_three_tables_over_three_series(players: int) -> None:
+    """30 × 3 series: 18 3-table seats, so nobody needs one twice; the draw before sat one
+    player at a 3-table in all three series (also 33 and 45)."""
+    for seed in range(4):
+        result = tournament(players, 3, seed)
+        assert spread(result, players) <= 1
+        assert repeats(result) == [0, 0]
+        if players <= 45:
+            assert max(three_table_series(result).values()) == 1
+
+
+def test_the_draw_before_was_unfair_for_the_reported_fields() -> None:
+    """The baseline shows the failure the fairness cost removes (same seeds)."""
+    assert any(spread(draw_unfair.tournament(n, 3, seed), n) > 1
+               for n in (30, 33, 45) for seed in range(4))
+
+
+def teams_of(players: int, size: int, rng: random.Random) -> list[list[int]]:
+    order = list(range(1, players + 1))
+    rng.shuffle(order)
+    return [order[k:k + size] for k in range(0, players - size + 1, size * 2)]
+
+
+@settings(max_examples=20, deadline=None, derandomize=True)
+@given(players=st.integers(min_value=16, max_value=120),
+       series=st.integers(min_value=1, max_value=4), seed=seeds)
+def test_members_of_a_team_or_tandem_never_share_a_table(
+        players: int, series: int, seed: int) -> None:
+    rng = random.Random(seed)
+    teams = teams_of(players, 4, rng)
+    taken = {p for t in teams for p in t}
+    rest = [p for p in range(1, players + 1) if p not in taken]
+    tandems = [rest[k:k + 2] for k in range(0, len(rest) - 1, 2)]
+    result = tournament(players, series, seed, apart=teams + tandems)
+    group = {p: g for g, members in enumerate(teams + tandems) for p in members}
+    for tables in result:
+        assert sorted(p for t in tables for p in t) == list(range(1, players + 1))
+        for table in tables:
+            marks = [group[p] for p in table if p in group]
+            assert len(marks) == len(set(marks)), (tables, teams, tandems)
+    assert spread(result, players) <= 1
+
+
+def test_clubs_are_kept_apart_where_it_costs_nothing_else() -> None:
+    clubs = [list(range(k, 41, 4)) for k in range(1, 5)]  # 4 clubs of 10 at 10 tables
+    result = tournament(40, 3, 11, loose=clubs)
+    club = {p: c for c, members in enumerate(clubs) for p in members}
+    for tables in result:
+        for table in tables:
+            assert len({club[p] for p in table}) == len(table)
+    assert repeats(result) == [0, 0]

@@ -178,6 +178,16 @@ def new_seed() -> int:
     return secrets.randbelow(MAX_SEED)
 
 
+def _mates(entrants: list[Entrant]) -> list[list[int]]:
+    """The start numbers of each team and each tandem: the draw keeps them at other tables."""
+    groups: dict[tuple[str, str], list[int]] = {}
+    for entrant in entrants:
+        for kind, name in (("team", entrant.team), ("tandem", entrant.tandem)):
+            if name.strip():
+                groups.setdefault((kind, name.strip().casefold()), []).append(entrant.number)
+    return [members for members in groups.values() if len(members) > 1]
+
+
 def series_draw(*, tournament: Tournament, seed: int | None = None,
                 unsigned_reason: str = "", actor: services.Actor | None = None,
                 ) -> TournamentSeries:
@@ -237,8 +247,9 @@ def series_draw(*, tournament: Tournament, seed: int | None = None,
             groups = draw.by_standings(order)
         else:
             # planning the series still to come too keeps them free of repeats where possible
+            # one search: repeats, the 3-table share and team/tandem mates at one table
             groups = draw.draw(numbers, draw.series_random(seed, number), history,
-                               ahead=locked.series_count - number)
+                               ahead=locked.series_count - number, apart=_mates(entrants))
         for table_number, group in enumerate(groups, start=1):
             services.table_create(evening=evening, players=[by_number[n].player for n in group],
                                   number=table_number, series=number)

@@ -218,3 +218,21 @@ def test_tournament_create_makes_the_season_check() -> None:
         team_fee=None, tandem_fee=None, reseat="draw", tie_rule="won", prizes=[],
         public=False, season=season)
     assert t.evening.season == season
+
+
+def test_the_draw_keeps_team_and_tandem_mates_at_other_tables() -> None:
+    """make_tournament puts the first 12 of 13 into three teams of 4 and six tandems: no
+    table of either series holds two of one team or one tandem (by lot, some would)."""
+    club = make_club()
+    for seed in range(3):
+        tournament = make_tournament(club, players=13)
+        for number in (1, 2):
+            tw.series_draw(tournament=tournament, seed=seed)
+            entrants = {e.player_id: e for e in tournament.entrants.all()}
+            for table in Table.objects.filter(evening=tournament.evening, series=number):
+                seated = [entrants[s.player_id] for s in table.seats.all()]
+                teams = [e.team for e in seated if e.team]
+                tandems = [e.tandem for e in seated if e.tandem]
+                assert len(teams) == len(set(teams)), (seed, number, teams)
+                assert len(tandems) == len(set(tandems)), (seed, number, tandems)
+            fill_series(tournament, number)

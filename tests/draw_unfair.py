@@ -1,0 +1,516 @@
+# The seat draw before the 3-table fairness and team/tandem cost: scoring/draw.py as of 00a1bd1,
+# kept as the baseline of tests/test_draw.py (the fair draw reaches no repeats wherever this did).
+# ruff: noqa
+"""The seat draw of a tournament (Preisskat, league match day): pure Python, no Django.
+
+Who sits where in each series, as numbers or any hashable players:
+
+- **Table sizes**: tables of 4, and 3-tables only as many as needed to seat everybody:
+  n = 4a + 3b with b as small as possible (13 → 4 + 3 + 3 + 3, 10 → 4 + 3 + 3). Fewer
+  than 3 players, or 5, cannot be seated that way (DrawError).
+- **The first series** is drawn by lot. **Each later series** is either drawn again so that
+  players meet as few earlier opponents as possible (``draw`` with the earlier series as
+  ``history``), or seated by the standings (``by_standings``: places 1–4 at table 1, 5–8 at
+  table 2 …, the 3-tables last).
+- **The lot is a recorded seed**: the same seed, players and history give the same draw, so
+  an organiser can show that a draw was fair and repeat it. Each series has its own random
+  stream, ``random.Random("skat-draw:<seed>:<series>")`` (a string seed is hashed the same way
+  by every Python 3 run).
+
+How a draw avoids repeated opponents: a draw plans its series together with the later ones
+still to come (``ahead``; ``tournament`` and the tournament service pass how many are left),
+so that an early series does not leave the later ones without a seating free of repeats (16
+players: some second series leave no fourth one without repeats). The plan's cost is, over
+every two players meeting m times in the history and the plan, 0² + 1² + … + (m − 1)²: a
+second meeting costs 1, a third 4 more, so two players meeting a third time weigh more than
+two pairs meeting a second time. Where the field is the affine plane of order 3 or 4 (9
+players at three 3-tables, 16 at four 4-tables) and the earlier series are parallel classes
+of it, the plan starts from the plane's other classes, which repeat nobody (up to 4 and 5
+series). Otherwise a seating by lot is improved by a tabu search over swaps of two players
+of different tables in one planned series (``_Plan``), which stops when the cost reaches a
+lower bound (none, or the pigeonhole bound below), after ten restarts in a row that found
+nothing better, or after a bounded number of steps, so a draw always ends, keeping the best
+plan found; only the plan's first series is returned.
+Measured: no repeats for 9 over 4 series, 16 over 4 and 5, 20 over 4, 32 over 4, 36 over
+4, 40 over 5, 1,000 over 3 (tests/test_draw.py). Where no seating without repeats exists
+it ends with the fewest: 12 players at three 4-tables can never play a second series
+without repeats (four players from three earlier tables: two of them sat together), so the
+fewest is one repeated pair per table in series 2 and, nobody meeting anybody a third time,
+two per table in series 3 (one pair from a table of series 1, another from one of series 2).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Hashable, Sequence
+from typing import Generic, TypeVar
+
+T = TypeVar("T", bound=Hashable)
+
+Tables = list[list[T]]
+
+
+class DrawError(ValueError):
+    """The players cannot be seated as asked; ``code`` says why (for a translated message)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def table_sizes(players: int) -> list[int]:
+    """The sizes of the tables for ``players`` people, 4-tables first: 13 → [4, 3, 3, 3]."""
+    if players < 3:
+        raise DrawError("too_few", f"A series needs at least 3 players; {players} are present.")
+    if players == 5:
+        raise DrawError("five", "5 players cannot be seated at tables of 3 and 4.")
+    threes = (4 - players % 4) % 4
+    fours = (players - 3 * threes) // 4
+    return [4] * fours + [3] * threes
+
+
+def series_random(seed: int, series: int) -> random.Random:
+    """The random stream of one series of a draw with this seed."""
+    return random.Random(f"skat-draw:{seed}:{series}")
+
+
+def _split(ordered: Sequence[T], sizes: list[int]) -> Tables[T]:
+    tables: Tables[T] = []
+    start = 0
+    for size in sizes:
+        tables.append(list(ordered[start:start + size]))
+        start += size
+    return tables
+
+
+def by_standings(ranked: Sequence[T]) -> Tables[T]:
+    """A later series seated by the standings, best first: places 1–4 at table 1 …"""
+    _check_unique(ranked)
+    return _split(ranked, table_sizes(len(ranked)))
+
+
+def _check_unique(players: Sequence[T]) -> None:
+    if len(set(players)) != len(players):
+        raise DrawError("twice", "A player is listed twice.")
+
+
+def meetings(history: Sequence[Sequence[Sequence[T]]]) -> dict[T, dict[T, int]]:
+    """How often each two players sat at one table in the series of ``history``."""
+    met: dict[T, dict[T, int]] = {}
+    for series in history:
+        for table in series:
+            for a in table:
+                row = met.setdefault(a, {})
+                for b in table:
+                    if a != b:
+                        row[b] = row.get(b, 0) + 1
+    return met
+
+
+def repeated_pairs(tables: Sequence[Sequence[T]],
+                   history: Sequence[Sequence[Sequence[T]]]) -> int:
+    """Pairs at one table of ``tables`` who met before in ``history``."""
+    met = meetings(history)
+    count = 0
+    for table in tables:
+        for i, a in enumerate(table):
+            for b in table[i + 1:]:
+                count += met.get(a, {}).get(b, 0) > 0
+    return count
+
+
+def draw(players: Sequence[T], rng: random.Random,
+         history: Sequence[Sequence[Sequence[T]]] = (), *, max_steps: int | None = None,
+         ahead: int = 0) -> Tables[T]:
+    """Seat ``players`` by lot, meeting as few opponents of ``history`` again as the search
+    finds (none where that is possible and found). With ``ahead`` > 0 the search plans that
+    many later series too (of the same players) and returns only this one, so that this
+    series leaves the later ones a seating without repeats where one exists. Deterministic
+    for a given ``rng`` state."""
+    _check_unique(players)
+    if ahead < 0:
+        raise DrawError("series", "A draw cannot plan a negative number of later series.")
+    sizes = table_sizes(len(players))
+    order = list(players)
+    rng.shuffle(order)
+    if not history:
+        # without earlier series every seating is as good as any other for the later ones
+        return _split(order, sizes)
+    return _Plan(order, sizes, history, ahead + 1, rng, max_steps).run()
+
+
+def _gf_mul(q: int) -> list[list[int]]:
+    """The multiplication table of the field with q = 3 or 4 elements (0..q-1; for 4 the
+    elements are 0, 1, a, a + 1 as 0, 1, 2, 3 with a² = a + 1, addition being XOR)."""
+    if q == 3:
+        return [[a * b % 3 for b in range(3)] for a in range(3)]
+    log = {1: 0, 2: 1, 3: 2}
+    exp = [1, 2, 3]
+    return [[0 if a == 0 or b == 0 else exp[(log[a] + log[b]) % 3] for b in range(4)]
+            for a in range(4)]
+
+
+def _affine_classes(q: int) -> list[list[list[tuple[int, int]]]]:
+    """The q + 1 parallel classes of the affine plane AG(2, q) for q = 3 or 4: points (x, y),
+    class 0 the lines x = c, class 1 + m the lines y = m·x + c. Two points lie on exactly one
+    line, so seating each series by one class, nobody meets anybody twice."""
+    mul = _gf_mul(q)
+
+    def add(a: int, b: int) -> int:
+        return a ^ b if q == 4 else (a + b) % 3
+
+    classes = [[[(c, y) for y in range(q)] for c in range(q)]]
+    for m in range(q):
+        classes.append([[(x, add(mul[m][x], c)) for x in range(q)] for c in range(q)])
+    return classes
+
+
+def _affine_start(n: int, sizes: list[int], history: list[list[list[int]]],
+                  planned: int, rng: random.Random) -> list[list[list[int]]] | None:
+    """Seatings of the planned series from the affine plane AG(2, q) when n = q² (9 or 16
+    players at 3- or 4-tables) and the history is a set of its parallel classes for some
+    naming of the points: the first earlier series as the lines x = c, the second as
+    y = c, each further one a class of the plane. None where that does not fit."""
+    q = {9: 3, 16: 4}.get(n)
+    if q is None or sizes != [q] * q or not history:
+        return None
+    for series in history:
+        if sorted(len(t) for t in series) != [q] * q or sum(len(t) for t in series) != n:
+            return None
+    first = [0] * n
+    for t, table in enumerate(history[0]):
+        for i in table:
+            first[i] = t
+    if len(history) >= 2:
+        second = [0] * n
+        for t, table in enumerate(history[1]):
+            for i in table:
+                second[i] = t
+        if len({(first[i], second[i]) for i in range(n)}) != n:
+            return None  # the second series is not orthogonal to the first
+    else:
+        second = [0] * n
+        for table in history[0]:
+            column = list(range(q))
+            rng.shuffle(column)
+            for i, y in zip(table, column, strict=True):
+                second[i] = y
+    classes = _affine_classes(q)
+    line_of = [{p: c for c, line in enumerate(cls) for p in line} for cls in classes]
+    xs: list[tuple[int, ...]] = list(itertools.permutations(range(q)))
+    ys: list[tuple[int, ...]] = list(itertools.permutations(range(q)))
+    rng.shuffle(xs)
+    rng.shuffle(ys)
+    for gx in xs:
+        for gy in ys:
+            point = [(gx[first[i]], gy[second[i]]) for i in range(n)]
+            used = {0, 1} if len(history) >= 2 else {0}
+            for series in history[2:]:
+                found = None
+                for k in range(2, q + 1):
+                    if k not in used and all(
+                            len({line_of[k][point[i]] for i in table}) == 1
+                            for table in series):
+                        found = k
+                        break
+                if found is None:
+                    break
+                used.add(found)
+            else:
+                free = [k for k in range(q + 1) if k not in used]
+                rng.shuffle(free)
+                at = {p: i for i, p in enumerate(point)}
+                return [[[at[p] for p in line] for line in classes[k]]
+                        for k in free[:planned]]
+    return None
+
+
+class _Plan(Generic[T]):
+    """A search over the seatings of one or more series together. The cost of a plan is, over
+    every two players who meet m times in the history and the plan, 0² + 1² + … + (m − 1)²:
+    a second meeting costs 1, a third 4 more, so that two players meeting a third time weigh
+    more than two pairs meeting a second time. A move swaps two players of different tables
+    in one planned series. Tabu search: a player of a repeated pair is swapped where the cost
+    falls most (sideways and worse moves allowed; players just moved stay put for a few
+    steps unless a move beats the best plan), restarting from the best plan, shaken by a few
+    random swaps, when it stalls. It stops at no repeats or after a bounded number of steps
+    and keeps the best plan found."""
+
+    def __init__(self, order: list[T], sizes: list[int],
+                 history: Sequence[Sequence[Sequence[T]]], planned: int,
+                 rng: random.Random, max_steps: int | None) -> None:
+        self.players = order
+        n = len(order)
+        self.n = n
+        self.rng = rng
+        index = {p: i for i, p in enumerate(order)}
+        past = [[[index[p] for p in table if p in index] for table in series]
+                for series in history]
+        # meetings of every two players, the history's and the plan's (a byte: at most 255)
+        self.met = [bytearray(n) for _ in range(n)]
+        for series in past:
+            for table in series:
+                for a in table:
+                    row = self.met[a]
+                    for b in table:
+                        if a != b:
+                            row[b] = min(row[b] + 1, 200)
+        start = _affine_start(n, sizes, past, planned, rng) or []
+        while len(start) < planned:  # beyond the plane's q + 1 classes: by lot, then search
+            shuffled = list(range(n))
+            rng.shuffle(shuffled)
+            start.append(_split(shuffled, sizes))
+        self.tables = start
+        self.where = [[0] * n for _ in range(planned)]
+        self.cost = 0
+        for s, series in enumerate(self.tables):
+            for t, table in enumerate(series):
+                for a in table:
+                    self.where[s][a] = t
+                for x, a in enumerate(table):
+                    for b in table[x + 1:]:
+                        self.cost += _SQUARE[self.met[a][b]]
+                        self.met[a][b] += 1
+                        self.met[b][a] += 1
+        self.floor = _floor(n, sizes, past, planned)
+        self.max_steps = max_steps if max_steps is not None else 20000 + 40 * n * planned
+        # the search ends after this many restarts in a row that found no better plan
+        self.give_up = _GIVE_UP
+        # at most this many partners are tried per step (all players for small fields)
+        self.sample = 120
+
+    def _conflicted(self) -> list[tuple[int, int]]:
+        """Every (series, player) of the plan sitting with somebody met before."""
+        found = []
+        met = self.met
+        for s, series in enumerate(self.tables):
+            for table in series:
+                for a in table:
+                    row = met[a]
+                    if any(row[b] > 1 for b in table if b != a):
+                        found.append((s, a))
+        return found
+
+    def _conflicted_in(self, s: int) -> list[int]:
+        """The players of planned series ``s`` sitting with somebody met before."""
+        met = self.met
+        return [a for table in self.tables[s] for a in table
+                if any(met[a][b] > 1 for b in table if b != a)]
+
+    def _still(self, s: int, i: int) -> bool:
+        row = self.met[i]
+        return any(row[b] > 1 for b in self.tables[s][self.where[s][i]] if b != i)
+
+    def _delta(self, s: int, i: int, j: int) -> int:
+        met, sq = self.met, _SQUARE
+        a = self.tables[s][self.where[s][i]]
+        b = self.tables[s][self.where[s][j]]
+        mi, mj = met[i], met[j]
+        d = 0
+        for k in a:
+            if k != i:
+                d += sq[mj[k]] - sq[mi[k] - 1]
+        for k in b:
+            if k != j:
+                d += sq[mi[k]] - sq[mj[k] - 1]
+        return d
+
+    def _swap(self, s: int, i: int, j: int) -> None:
+        met = self.met
+        where = self.where[s]
+        ti, tj = where[i], where[j]
+        a, b = self.tables[s][ti], self.tables[s][tj]
+        for k in a:
+            if k != i:
+                met[i][k] -= 1
+                met[k][i] -= 1
+                met[j][k] += 1
+                met[k][j] += 1
+        for k in b:
+            if k != j:
+                met[j][k] -= 1
+                met[k][j] -= 1
+                met[i][k] += 1
+                met[k][i] += 1
+        a[a.index(i)] = j
+        b[b.index(j)] = i
+        where[i], where[j] = tj, ti
+
+    def _snapshot(self) -> list[list[list[int]]]:
+        return [[list(t) for t in series] for series in self.tables]
+
+    def _restore(self, plan: list[list[list[int]]]) -> None:
+        """Go back to ``plan`` by swaps (keeping the meeting counts right)."""
+        for s, series in enumerate(plan):
+            for t, table in enumerate(series):
+                for p in table:
+                    if self.where[s][p] != t:
+                        q = next(k for k in self.tables[s][t] if k not in table)
+                        self._swap(s, q, p)
+                self.tables[s][t] = list(table)
+
+    def run(self) -> Tables[T]:
+        n, rng = self.n, self.rng
+        planned = len(self.tables)
+        everyone = list(range(n))
+        best, best_plan = self.cost, self._snapshot()
+        tabu = [[0] * n for _ in range(planned)]
+        patience = 150 + 10 * n
+        stalled = 0
+        fruitless = 0  # restarts since the best plan last improved
+        bad: list[tuple[int, int]] = []
+        step = 0
+        while self.cost > self.floor and step < self.max_steps:
+            step += 1
+            if n <= self.sample:
+                # a small field: every swap of a conflicted player of one series
+                s, movers = -1, []
+                for s in rng.sample(range(planned), planned):
+                    movers = self._conflicted_in(s)
+                    if movers:
+                        break
+                if not movers:
+                    break
+                if len(movers) > 12:
+                    movers = rng.sample(movers, 12)
+                partners = everyone
+            else:
+                # a large field: one conflicted player, a sample of partners
+                while bad:
+                    pick = rng.randrange(len(bad))
+                    s, i = bad[pick]
+                    if self._still(s, i):
+                        break
+                    bad[pick] = bad[-1]
+                    bad.pop()
+                if not bad:
+                    bad = self._conflicted()
+                    if not bad:
+                        break
+                    s, i = bad[rng.randrange(len(bad))]
+                movers = [i]
+                partners = rng.sample(everyone, self.sample)
+            where, banned = self.where[s], tabu[s]
+            ties: list[tuple[int, int]] = []
+            low = 0
+            for i in movers:
+                ti = where[i]
+                for j in partners:
+                    if where[j] == ti:
+                        continue
+                    d = self._delta(s, i, j)
+                    if (banned[j] > step or banned[i] > step) and self.cost + d >= best:
+                        continue
+                    if not ties or d < low:
+                        ties, low = [(i, j)], d
+                    elif d == low:
+                        ties.append((i, j))
+            if not ties:
+                continue
+            i, j = rng.choice(ties)
+            ti = where[i]
+            self._swap(s, i, j)
+            self.cost += low
+            tabu[s][i] = tabu[s][j] = step + _TENURE + rng.randrange(8)
+            for k in self.tables[s][self.where[s][i]] + self.tables[s][ti]:
+                if self._still(s, k):
+                    bad.append((s, k))
+            if self.cost < best:
+                best, best_plan, stalled, fruitless = self.cost, self._snapshot(), 0, 0
+            else:
+                stalled += 1
+            if stalled > patience:
+                fruitless += 1
+                if fruitless > self.give_up:
+                    break
+                # start again from the best plan, shaken by a few random swaps
+                self._restore(best_plan)
+                self.cost = best
+                for _ in range(_SHAKE + rng.randrange(4)):
+                    s = rng.randrange(planned)
+                    i, j = rng.sample(everyone, 2)
+                    if self.where[s][i] != self.where[s][j]:
+                        self.cost += self._delta(s, i, j)
+                        self._swap(s, i, j)
+                tabu = [[0] * n for _ in range(planned)]
+                bad, stalled = [], 0
+        chosen = self.tables if self.cost <= best else best_plan
+        return [[self.players[i] for i in table] for table in chosen[0]]
+
+
+_SQUARE = [k * k for k in range(256)]
+# the search's settings, tried on 14 players over 4 series and 18 and 19 over 5: it gives
+# up after this many restarts in a row without a better plan, shakes the best plan by this
+# many random swaps (and up to 3 more) to restart, and leaves a swapped player alone for
+# this many steps (and up to 7 more)
+_GIVE_UP = 10
+_SHAKE = 2
+_TENURE = 1
+
+
+def _fewest_pairs(size: int, groups: int) -> int:
+    """The fewest pairs of one group when ``size`` players come from ``groups`` groups."""
+    each, extra = divmod(size, groups)
+    return extra * (each + 1) * each // 2 + (groups - extra) * each * (each - 1) // 2
+
+
+def _floor(n: int, sizes: list[int], past: list[list[list[int]]], planned: int) -> int:
+    """A lower bound of the plan's cost: a table of a planned series whose players come from
+    fewer tables of an earlier series than it has seats holds pairs who sat together there
+    (pigeonhole), and each such earlier meeting costs at least 1."""
+    groups = []
+    for series in past:
+        seated = sum(len(t) for t in series)
+        groups.append(sum(1 for t in series if t) + n - seated)  # the unseen sit alone
+    groups += [len(sizes)] * (planned - 1)
+    bound = 0
+    for s in range(planned):
+        for g in groups[:len(past) + s]:
+            bound += sum(_fewest_pairs(size, g) for size in sizes)
+    return bound
+
+
+def tournament(players: int, series: int, seed: int,
+               standings: Sequence[Sequence[int]] | None = None) -> list[Tables[int]]:
+    """Every series of a tournament of ``players`` numbered 1..n: the first by lot, each later
+    one drawn again against repeats, or, with ``standings`` (the ranking after each series but
+    the last, best first, each a permutation of 1..n), seated by the standings."""
+    if series < 1:
+        raise DrawError("series", "A tournament has at least one series.")
+    numbers = list(range(1, players + 1))
+    if standings is not None:
+        if len(standings) < series - 1:
+            raise DrawError("standings", f"The standings must list the ranking after each "
+                            f"series but the last: {series - 1} rankings are needed, "
+                            f"{len(standings)} given.")
+        for k, ranking in enumerate(standings[:series - 1], start=1):
+            if sorted(ranking) != numbers:
+                raise DrawError("standings", f"The ranking after series {k} must list every "
+                                f"player 1..{players} exactly once.")
+    done: list[Tables[int]] = []
+    for k in range(1, series + 1):
+        if k > 1 and standings is not None:
+            done.append(by_standings(list(standings[k - 2])))
+        else:
+            ahead = 0 if standings is not None else series - k
+            done.append(draw(numbers, series_random(seed, k), done, ahead=ahead))
+    return done
+
+
+def parse_standings(text: str) -> list[list[int]]:
+    """The ``--by-standings`` file: one line per finished series (the ranking after series 1,
+    after series 2 …), each the players' numbers best first, separated by spaces or commas.
+    Empty lines and lines starting with # are skipped."""
+    rankings: list[list[int]] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        try:
+            rankings.append([int(x) for x in line.replace(",", " ").split()])
+        except ValueError:
+            raise DrawError("standings", f"Line {number} of the standings holds something "
+                            f"that is not a player number.") from None
+    return rankings
