@@ -158,9 +158,13 @@ def test_the_next_series_is_drawn_only_when_signed_or_by_override(
     context = new_context()
     browser_login(context, live_server, make_user(club, "admin"))
     desk = context.new_page()
-    desk.goto(live_server.url + f"/tournaments/{tournament.pk}/")
     tables = Table.objects.filter(evening=tournament.evening, series=1).count()
+    # every table's state stands on the series' seat list; the desk folds them to counts
+    desk.goto(live_server.url + f"/tournaments/{tournament.pk}/series/1/seats/")
     expect(desk.locator(".table-status.status-finished")).to_have_count(tables)
+    desk.goto(live_server.url + f"/tournaments/{tournament.pk}/")
+    expect(desk.locator(".series-summary .table-status.status-finished")).to_have_text(
+        re.compile(rf"^{tables}\b"))
     with desk.expect_navigation():
         desk.get_by_role("button", name="Serie 2 auslosen").click()
     expect(desk.locator(".messages")).to_contain_text("nicht an allen Tischen unterschrieben")
