@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import re
 import threading
+from contextlib import suppress
 from datetime import timedelta
 from typing import Any
+from unittest import mock
 
 import pytest
 from django.conf import settings
 from django.core import mail
+from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
@@ -390,33 +393,41 @@ def test_the_pages_queries_do_not_grow_with_the_field(client: Client) -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_two_registrations_for_the_last_place_at_once() -> None:
-    """Both pass the page's checks together; the tournament's row lock lets one hold the
-    last place and refuses the other as fully booked."""
-    from django.db import connection
+    """A real race, on PostgreSQL (SQLite serialises write transactions from their start):
+    two threads register for the last place; each waits at a gate just before it saves
+    (until the other arrives there too, or 1.5 s). Without the tournament's row lock both
+    would have counted a free place before either saved; with it the second counts after
+    the first has committed and is refused as fully booked."""
+    from django.db import connection, connections
 
     if connection.vendor != "postgresql":
         pytest.skip("SQLite serialises write transactions from their start (IMMEDIATE)")
     t = opened(limit=14)
-    barrier = threading.Barrier(2)
+    start, gate = threading.Barrier(2), threading.Barrier(2, timeout=1.5)
     answers: list[str] = []
+    save = Signup.save
+
+    def gated_save(self: Signup, *args: Any, **kwargs: Any) -> None:
+        with suppress(threading.BrokenBarrierError):
+            gate.wait()
+        save(self, *args, **kwargs)
 
     def one(n: int) -> None:
-        from django.db import connection
-
         try:
-            barrier.wait(timeout=10)
+            start.wait(timeout=10)
             signups.signup_create(tournament=t, name=f"Spieler {n}", email=f"s{n}@example.org")
             answers.append("held")
-        except Exception as err:  # noqa: BLE001
-            answers.append(" ".join(getattr(err, "messages", [str(err)])))
+        except ValidationError as err:
+            answers.append(" ".join(err.messages))
         finally:
-            connection.close()
+            connections.close_all()
 
-    threads = [threading.Thread(target=one, args=(n,)) for n in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    with mock.patch.object(Signup, "save", gated_save):
+        threads = [threading.Thread(target=one, args=(n,)) for n in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(30)
+    assert len(answers) == 2 and "held" in answers, answers
     assert sorted(answers)[0].startswith("Dieses Turnier ist ausgebucht"), answers
-    assert sorted(answers)[1] == "held"
     assert Signup.objects.filter(tournament=t).count() == 1
