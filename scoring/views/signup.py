@@ -32,7 +32,7 @@ from django.views.decorators.http import require_POST
 from scoring import access
 from scoring.forms.signup import SignupForm, SignupSettingsForm
 from scoring.models import Membership, Tournament
-from scoring.reads.signup import closing_words, signup_by_token, signup_state
+from scoring.reads.signup import closed_reason, closing_words, signup_by_token, signup_state
 from scoring.writes import mail
 from scoring.writes import signup as services
 
@@ -112,9 +112,16 @@ def signup_page(request: HttpRequest, key: str) -> HttpResponse:
 
 
 def signup_confirm(request: HttpRequest, token: str) -> HttpResponse:
+    """A link that never was (or whose registration expired and was swept) is 404; a link
+    used, expired or come after the close is 410, with the message; each changes nothing."""
     if request.method not in ("GET", "HEAD", "POST"):
         return HttpResponseNotAllowed(["GET", "HEAD", "POST"])
     title = _("Online registration")
+    held = signup_by_token(token)
+    moment = timezone.now()
+    if held is None:
+        return render(request, "scoring/onboarding/refused.html",
+                      {"title": title, "message": services.refusal(None, moment)}, status=404)
     if request.method == "POST":
         try:
             entrant = services.signup_confirm(token)
@@ -123,13 +130,14 @@ def signup_confirm(request: HttpRequest, token: str) -> HttpResponse:
                           {"title": title, "message": " ".join(err.messages)}, status=410)
         return render(request, "scoring/signup/confirmed.html", {
             "entrant": entrant, "tournament": entrant.tournament})
-    held = signup_by_token(token)
-    message = services.refusal(held, timezone.now())
-    if held is None or message:
+    tournament = held.tournament
+    message = services.refusal(held, moment) or closed_reason(
+        tournament, drawn=tournament.draws.exists(), moment=moment)
+    if message:
         return render(request, "scoring/onboarding/refused.html",
                       {"title": title, "message": message}, status=410)
     return render(request, "scoring/signup/confirm.html", {
-        "signup": held, "tournament": held.tournament})
+        "signup": held, "tournament": tournament})
 
 
 def _organisers(request: HttpRequest, pk: int) -> Tournament:

@@ -134,7 +134,9 @@ def test_off_by_default_and_unguessable(client: Client) -> None:
     assert register(client, t).status_code == 404
     assert client.get("/signup/not-a-key/").status_code == 404
     assert not Signup.objects.exists() and mail.outbox == []
-    assert client.get("/signup/confirm/nonsense/").status_code == 410
+    for ask in (client.get, client.post):
+        unknown = ask("/signup/confirm/nonsense/")
+        assert unknown.status_code == 404 and "Bestätigungslink ist ungültig" in text(unknown)
 
 
 def assert_nothing_held(t: Tournament, entrants: int = 13) -> None:
@@ -158,6 +160,8 @@ def test_closed_after_the_draw_and_a_link_confirmed_after_it(client: Client) -> 
     url = link_in(mail.outbox[0])
     tw.series_draw(tournament=t, seed=1)
     assert "Serie 1 ist ausgelost" in text(client.get(page(t)))
+    shown = client.get(url)  # the link says so before its button is pressed
+    assert shown.status_code == 410 and "Serie 1 ist ausgelost" in text(shown)
     register(client, t, name="Otto Ober", email="otto@example.org")
     assert Signup.objects.filter(tournament=t).count() == 1 and len(mail.outbox) == 1
     refused = client.post(url)
