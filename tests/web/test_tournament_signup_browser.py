@@ -127,4 +127,9 @@ def test_a_player_registers_and_confirms_on_a_phone(contexts: Any, live_server: 
     expect(row.locator(".online-mark")).to_have_text("online")
     expect(desk.locator(".signup-state")).to_contain_text("1 Teilnehmer online angemeldet.")
     desk.screenshot(path=str(screenshot_dir / "signup-06-desk-online.png"), full_page=True)
+    # the desk's section with its long link, on a phone
+    desk.set_viewport_size(PHONE)
+    desk.locator("#signup-heading").scroll_into_view_if_needed()
+    fits(desk)
+    desk.screenshot(path=str(screenshot_dir / "signup-07-desk-phone.png"))
     assert errors == [] and desk_errors == []
