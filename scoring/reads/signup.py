@@ -66,17 +66,12 @@ def signup_state(tournament: Tournament, moment: datetime.datetime | None = None
     """The state of a tournament's online registration: three queries, whatever the field."""
     moment = moment or timezone.now()
     drawn = tournament.draws.exists()
-    entrants = tournament.entrants.count()
-    row = Signup.objects.filter(tournament=tournament).aggregate(
-        pending=Count("pk", filter=Q(confirmed__isnull=True, expires__gt=moment)),
-        online=Count("pk", filter=Q(confirmed__isnull=False)))
+    entrants = tournament.entrants.aggregate(
+        total=Count("pk"), online=Count("pk", filter=Q(online=True)))
+    pending = Signup.objects.filter(tournament=tournament, confirmed__isnull=True,
+                                    expires__gt=moment).count()
     return SignupState(closed_reason(tournament, drawn=drawn, moment=moment),
-                       entrants, row["pending"], row["online"], tournament.signup_limit)
-
-
-def pending_signups(tournament: Tournament, moment: datetime.datetime | None = None) -> int:
-    return Signup.objects.filter(tournament=tournament, confirmed__isnull=True,
-                                 expires__gt=moment or timezone.now()).count()
+                       entrants["total"], pending, entrants["online"], tournament.signup_limit)
 
 
 def signup_by_token(token: str) -> Signup | None:

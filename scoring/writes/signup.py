@@ -8,9 +8,9 @@ the last place, or two clicks on one link, cannot both pass. What cannot be done
 ValidationError with the message for the player; nothing is written then.
 
 Unconfirmed registrations whose link has expired are swept on write: every registration and
-every confirmation deletes them first (site-wide, one indexed DELETE), so they never hold a
-place or an e-mail address after their link expired; ``manage.py sweep_signups`` does the same
-for a quiet site.
+every confirmation deletes them first (site-wide, one DELETE), so they never hold a place or
+an e-mail address after their link expired; confirmed ones go the day after their tournament
+(the entrant keeps its mark). ``manage.py sweep_signups`` does the same for a quiet site.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -44,9 +45,14 @@ def signup_settings(*, tournament: Tournament, open: bool,
 
 
 def sweep(moment: datetime.datetime | None = None) -> int:
-    """Deletes the unconfirmed registrations whose link has expired; returns how many."""
+    """Deletes the unconfirmed registrations whose link has expired, and the confirmed ones
+    once their tournament's day is over (the entrant keeps its "online" mark; the e-mail
+    address is kept no longer than it serves to refuse a second registration). Returns how
+    many were deleted."""
+    moment = moment or timezone.now()
     removed, _kinds = Signup.objects.filter(
-        confirmed__isnull=True, expires__lte=moment or timezone.now()).delete()
+        Q(confirmed__isnull=True, expires__lte=moment)
+        | Q(confirmed__isnull=False, tournament__date__lt=timezone.localdate(moment))).delete()
     return int(removed)
 
 

@@ -227,6 +227,24 @@ def test_an_expired_link_is_refused_and_swept(client: Client) -> None:
     assert not Signup.objects.exists()
 
 
+def test_a_confirmed_address_is_kept_until_the_day_is_over(client: Client) -> None:
+    t = opened()
+    register(client, t)
+    client.post(link_in(mail.outbox[0]))
+    call_command("sweep_signups", verbosity=0)
+    assert Signup.objects.filter(email="paula@example.org").exists()  # still refuses twice
+    Tournament.objects.filter(pk=t.pk).update(
+        date=timezone.localdate() - timedelta(days=1))
+    call_command("sweep_signups", verbosity=0)
+    assert not Signup.objects.exists()
+    entrant = t.entrants.get(number=14)
+    assert entrant.online and entrant.player.name == "Paula Pik"
+    admin = Client()
+    admin.force_login(make_user(t.club, "admin"))
+    desk = text(admin.get(reverse("scoring:tournament", args=[t.pk])))
+    assert "1 Teilnehmer online angemeldet." in desk
+
+
 def test_a_team_counts_its_unconfirmed_players(client: Client) -> None:
     t = opened()  # "Team 1" has 4 entrants, "Tandem 6" 2; "Team 9" none
     full = register(client, t, team="Team 1")
