@@ -749,6 +749,18 @@ class Tournament(models.Model):
     # Bumped by every change of registration, check-in or seating: the board's cache key is
     # made of it and the tables' versions.
     version = models.PositiveIntegerField(_("version"), default=0)
+    # Online self-registration (issue 24): off unless the organiser opens it; closes at
+    # ``signup_closes`` and in any case when series 1 is drawn; at most ``signup_limit``
+    # entrants (online registrations beyond it are refused as fully booked). The public
+    # page's address holds ``signup_key``: unguessable, shared by the organiser.
+    signup_open = models.BooleanField(_("online registration"), default=False)
+    signup_closes = models.DateTimeField(_("online registration closes"), null=True,
+                                         blank=True)
+    signup_limit = models.PositiveIntegerField(
+        _("maximum number of entrants"), null=True, blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(10000)])
+    signup_key = models.CharField(_("registration key"), max_length=24, unique=True,
+                                  default=new_board_key)
 
     class Meta:
         verbose_name = _("tournament")
@@ -779,6 +791,7 @@ class Entrant(models.Model):
     withdrawn_after = models.PositiveSmallIntegerField(
         _("withdrawn after series"), null=True, blank=True)
     registered = models.DateTimeField(_("registered"), auto_now_add=True)
+    online = models.BooleanField(_("registered online"), default=False)
 
     class Meta:
         verbose_name = _("entrant")
@@ -797,6 +810,46 @@ class Entrant(models.Model):
     def plays_in(self, series: int) -> bool:
         return self.checked_in and (self.withdrawn_after is None
                                     or self.withdrawn_after >= series)
+
+
+def new_signup_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+class Signup(models.Model):
+    """A player's online registration for a tournament (issue 24): held unconfirmed until
+    the link mailed to ``email`` is opened (before ``expires``), then an Entrant
+    (``entrant``). One per e-mail address and tournament; expired unconfirmed ones are
+    swept by every registration and confirmation (writes/signup.py)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE,
+                                   related_name="signups", verbose_name=_("tournament"))
+    token = models.CharField(_("token"), max_length=64, unique=True,
+                             default=new_signup_token)
+    name = models.CharField(_("name"), max_length=100)
+    email = models.EmailField(_("e-mail address"))
+    home_club = models.CharField(_("home club"), max_length=100, blank=True)
+    category = models.CharField(_("category"), max_length=40, blank=True)
+    team = models.CharField(_("team"), max_length=60, blank=True)
+    tandem = models.CharField(_("tandem"), max_length=60, blank=True)
+    created = models.DateTimeField(_("registered"), auto_now_add=True)
+    expires = models.DateTimeField(_("expires"), db_index=True)
+    confirmed = models.DateTimeField(_("confirmed"), null=True, blank=True)
+    entrant = models.OneToOneField(Entrant, on_delete=models.SET_NULL, null=True,
+                                   blank=True, related_name="signup",
+                                   verbose_name=_("entrant"))
+
+    class Meta:
+        verbose_name = _("online registration")
+        verbose_name_plural = _("online registrations")
+        ordering = ["tournament", "created"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "email"],
+                                    name="signup_once_per_email"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.name}"
 
 
 class TournamentSeries(models.Model):

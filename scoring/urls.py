@@ -19,6 +19,7 @@ from scoring.views import (
     settlement,
     sheet,
     signing,
+    signup,
     sync,
     table_live,
     tournament,
@@ -33,3 +34,4 @@ urlpatterns = [*home.urlpatterns, *club.urlpatterns, *entry.urlpatterns, *sheet.
                *onboarding.urlpatterns, *members.urlpatterns, *account.urlpatterns,
                *imports.urlpatterns, *tournament.urlpatterns, *board.urlpatterns,
                *federation.urlpatterns, *signing.urlpatterns]
+urlpatterns += signup.urlpatterns  # online self-registration for a tournament (issue 24)

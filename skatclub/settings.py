@@ -269,6 +269,14 @@ CLUB_REGISTRATION = envbool("CLUB_REGISTRATION", "0")
 REGISTRATION_MAX_PER_ADDRESS = envint("REGISTRATION_MAX_PER_ADDRESS", "5")
 REGISTRATION_WINDOW = envint("REGISTRATION_WINDOW", "3600")  # seconds
 
+# Online self-registration for a tournament (issue 24): registrations within the window per
+# client address (an IPv6 client's /64) and per e-mail address typed (counted in the
+# database); how long a confirmation link works.
+SIGNUPS_PER_ADDRESS = envint("SIGNUPS_PER_ADDRESS", "10")
+SIGNUPS_PER_EMAIL = envint("SIGNUPS_PER_EMAIL", "3")
+SIGNUP_WINDOW = envint("SIGNUP_WINDOW", "3600")  # seconds
+SIGNUP_CONFIRM_HOURS = envint("SIGNUP_CONFIRM_HOURS", "48")
+
 # "Forgot your password" mails (README "Limits"): at most so many within the window per
 # e-mail address typed, per account and per client address (an IPv6 client's /64); past
 # them the page answers as always, and no mail goes out.

@@ -41,7 +41,7 @@ from scoring.reads.tournament import (
     tournament_ranking,
 )
 from scoring.spreadsheet import csv_text
-from scoring.views import board
+from scoring.views import board, signup
 from scoring.views.club import format_code
 from scoring.views.printed import pdf_response
 from scoring.writes import tournament as services
@@ -156,6 +156,7 @@ def tournament_page(request: HttpRequest, pk: int) -> HttpResponse:
             "prizes": "\n".join(tournament.prizes), "public": tournament.public}),
         "board_url": request.build_absolute_uri(
             reverse("scoring:board", args=[tournament.board_key])),
+        **signup.desk_context(request, tournament),
     })
 
 

@@ -92,11 +92,13 @@ def _drawn(tournament: Tournament) -> int:
 
 def entrant_register(*, tournament: Tournament, name: str = "", member: Player | None = None,
                      home_club: str = "", category: str = "", team: str = "",
-                     tandem: str = "", paid: bool = False, at_door: bool = False) -> Entrant:
+                     tandem: str = "", paid: bool = False, at_door: bool = False,
+                     online: bool = False) -> Entrant:
     """Register a member (``member``) or a guest (``name``) in advance or at the door (then
     checked in at once). A guest becomes a guest player of the organising club, found again
     by name at the next tournament. A latecomer registered after series k has started plays
-    from the next series drawn."""
+    from the next series drawn. ``online``: a confirmed online registration
+    (writes/signup.py)."""
     club = tournament.club
     if tournament.evening.closed:
         raise ValidationError(_("This tournament is closed."))
@@ -129,7 +131,7 @@ def entrant_register(*, tournament: Tournament, name: str = "", member: Player |
         entrant = Entrant.objects.create(
             tournament=tournament, number=number, player=player, home_club=home_club.strip(),
             category=category, team=team.strip(), tandem=tandem.strip(), paid=paid,
-            at_door=at_door, checked_in=at_door)
+            at_door=at_door, checked_in=at_door, online=online)
         _bump(tournament)
     return entrant
 

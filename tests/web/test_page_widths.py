@@ -96,6 +96,11 @@ NOT_PAGES = {
     "sign-tablet": "POST only: the buttons are on the table screen",
     "sign-panel": "htmx fragment of the table screen (measured as 'table')",
     "sign-phone-live": "htmx fragment of the phone's signing page (measured as 'sign-phone')",
+    "signup": "online registration, open only when switched on: measured at phone width "
+              "by test_tournament_signup_browser.py",
+    "signup-confirm": "a mailed link's page: measured at phone width by "
+                      "test_tournament_signup_browser.py",
+    "tournament-signup": "POST only: the form is on the tournament desk",
 }
 # The pages that were once too wide: saved as screenshots to look at.
 SHOWN = {"sheet", "sheet-six", "evening", "evening-audit", "deal-history", "season-player",

@@ -20,6 +20,7 @@ from django.utils import timezone
 from scoring.models import Club, RuleProfile, Table, Tournament
 from scoring.presets import PRESETS
 from scoring.views import board
+from scoring.writes import signup
 from scoring.writes import tournament as tw
 
 from .factories import make_club, make_user
@@ -42,6 +43,7 @@ def big_tournament(club: Club, players: int) -> Tournament:
         categories=["Damen", "Senioren"], team_fee=Decimal("20.00"),
         tandem_fee=Decimal("8.00"), reseat="draw", tie_rule="won",
         prizes=["50%", "30%", "10.00"], public=True)
+    signup.signup_settings(tournament=tournament, open=True, closes=None, limit=2000)
     for index in range(players):
         tw.entrant_register(
             tournament=tournament, name=f"Spieler {index + 1:04d}",
@@ -75,6 +77,7 @@ def tournament_urls(t: Tournament) -> list[str]:
         reverse("scoring:board-fragment", args=[key]),
         reverse("scoring:board-tv-fragment", args=[key]),
         reverse("scoring:board-version", args=[key]),
+        reverse("scoring:signup", args=[t.signup_key]),  # closed: series 1 is drawn
     ]
 
 

@@ -1,0 +1,182 @@
+"""Online self-registration for a tournament (issue 24, item 4).
+
+- ``/signup/<key>/``: the public page the organiser shares (its key is unguessable, like the
+  board's): anyone registers there with name, e-mail, home club (and category, team, tandem
+  as the tournament offers them), without an account. It exists only while the organiser has
+  online registration switched on (404 otherwise); it says so when registration has closed
+  or is fully booked. Registrations are counted per client address (an IPv6 client's /64)
+  and per e-mail address in the database (scoring.access.count_attempt, as the registration
+  of clubs): past either allowance the page answers 429 and nothing is held or sent.
+- ``/signup/confirm/<token>/``: the link in the mail. Opening it (GET) shows what is
+  confirmed and a button; the POST confirms (a mail scanner's GET changes nothing). The
+  player becomes an entrant with the next start number, registered online.
+- ``/tournaments/<pk>/signup/``: the organiser's settings (club admins; other members 403,
+  other clubs 404, anonymous visitors the sign-in page).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import URLPattern, path, reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from scoring import access
+from scoring.forms.signup import SignupForm, SignupSettingsForm
+from scoring.models import Membership, Tournament
+from scoring.reads.signup import closed_reason, closing_words, signup_by_token, signup_state
+from scoring.writes import mail
+from scoring.writes import signup as services
+
+
+def desk_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
+    """What the organiser's desk shows of online registration: its state and counts, the
+    link to share, the settings form."""
+    closes = tournament.signup_closes
+    return {
+        "signup": signup_state(tournament),
+        "signup_url": request.build_absolute_uri(
+            reverse("scoring:signup", args=[tournament.signup_key])),
+        "signup_form": SignupSettingsForm(initial={
+            "signup_open": tournament.signup_open,
+            "signup_closes": timezone.localtime(closes) if closes else None,
+            "signup_limit": tournament.signup_limit}),
+    }
+
+
+def _too_many(request: HttpRequest, context: dict[str, Any]) -> HttpResponse:
+    window = settings.SIGNUP_WINDOW
+    response = render(request, "scoring/signup/page.html",
+                      {**context, "blocked": True}, status=429)
+    response["Retry-After"] = str(window)
+    return response
+
+
+def signup_page(request: HttpRequest, key: str) -> HttpResponse:
+    if request.method not in ("GET", "HEAD", "POST"):
+        return HttpResponseNotAllowed(["GET", "HEAD", "POST"])
+    tournament = get_object_or_404(
+        Tournament.objects.select_related("club", "evening"), signup_key=key,
+        signup_open=True)
+    form = SignupForm(request.POST if request.method == "POST" else None,
+                      tournament=tournament)
+    context: dict[str, Any] = {"tournament": tournament, "form": form}
+    if request.method == "POST":
+        window = settings.SIGNUP_WINDOW
+        per_address = access.limit_key("signups", access.address_key(request))
+        if settings.SIGNUPS_PER_ADDRESS and access.count_attempt(
+                per_address, window) > settings.SIGNUPS_PER_ADDRESS:
+            context["state"] = signup_state(tournament)
+            return _too_many(request, context)
+        if form.is_valid() and form.trapped:
+            # a bot: answered as a person would be, and nothing is held or sent
+            return render(request, "scoring/signup/sent.html",
+                          {"tournament": tournament, "email": form.cleaned_data["email"]})
+        if form.is_valid():
+            data = form.cleaned_data
+            email = str(data["email"]).strip().lower()
+            per_email = access.limit_key("signups-email", email)
+            if settings.SIGNUPS_PER_EMAIL and access.count_attempt(
+                    per_email, window) > settings.SIGNUPS_PER_EMAIL:
+                context["state"] = signup_state(tournament)
+                return _too_many(request, context)
+            try:
+                held = services.signup_create(
+                    tournament=tournament, name=data["name"], email=email,
+                    home_club=data["home_club"], category=data.get("category") or "",
+                    team=data.get("team") or "", tandem=data.get("tandem") or "")
+            except ValidationError as err:
+                for message in err.messages:
+                    form.add_error(None, message)
+            else:
+                url = mail.site_url(reverse("scoring:signup-confirm", args=[held.token]))
+                if services.signup_send(held, url):
+                    return render(request, "scoring/signup/sent.html", {
+                        "tournament": tournament, "email": held.email,
+                        "hours": settings.SIGNUP_CONFIRM_HOURS})
+                form.add_error(None, _(
+                    "The confirmation mail could not be sent: the mail server did not take "
+                    "it. Nothing was saved. Please try again later."))
+    context["state"] = signup_state(tournament)
+    if tournament.signup_closes:
+        context["closes"] = closing_words(tournament.signup_closes)
+    return render(request, "scoring/signup/page.html", context)
+
+
+def signup_confirm(request: HttpRequest, token: str) -> HttpResponse:
+    """A link that never was (or whose registration expired and was swept) is 404; a link
+    used, expired or come after the close is 410, with the message; each changes nothing."""
+    if request.method not in ("GET", "HEAD", "POST"):
+        return HttpResponseNotAllowed(["GET", "HEAD", "POST"])
+    title = _("Online registration")
+    held = signup_by_token(token)
+    moment = timezone.now()
+    if held is None:
+        return render(request, "scoring/onboarding/refused.html",
+                      {"title": title, "message": services.refusal(None, moment)}, status=404)
+    if request.method == "POST":
+        try:
+            entrant = services.signup_confirm(token)
+        except ValidationError as err:
+            return render(request, "scoring/onboarding/refused.html",
+                          {"title": title, "message": " ".join(err.messages)}, status=410)
+        return render(request, "scoring/signup/confirmed.html", {
+            "entrant": entrant, "tournament": entrant.tournament})
+    tournament = held.tournament
+    message = services.refusal(held, moment) or closed_reason(
+        tournament, drawn=tournament.draws.exists(), moment=moment)
+    if message:
+        return render(request, "scoring/onboarding/refused.html",
+                      {"title": title, "message": message}, status=410)
+    return render(request, "scoring/signup/confirm.html", {
+        "signup": held, "tournament": tournament})
+
+
+def _organisers(request: HttpRequest, pk: int) -> Tournament:
+    """The tournament for its club's admins, as views/tournament.py's ``tournament_for``
+    (which imports this module for the desk): other members 403, other clubs 404."""
+    tournament = get_object_or_404(access.with_membership(
+        request, Tournament.objects.select_related("club", "evening"), "club"), pk=pk)
+    member = access.member_of(request, tournament, tournament.club)
+    if member is None:
+        raise Http404
+    if member.role != Membership.Role.ADMIN:
+        raise PermissionDenied
+    return tournament
+
+
+@require_POST
+@login_required
+def signup_settings(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = _organisers(request, pk)
+    form = SignupSettingsForm(request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            services.signup_settings(tournament=tournament, open=data["signup_open"],
+                                     closes=data["signup_closes"], limit=data["signup_limit"])
+        except ValidationError as err:
+            for message in err.messages:
+                messages.error(request, message)
+        else:
+            messages.success(request, _("The online registration settings are saved."))
+    else:
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, str(error))
+    return redirect(reverse("scoring:tournament", args=[tournament.pk]) + "#signup-heading")
+
+
+urlpatterns: list[URLPattern] = [
+    path("signup/<str:key>/", signup_page, name="signup"),
+    path("signup/confirm/<str:token>/", signup_confirm, name="signup-confirm"),
+    path("tournaments/<int:pk>/signup/", signup_settings, name="tournament-signup"),
+]
