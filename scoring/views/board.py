@@ -1,6 +1,10 @@
 """The public live board of a tournament: read-only, without signing in, only for a
 tournament whose organiser opted in (any other key, or a board switched off, is a 404 that
-shows nothing), and a beamer/TV mode with large type and rotating pages.
+shows nothing), and a beamer/TV mode with large type: static/js/board.js shows as many
+ranking rows as fit the screen and turns the pages by itself (every TV_TURN_MS, or ?turn=
+seconds). The tables' progress is one line. The phone board's "find me" (?find=, a start
+number or a name) looks in the rendered board itself (board.js in the browser, ``find`` here
+without JavaScript): nobody's search renders a board or asks the database.
 
 A hall full of phones must not slow down the tablets: everything here comes from the shared
 cache. The board's version (the tournament's version and its tables' versions: every saved
