@@ -191,3 +191,11 @@ def test_the_tv_page_and_the_phone_board_at_1001_players(
     phone.get_by_role("button", name="Finden").click()
     expect(phone.locator("#find-result")).to_have_text("Niemand gefunden.")
     expect(phone.locator(".ranking tr.found")).to_have_count(0)
+
+    # without JavaScript: ?find= anchors to the row (the server found it in the same board)
+    plain = new_context(java_script_enabled=False).new_page()
+    plain.set_viewport_size({"width": 390, "height": 844})
+    plain.goto(board_url + "?find=777")
+    assert plain.url.endswith("?find=777&at=777#p777")
+    expect(plain.locator("#p777")).to_be_in_viewport()
+    expect(plain.locator("#find-result")).to_contain_text("1 gefunden:")
