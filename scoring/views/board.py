@@ -1,6 +1,10 @@
 """The public live board of a tournament: read-only, without signing in, only for a
 tournament whose organiser opted in (any other key, or a board switched off, is a 404 that
-shows nothing), and a beamer/TV mode with large type and rotating pages.
+shows nothing), and a beamer/TV mode with large type: static/js/board.js shows as many
+ranking rows as fit the screen and turns the pages by itself (every TV_TURN_MS, or ?turn=
+seconds). The tables' progress is one line. The phone board's "find me" (?find=, a start
+number or a name) looks in the rendered board itself (board.js in the browser, ``find`` here
+without JavaScript): nobody's search renders a board or asks the database.
 
 A hall full of phones must not slow down the tablets: everything here comes from the shared
 cache. The board's version (the tournament's version and its tables' versions: every saved
@@ -32,6 +36,7 @@ stamp (the time it was rendered) tells the wall how old it is. Without either: t
 from __future__ import annotations
 
 import gzip
+import html
 import logging
 import math
 import re
@@ -40,16 +45,18 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.core.cache import cache
 from django.db import DatabaseError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from scoring.models import Tournament
@@ -60,7 +67,9 @@ log = logging.getLogger("scoring.board")
 VERSION_SECONDS = 1  # how long a board's version is taken from the cache
 HTML_SECONDS = 60 * 60  # a rendered board (keyed by its version) stays this long
 LAST_SECONDS = 60 * 60 * 24 * 7  # the key's last board, served while the database is gone
-TV_ROWS = 10  # rows per page in the TV mode: large type on a 16:9 screen
+TV_TURN_MS = 10_000  # the TV mode shows each page of the ranking this long (data-turn)
+FIND_LENGTH = 60  # a "find me" query is cut to this many characters
+FIND_SHOWN = 10  # matches a "find me" without JavaScript lists as links
 LOCAL_ENTRIES = 8  # rendered boards a worker keeps in its own memory (by version)
 _ACCEPTS_GZIP = re.compile(r"\bgzip\b")
 RENDER_LOCK_SECONDS = 30  # a worker that dies while rendering holds the lock this long
@@ -123,8 +132,25 @@ def _last_key(variant: str) -> str:
     return f"board:last:{variant}"
 
 
-def _pages(rows: list[Any], size: int) -> list[list[Any]]:
-    return [rows[i:i + size] for i in range(0, len(rows), size)] or [[]]
+@dataclass(frozen=True)
+class Progress:
+    """The last drawn series' tables folded into one line: how many are finished, how many
+    still play (a 1,000-player field has 251 tables: one line, not 251 boxes)."""
+
+    series: int
+    done: int
+    tables: int
+
+    @property
+    def playing(self) -> int:
+        return self.tables - self.done
+
+
+def _progress(progress: list[list[Any]]) -> Progress | None:
+    if not progress:
+        return None
+    tables = progress[-1]
+    return Progress(len(progress), sum(1 for t in tables if t.complete), len(tables))
 
 
 @dataclass(frozen=True)
@@ -217,7 +243,7 @@ def _fragment(tournament: Tournament, version: str, tv: bool) -> Board:
             ranking = tournament_ranking(tournament)
             html = render_to_string("scoring/tournament/_board.html", {
                 "tournament": tournament, "ranking": ranking, "tv": tv,
-                "pages": _pages(ranking.rows, TV_ROWS if tv else max(1, len(ranking.rows))),
+                "summary": _progress(ranking.progress),
                 "stamp": timezone.localtime(), "version": version})
             cache.set(cache_key, html, HTML_SECONDS)
             cache.set(_last_key(variant), (version, html, tournament.name), LAST_SECONDS)
@@ -236,9 +262,52 @@ def _fragment(tournament: Tournament, version: str, tv: bool) -> Board:
     return kept
 
 
+@dataclass(frozen=True)
+class Found:
+    """A row of the board that a "find me" names."""
+
+    number: int
+    name: str
+    rank: str
+
+
+# A ranking row of _board.html: its start number (the row's id), its place and its name.
+_ROW = re.compile(r'<tr id="p(\d+)"[^>]*><td class="rank">([^<]*)</td>'
+                  r'<td class="num">[^<]*</td><td class="l name"><span class="nm">([^<]*)</span>')
+
+
+def find(board: Board, query: str) -> list[Found]:
+    """The rows of a rendered board that a "find me" names: a start number that one, else
+    the players whose name contains the words (any case). Read from the board's own HTML,
+    the shared render, so that no viewer's search renders or reads anything else."""
+    query = " ".join(query.split())[:FIND_LENGTH].casefold()
+    if not query:
+        return []
+    rows = [Found(int(n), html.unescape(name), rank.rstrip("."))
+            for n, rank, name in _ROW.findall(board.plain.decode())]
+    if query.isdigit():
+        return [r for r in rows if r.number == int(query)]
+    return [r for r in rows if query in r.name.casefold()]
+
+
+def _turn(request: HttpRequest) -> int:
+    """How long the TV mode shows a page (ms): ``?turn=`` seconds (1–300) for a hall that
+    wants it slower or faster, else TV_TURN_MS; anything else is the default."""
+    given = request.GET.get("turn", "")
+    if given.isdigit() and 1 <= int(given) <= 300:
+        return int(given) * 1000
+    return TV_TURN_MS
+
+
 def _page(request: HttpRequest, key: str, tv: bool) -> HttpResponse:
     _version, shown, tournament = _current(key, tv)
     assert shown is not None
+    query = "" if tv else " ".join(request.GET.get("find", "").split())[:FIND_LENGTH]
+    found = find(shown, query) if query else []
+    if len(found) == 1 and "at" not in request.GET:
+        # Without JavaScript, too, the one row found is in view (and marked: :target).
+        return redirect(f"{request.path}?{urlencode({'find': query, 'at': found[0].number})}"
+                        f"#p{found[0].number}")
     response = render(request, "scoring/tournament/board.html", {
         "tournament": tournament or {"name": shown.name}, "tv": tv,
         "etag": _etag(shown.version, tv),
@@ -246,6 +315,11 @@ def _page(request: HttpRequest, key: str, tv: bool) -> HttpResponse:
         "version_url": reverse("scoring:board-version", args=[key]),
         "fragment_url": reverse("scoring:board-tv-fragment" if tv else "scoring:board-fragment",
                                 args=[key]),
+        "turn": _turn(request) if tv else 0, "query": query, "found": found[:FIND_SHOWN],
+        "found_count": len(found),
+        # filled in by board.js: %(page)s, %(pages)s and %(count)s are its placeholders
+        "pager_format": _("Page %(page)s of %(pages)s"),
+        "many_format": _("Found %(count)s: all marked, the first in view."),
     })
     response["Cache-Control"] = "no-cache"
     return response

@@ -152,3 +152,30 @@ def test_the_desks_queries_do_not_grow_with_the_field(
     client.get(desk)
     with django_assert_max_num_queries(DESK_QUERIES):
         assert client.get(desk).status_code == 200
+
+
+def test_the_board_at_1001_players_one_progress_line_and_find_me(
+        client: Client, django_assert_max_num_queries: Any) -> None:
+    """Issue 24, item 3: the board of 1,001 players folds its 251 tables into one line (the
+    TV page shows no box at all), carries every start number for "find me", and a find
+    without JavaScript is answered from the board already rendered: no query, no render."""
+    from unittest import mock
+
+    t = big_tournament(make_club(), 1001)
+    key = t.board_key
+    line = "Serie 1: 0 von 251 Tischen fertig · 251 spielen"
+    tv = client.get(reverse("scoring:board-tv-fragment", args=[key])).content.decode()
+    assert f'<h2 class="progress-line">{line}</h2>' in tv and "<li" not in tv
+    assert len(re.findall(r'<tr id="p\d+">', tv)) == 1001
+    url = reverse("scoring:board", args=[key])
+    with mock.patch.object(board, "_slot", return_value=board._slot()):
+        phone = client.get(url).content.decode()
+        assert f'<h2 class="progress-line">{line}</h2>' in phone
+        assert len(re.findall(r'<tr id="p\d+">', phone)) == 1001
+        with django_assert_max_num_queries(0):
+            found = client.get(url, {"find": "777"})
+            named = client.get(url, {"find": "spieler 0123"})
+            several = client.get(url, {"find": "Spieler 01"})
+    assert found["Location"] == f"{url}?find=777&at=777#p777"
+    assert named["Location"] == f"{url}?find=spieler+0123&at=123#p123"
+    assert "100 gefunden:" in several.content.decode()
