@@ -1,6 +1,8 @@
 """A tournament's printed documents, each rendered by the one renderer (pdf/documents.py,
-weasy.py) and cached under what it prints (the tournament's board version, which every saved
-deal and every change of registration or seating moves on):
+weasy.py) and cached under what it prints: the ranking and the standard lists under the
+tournament's board version, which every saved deal and every change of registration or
+seating moves on; the seat list and the table cards under the series' seating
+(``seating_version``), which no deal changes:
 
 - the seat list for the wall (Sitzplan): everybody by name with start number, table and seat,
   and each table with its players;
@@ -26,6 +28,8 @@ flow, as rows of one table whose head (the column titles) WeasyPrint repeats on 
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import textwrap
 from collections.abc import Callable, Sequence
@@ -39,7 +43,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from scoring.collation import name_key
-from scoring.models import Table, Tournament
+from scoring.models import Seat, Table, Tournament
 from scoring.money import money
 from scoring.notation import minus, seeger_fabian, short_names, signed
 from scoring.pdf import grid
@@ -138,10 +142,32 @@ def _head_block(lines: Sequence[grid.Line], columns: Sequence[grid.Column],
     return mark_safe(f'<div class="grid head" style="{style}"><pre>{body}</pre></div>')
 
 
-def _key(tournament: Tournament, kind: str, lang: str, *extra: object) -> str:
+def _key(tournament: Tournament, kind: str, lang: str, *extra: object,
+         version: str | None = None) -> str:
+    """Keyed by the board version unless ``version`` says what else the document prints."""
     parts = ":".join(str(e) for e in extra)
     return (f"skatclub-pdf:tournament:{FORMAT}:{kind}:{lang}:{parts}:"
-            f"{board_version(tournament)}")
+            f"{board_version(tournament) if version is None else version}")
+
+
+def seating_version(tournament: Tournament, series: int) -> str:
+    """What the seat list and the table cards of a series print, as a digest: the
+    tournament's version (registration, settings), its name, date and club, and each seat of
+    the series with its table (number, code) and its player's name and start number. Two
+    queries of one row per seat. A saved deal moves the board version on (at 250 tables a few
+    times a second while they play) but changes none of this: the wall's seat list and the
+    cards are rendered once a series, and again only when somebody is seated anew or
+    renamed."""
+    seats = list(Seat.objects.filter(table__evening_id=tournament.evening_id,
+                                     table__series=series)
+                 .order_by("table__number", "position")
+                 .values_list("table__number", "table__access_code", "position", "player_id",
+                              "player__name"))
+    numbers = sorted(tournament.entrants.values_list("player_id", "number"))
+    current = Tournament.objects.filter(pk=tournament.pk).values_list(
+        "version", "name", "date", "club__name").get()
+    state = json.dumps([current, seats, numbers], default=str)
+    return hashlib.sha256(state.encode()).hexdigest()[:32]
 
 
 # ------------------------------------------------------------------ the seat list
@@ -233,7 +259,8 @@ def seat_list(tournament: Tournament, series: int, lang: str) -> Document:
                 "tournament": tournament, "series": series,
                 "pages": seat_pages(tournament, series), "lang": lang,
                 "generated": timezone.localtime()})
-    return Document("seats", _key(tournament, "seats", lang, series),
+    return Document("seats", _key(tournament, "seats", lang, series,
+                                  version=seating_version(tournament, series)),
                     f"sitzplan-serie-{series}.pdf", html, house_style=False)
 
 
@@ -264,7 +291,8 @@ def table_cards(tournament: Tournament, series: int, lang: str,
             return render_to_string("scoring/tournament/cards_pdf.html", {
                 "tournament": tournament, "series": series, "lang": lang,
                 "sheets": [cards[i:i + 2] for i in range(0, len(cards), 2)]})
-    return Document("cards", _key(tournament, "cards", lang, series, origin),
+    return Document("cards", _key(tournament, "cards", lang, series, origin,
+                                  version=seating_version(tournament, series)),
                     f"tischkarten-serie-{series}.pdf", html, house_style=False)
 
 

@@ -89,7 +89,7 @@ def _one_deal(t: Tournament) -> None:
                 actor=Actor(None, "test"))
 
 
-def test_each_document_renders_once_per_board_version(renders: Renders) -> None:
+def test_each_document_renders_once_per_version_of_what_it_prints(renders: Renders) -> None:
     t, client = _drawn()
     urls = _urls(t)
     first = {name: client.get(url) for name, url in urls.items()}
@@ -100,17 +100,24 @@ def test_each_document_renders_once_per_board_version(renders: Renders) -> None:
     assert {r["X-PDF-Cache"] for r in again.values()} == {"hit"}
     assert renders.count == 4  # the second request renders nothing
     assert all(again[n].content == first[n].content for n in urls)
-    # a new deal moves the board version on: every document is rendered anew, once
+    # a new deal moves the board version on: the ranking and the table's list are rendered
+    # anew, once; the seat list and the cards print nothing a deal changes
     _one_deal(t)
-    fresh = {name: client.get(url) for name, url in urls.items()}
-    assert {r["X-PDF-Cache"] for r in fresh.values()} == {"miss"}
-    assert renders.count == 8
-    # what the deal changes: the ranking and the table's list (the seat list and the cards
-    # print the same as before, but are keyed alike: the board version is one number)
-    assert fresh["ranking"].content != first["ranking"].content
-    assert fresh["list"].content != first["list"].content
+    fresh = {name: client.get(url)["X-PDF-Cache"] for name, url in urls.items()}
+    assert fresh == {"ranking": "miss", "list": "miss", "seats": "hit", "cards": "hit"}
+    assert renders.count == 6
     assert {client.get(url)["X-PDF-Cache"] for url in urls.values()} == {"hit"}
-    assert renders.count == 8
+    assert renders.count == 6
+    # a seated player renamed: everything that prints his name, once more
+    seat = Table.objects.filter(evening=t.evening, series=1).order_by("number").first()
+    assert seat is not None
+    player = seat.seats.order_by("position").first().player  # type: ignore[union-attr]
+    player.name = "Umbenannt Neu"
+    player.save()
+    renamed = {name: client.get(url) for name, url in urls.items()}
+    assert renamed["seats"]["X-PDF-Cache"] == "miss"
+    assert renamed["cards"]["X-PDF-Cache"] == "miss"
+    assert renamed["seats"].content != first["seats"].content
 
 
 def test_the_cards_of_another_address_are_another_document(renders: Renders,
