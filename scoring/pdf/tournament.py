@@ -153,11 +153,11 @@ def _key(tournament: Tournament, kind: str, lang: str, *extra: object,
 def seating_version(tournament: Tournament, series: int) -> str:
     """What the seat list and the table cards of a series print, as a digest: the
     tournament's version (registration, settings), its name, date and club, and each seat of
-    the series with its table (number, code) and its player's name and start number. Two
-    queries of one row per seat. A saved deal moves the board version on (at 250 tables a few
-    times a second while they play) but changes none of this: the wall's seat list and the
-    cards are rendered once a series, and again only when somebody is seated anew or
-    renamed."""
+    the series with its table (number, code) and its player's name and start number. Three
+    queries (a row per seat, a row per entrant, the tournament). A saved deal moves the
+    board version on (at 250 tables a few times a second while they play) but changes none
+    of this: the wall's seat list and the cards are rendered once a series, and again only
+    when somebody is seated anew or renamed."""
     seats = list(Seat.objects.filter(table__evening_id=tournament.evening_id,
                                      table__series=series)
                  .order_by("table__number", "position")
