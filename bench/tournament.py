@@ -18,8 +18,9 @@
    throwaway SQLite) at 41 and at 1,001 players, series 1 drawn, in one run: the desk, the
    seat list page, the ranking, the board and its TV page (median of --runs, after a warm-up;
    the board rendered afresh each time, its cache cleared;
-   queries, bytes), and the three PDFs (ranking, seat list, table cards: one cold render each,
-   the PDF cache missed); the ratio 1,001 / 41 per page.
+   queries, bytes), and the three PDFs (ranking, seat list, table cards): cold (the PDF cache
+   emptied, rendered afresh: wall and CPU time, the render child's included) and cached (the
+   same board version again, a hit in the shared cache); the ratio 1,001 / 41 per page.
 
 Run: .venv/bin/python bench/tournament.py [--runs N] [--fields] [--pages] [--board [--seconds S]
      [--baseline-seconds S] [--viewers N] [--players N] [--time-factor F] [--workers N]]
@@ -28,6 +29,7 @@ Run: .venv/bin/python bench/tournament.py [--runs N] [--fields] [--pages] [--boa
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -120,11 +122,13 @@ def bench_pages(runs: int) -> None:
     from django.urls import reverse
 
     from scoring.models import Club, Membership, RuleProfile
+    from scoring.pdf import documents
     from scoring.presets import PRESETS
     from scoring.views import board
     from tests.web.test_tournament_scale import big_tournament
 
     call_command("migrate", verbosity=0)
+    pages_of: dict[str, int | str] = {}
     from django.contrib.auth import get_user_model
 
     results: dict[str, dict[int, tuple[float, int, int]]] = {}
@@ -171,21 +175,64 @@ def bench_pages(runs: int) -> None:
             results.setdefault(name, {})[players] = (
                 statistics.median(times) * 1000, len(queries), len(answer.content))
         for name, url in pdfs.items():
-            reset_queries()
-            with CaptureQueriesContext(connection) as queries:
+            cold, cpu, cached = [], [], []
+            for _ in range(min(runs, 3)):
+                documents.pdf_cache().clear()  # cold: rendered afresh (a new board version)
+                reset_queries()
+                with CaptureQueriesContext(connection) as queries:
+                    t0, c0 = time.perf_counter(), _cpu()
+                    answer = client.get(url)
+                    cold.append(time.perf_counter() - t0)
+                    cpu.append(_cpu() - c0)
+                assert answer.status_code == 200 and answer["X-PDF-Cache"] == "miss", name
+            for _ in range(runs):
                 t0 = time.perf_counter()
-                answer = client.get(url)
-                ms = (time.perf_counter() - t0) * 1000
-            assert answer.status_code == 200 and answer["X-PDF-Cache"] == "miss", name
-            results.setdefault(name, {})[players] = (ms, len(queries), len(answer.content))
+                hit = client.get(url)
+                cached.append(time.perf_counter() - t0)
+                assert hit["X-PDF-Cache"] == "hit" and hit.content == answer.content, name
+            results.setdefault(f"{name} cold", {})[players] = (
+                statistics.median(cold) * 1000, len(queries), len(answer.content))
+            results.setdefault(f"{name} cold CPU", {})[players] = (
+                statistics.median(cpu) * 1000, len(queries), len(answer.content))
+            results.setdefault(f"{name} cached", {})[players] = (
+                statistics.median(cached) * 1000, 0, len(hit.content))
+            pages_of[name] = pdf_pages(answer.content)
     small, big = PAGE_FIELDS
     print(f"Tournament pages in process (SQLite), {small} and {big} players, series 1 drawn:")
-    print(f"  {'':<16} {small:>5}: ms  queries    bytes | {big:>5}: ms  queries    bytes"
+    print(f"  {'':<22} {small:>5}: ms  queries    bytes | {big:>5}: ms  queries    bytes"
           f" | ratio (time)")
     for name, by in results.items():
         a, b = by[small], by[big]
-        print(f"  {name:<16} {a[0]:9.1f} {a[1]:8d} {a[2]:8d} | {b[0]:9.1f} {b[1]:8d} "
+        print(f"  {name:<22} {a[0]:9.1f} {a[1]:8d} {a[2]:8d} | {b[0]:9.1f} {b[1]:8d} "
               f"{b[2]:8d} | {b[0] / a[0]:6.1f}x")
+    print(f"  PDFs: cold = the PDF cache emptied, rendered afresh (median of {min(runs, 3)}); "
+          f"CPU = this process and its render child (PDF_RENDER_NICE); cached = the same "
+          f"board version again, from the shared cache (median of {runs}); pages at {big}: "
+          + ", ".join(f"{name} {count}" for name, count in pages_of.items()))
+    print(f"  load average while measured: {' '.join(f'{x:.1f}' for x in os.getloadavg())} "
+          f"on {os.cpu_count()} cores (wall times grow with it, CPU times hardly)")
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and of its waited-for children (a PDF renders in a forked
+    child at a lower priority, scoring/pdf/weasy.py)."""
+    import resource
+
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def pdf_pages(pdf: bytes) -> int | str:
+    """The page count from poppler's pdfinfo ("?" without it)."""
+    import shutil
+    import subprocess
+
+    if shutil.which("pdfinfo") is None:
+        return "?"
+    out = subprocess.run(["pdfinfo", "-"], input=pdf, capture_output=True, timeout=60).stdout
+    found = [line.split()[-1] for line in out.decode().splitlines() if line.startswith("Pages:")]
+    return int(found[0]) if found else "?"
 
 
 FAIRNESS_FIELDS = [30, 33, 45, 1001]

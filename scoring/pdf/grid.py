@@ -260,16 +260,20 @@ def _spanned(line: Line) -> set[int]:
     return inside
 
 
-def ruling_svg(lines: Sequence[Line], columns: Sequence[Column], font_pt: float) -> str:
+def ruling_svg(lines: Sequence[Line], columns: Sequence[Column], font_pt: float,
+               line_mm: float = LINE_MM, shade_columns: Sequence[int] = ()) -> str:
     """The page's ruling behind the text: shading, a thin rule under every line, a thick one
     after each round, the column rules. One SVG in grid units (x: characters, y: lines),
-    stretched over the grid box, so rules sit exactly between the columns of text."""
+    stretched over the grid box, so rules sit exactly between the columns of text.
+    ``line_mm``: the grid's line height (the tournament lists print larger than a sheet);
+    ``shade_columns``: columns shaded all the way down (a ranking's points), which costs
+    one rectangle where bold text would cost a box per line."""
     width = grid_width(columns)
     height = len(lines)
     char_mm = MONO_ADVANCE * font_pt * MM_PER_PT
 
     def y_units(mm: float) -> str:
-        return _num(mm / LINE_MM)
+        return _num(mm / line_mm)
 
     def x_units(mm: float) -> str:
         return _num(mm / char_mm)
@@ -282,6 +286,10 @@ def ruling_svg(lines: Sequence[Line], columns: Sequence[Column], font_pt: float)
                 shades.append(f'<rect x="0" y="{run_start}" width="{width}" '
                               f'height="{number - run_start}" fill="{SHADES[run_shade]}"/>')
             run_start, run_shade = number, line.shade
+    for col in shade_columns:
+        x0 = EDGE + sum(c.width + GAP for c in columns[:col]) - GAP / 2
+        shades.append(f'<rect x="{_num(x0)}" y="0" width="{columns[col].width + GAP}" '
+                      f'height="{height}" fill="{SHADES["sum"]}"/>')
     thin_h: list[str] = []
     round_h: list[str] = []
     strong_h: list[str] = []

@@ -29,7 +29,7 @@ from scoring import access
 from scoring.forms.tournament import DrawForm, EntrantForm, SettingsForm, TournamentForm
 from scoring.models import Entrant, Membership, Table, Tournament
 from scoring.pdf import tournament as documents
-from scoring.qr import qr_svg
+from scoring.qr import qr_png_uri
 from scoring.reads.signing import FINISHED, PLAYING, SIGNED, STATUS_WORDS
 from scoring.reads.tournament import (
     ENTRANTS_PER_PAGE,
@@ -265,11 +265,12 @@ def cards_pdf(request: HttpRequest, pk: int, series: int) -> HttpResponse:
 
     def card(table: Table) -> documents.Card:
         url = request.build_absolute_uri(reverse("scoring:code", args=[table.access_code]))
-        return documents.Card(table, format_code(table.access_code), url, qr_svg(
-            url, title=_("QR code for table %(number)d") % {"number": table.number}))
+        return documents.Card(table, format_code(table.access_code), url, qr_png_uri(url),
+                              _("QR code for table %(number)d") % {"number": table.number})
 
     return pdf_response(request, documents.table_cards(
-        tournament, _series(tournament, series), _lang(), card))
+        tournament, _series(tournament, series), _lang(), card,
+        origin=request.build_absolute_uri("/")))
 
 
 @require_safe

@@ -179,3 +179,43 @@ def test_the_board_at_1001_players_one_progress_line_and_find_me(
     assert found["Location"] == f"{url}?find=777&at=777#p777"
     assert named["Location"] == f"{url}?find=spieler+0123&at=123#p123"
     assert "100 gefunden:" in several.content.decode()
+def test_the_three_pdfs_of_1001_players_render_once_and_hold_everybody(
+        client: Client, screenshot_dir: Any) -> None:
+    """Issue 24, item 6: the ranking, the seat list and the table cards of 1,001 players,
+    rendered by WeasyPrint (the grids of scoring/pdf/tournament.py), then served from the
+    shared cache; page 1 of each saved as PNG under screenshots/ to be looked at."""
+    import shutil
+    import subprocess
+
+    from .pdfs import pages, text
+
+    if shutil.which("pdftotext") is None:
+        pytest.skip("poppler-utils missing")
+    club = make_club()
+    t = big_tournament(club, 1001)
+    client.force_login(make_user(club, "admin"))
+    urls = {
+        "ranking": reverse("scoring:tournament-results-pdf", args=[t.pk]),
+        "seats": reverse("scoring:tournament-seats-pdf", args=[t.pk, 1]),
+        "cards": reverse("scoring:tournament-cards-pdf", args=[t.pk, 1]),
+    }
+    pdfs = {}
+    for name, url in urls.items():
+        first = client.get(url)
+        assert first.status_code == 200 and first["X-PDF-Cache"] == "miss", name
+        again = client.get(url)
+        assert again["X-PDF-Cache"] == "hit" and again.content == first.content, name
+        pdfs[name] = first.content
+        path = screenshot_dir / f"tournament-1001-{name}.pdf"
+        path.write_bytes(first.content)
+        subprocess.run(["pdftoppm", "-png", "-r", "70", "-f", "1", "-l", "1", str(path),
+                        str(screenshot_dir / f"tournament-1001-{name}")], check=True,
+                       timeout=120)
+    seats = text(pdfs["seats"])
+    assert all(f"Spieler {n:04d}" in seats for n in range(1, 1002))
+    assert "Tische" in seats and "Seite 1 von" in seats
+    ranking = text(pdfs["ranking"])
+    assert all(f"Spieler {n:04d}" in ranking for n in (1, 500, 1001))
+    assert "Mannschaftswertung" in ranking and "Preisgeld" in ranking
+    assert pages(pdfs["cards"]) == 126  # 251 cards, two to a sheet
+    assert "Tisch 251" in text(pdfs["cards"], 126)
