@@ -4,6 +4,7 @@ from scoring.views import (
     account,
     board,
     club,
+    cockpit,
     engine,
     entry,
     federation,
@@ -32,4 +33,5 @@ urlpatterns = [*home.urlpatterns, *club.urlpatterns, *entry.urlpatterns, *sheet.
                *sync.urlpatterns, *held.urlpatterns, *offline_app.urlpatterns,
                *onboarding.urlpatterns, *members.urlpatterns, *account.urlpatterns,
                *imports.urlpatterns, *tournament.urlpatterns, *board.urlpatterns,
-               *federation.urlpatterns, *signing.urlpatterns]
+               *federation.urlpatterns, *signing.urlpatterns,
+               *cockpit.urlpatterns]

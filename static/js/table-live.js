@@ -142,6 +142,7 @@
         offline = true;
         setState("offline", live.dataset.offline);
       }
+      document.dispatchEvent(new CustomEvent("table-live:lost"));
     }
     function back() {
       if (offline) {
@@ -239,6 +240,8 @@
           }
           var fresh = response.headers.get("ETag");
           return response.json().then(function (data) {
+            // a tournament's clock and message (table-line.js)
+            document.dispatchEvent(new CustomEvent("table-live:answer", {detail: data}));
             if (String(data.version) !== version) {
               return refresh().then(function () { etag = fresh; });
             }
@@ -310,7 +313,9 @@
       conflict.scrollIntoView({block: "start"});
     }
 
-    schedule(INTERVAL);
+    // The first poll at once: a tournament's clock and message (table-line.js) come with
+    // its answer, and are never in the page itself.
+    schedule(0);
   }
 
   if (document.readyState === "loading") {
