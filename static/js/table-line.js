@@ -8,8 +8,8 @@
 // - the message shows with its time until the scorer taps × (remembered on this device for
 //   that message: a new message shows again) or the director clears or replaces it.
 // The message is never in the page's HTML, so a screen opened from the offline cache shows
-// none; while the polls fail ("table-live:lost") it is hidden, and shown again with the next
-// answer. Nothing of this takes a line when there is nothing to show.
+// none; while the polls fail ("table-live:lost") it is hidden, and shown again as soon as
+// one is answered ("table-live:back"). Nothing of this takes a line when there is nothing to show.
 (function () {
   "use strict";
 
@@ -55,7 +55,11 @@
       var showNotice = Boolean(t && t.notice && !offline && !dismissed(t.notice_id));
       if (showNotice) {
         time.textContent = t.notice_at;
-        text.textContent = t.notice;
+        if (text.textContent !== t.notice) {
+          text.textContent = t.notice;
+          text.title = t.notice;
+          text.classList.remove("whole");
+        }
       }
       notice.hidden = !showNotice;
       line.hidden = clockBox.hidden && notice.hidden;
@@ -67,9 +71,16 @@
       offline = false;
       render();
     });
+    document.addEventListener("table-live:back", function () {
+      offline = false;  // answered again (a 304 keeps the last answer's line)
+      render();
+    });
     document.addEventListener("table-live:lost", function () {
       offline = true;
       render();
+    });
+    text.addEventListener("click", function () {
+      text.classList.toggle("whole");
     });
     line.querySelector(".line-dismiss").addEventListener("click", function () {
       if (current && current.notice_id) {

@@ -148,6 +148,7 @@
       if (offline) {
         offline = false;
         setState("saved", live.dataset.online);
+        document.dispatchEvent(new CustomEvent("table-live:back"));
       }
     }
 
