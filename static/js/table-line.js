@@ -7,13 +7,17 @@
 //   the series;
 // - the message shows with its time until the scorer taps × (remembered on this device for
 //   that message: a new message shows again) or the director clears or replaces it.
-// The message is never in the page's HTML, so a screen opened from the offline cache shows
-// none; while the polls fail ("table-live:lost") it is hidden, and shown again as soon as
+// The last answer's line is kept for a minute in the tab's sessionStorage, so that the next
+// page of the table (every saved deal loads it again) shows it at once. The message is never
+// in the page's HTML, so a screen opened from the offline cache shows none; while the polls fail ("table-live:lost") it is hidden, and shown again as soon as
 // one is answered ("table-live:back"). Nothing of this takes a line when there is nothing to show.
 (function () {
   "use strict";
 
   var KEY = "skatclub-notice-dismissed";
+  // The last answer's line is kept for the next page of this table (every saved deal loads
+  // the page again) for so long, so that it shows at once rather than with the first poll.
+  var KEPT_MS = 60000;
 
   function setup() {
     var line = document.getElementById("tournament-line");
@@ -28,6 +32,31 @@
     var text = line.querySelector(".line-text");
     var current = null;  // the last answer's "tournament" part
     var offline = false;
+    var live = document.getElementById("table-live");
+    var keptKey = "skatclub-line:" + (live ? live.dataset.versionUrl : "");
+
+    function keep(t) {
+      try {
+        window.sessionStorage.setItem(keptKey, JSON.stringify(
+          {t: t, offset: t ? t.now - Date.now() : 0, at: Date.now()}));
+      } catch (error) {
+        // no storage: the line comes with the first poll
+      }
+    }
+
+    function kept() {
+      try {
+        var found = JSON.parse(window.sessionStorage.getItem(keptKey) || "null");
+        if (!found || !found.t || Date.now() - found.at > KEPT_MS ||
+            navigator.onLine === false) {
+          return null;
+        }
+        found.t.now = Date.now() + found.offset;  // the server's time, as it was offset
+        return found.t;
+      } catch (error) {
+        return null;
+      }
+    }
 
     function dismissed(id) {
       try {
@@ -69,6 +98,7 @@
       var data = event.detail || {};
       current = data.tournament || null;
       offline = false;
+      keep(current);
       render();
     });
     document.addEventListener("table-live:back", function () {
@@ -93,6 +123,10 @@
       notice.hidden = true;
       line.hidden = clockBox.hidden;
     });
+    current = kept();
+    if (current) {
+      render();
+    }
   }
 
   if (document.readyState === "loading") {

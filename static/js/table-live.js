@@ -314,9 +314,7 @@
       conflict.scrollIntoView({block: "start"});
     }
 
-    // The first poll at once: a tournament's clock and message (table-line.js) come with
-    // its answer, and are never in the page itself.
-    schedule(0);
+    schedule(INTERVAL);
   }
 
   if (document.readyState === "loading") {

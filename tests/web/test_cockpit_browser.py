@@ -76,7 +76,9 @@ def test_the_table_screen_shows_the_message_and_the_clock_and_still_fits(
         s.tap(name)
     deal = s.saved()
     assert s.taps == 5 and deal.record["bid"] == 36
-    expect(line.locator(".line-text")).to_have_text("Serie 2 beginnt um 15:30")
+    # the page after the save shows the line at once, from the last answer (the first poll
+    # comes 2.5 s later)
+    expect(line.locator(".line-text")).to_have_text("Serie 2 beginnt um 15:30", timeout=1500)
     # × hides it on this tablet, also after a reload; the next message shows again
     line.locator(".line-dismiss").tap()
     expect(line.locator(".line-notice")).to_be_hidden()
