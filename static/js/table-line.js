@@ -68,7 +68,8 @@
 
     function render() {
       var t = current;
-      var showClock = Boolean(t && t.ends);
+      // a table that has played its series needs no clock (the message still shows)
+      var showClock = Boolean(t && t.ends && !line.hasAttribute("data-finished"));
       if (showClock) {
         series.textContent = (line.dataset.series || "%(number)s")
           .replace("%(number)s", String(t.series));

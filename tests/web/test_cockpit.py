@@ -363,3 +363,23 @@ def test_the_cockpit_reads_in_constant_queries(client: Client, day: Day,
     live = reverse("scoring:tournament-cockpit-live", args=[day.tournament.pk])
     with django_assert_max_num_queries(COCKPIT_QUERIES):
         assert client.get(live).status_code == 200
+
+
+def test_a_table_that_played_its_series_shows_no_clock(client: Client, day: Day) -> None:
+    """The line's clock is for the tables still playing (table-line.js reads data-finished);
+    the message reaches every table alike."""
+    client = day.admin(client)
+
+    def line(table: Table) -> str:
+        html = client.get(reverse("scoring:table", args=[table.pk])).content.decode()
+        found = re.search(r'<p id="tournament-line"[^>]*>', html)
+        assert found is not None
+        return found.group(0)
+
+    assert "data-finished" in line(day.finished) and "data-finished" in line(day.signed)
+    assert "data-finished" not in line(day.slow)
+    # never the message itself in the page (a screen kept for offline use shows none)
+    client.post(reverse("scoring:tournament-cockpit-message", args=[day.tournament.pk]),
+                {"text": "Serie 2 beginnt um 15:30", "action": "send"})
+    assert "Serie 2 beginnt" not in client.get(
+        reverse("scoring:table", args=[day.slow.pk])).content.decode()

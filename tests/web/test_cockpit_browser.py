@@ -3,7 +3,7 @@ item 5), in Debian's chromium at a landscape tablet (1024×768): the line shows 
 with its time and the clock counting down, floats over the site's header, and the standard
 game is still five taps without the window scrolling; × hides the message on this tablet, a
 new message shows again, clearing it or losing the connection hides it. The cockpit's clock
-counts down too.
+counts down too, and its list follows a deal saved at a table without a reload.
 
 Screenshots: ``cockpit-table-line-1024x768.png`` (the table screen with the message and the
 clock), ``cockpit-1024x768.png`` (the cockpit)."""
@@ -25,6 +25,7 @@ from scoring.writes import cockpit as cw
 from scoring.writes import tournament as tw
 
 from .factories import browser_login, make_club, make_user
+from .test_cockpit import record
 from .test_table_screen_fits import LANDSCAPE, Screen
 from .tournaments import make_tournament
 
@@ -114,4 +115,9 @@ def test_the_cockpit_counts_down(context: BrowserContext, live_server: LiveServe
     first = clock.inner_text()
     expect(clock).not_to_have_text(first)  # it counts
     expect(page.locator("#cockpit-live tbody tr")).to_have_count(4)
+    # the list follows the tables by itself (polled every 15 s)
+    table = Table.objects.get(evening=t.evening, number=2)
+    record(table, 2)
+    expect(page.locator("#cockpit-table-2 .games")).to_contain_text(
+        f"2/{table.seats.count()}", timeout=25_000)
     page.screenshot(path=str(screenshot_dir / "cockpit-1024x768.png"), full_page=True)
