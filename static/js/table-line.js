@@ -89,6 +89,7 @@
           text.textContent = t.notice;
           text.title = t.notice;
           text.classList.remove("whole");
+          line.classList.remove("whole");
         }
       }
       notice.hidden = !showNotice;
@@ -111,7 +112,7 @@
       render();
     });
     text.addEventListener("click", function () {
-      text.classList.toggle("whole");
+      line.classList.toggle("whole", text.classList.toggle("whole"));
     });
     line.querySelector(".line-dismiss").addEventListener("click", function () {
       if (current && current.notice_id) {

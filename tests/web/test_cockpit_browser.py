@@ -26,7 +26,7 @@ from scoring.writes import tournament as tw
 
 from .factories import browser_login, make_club, make_user
 from .test_cockpit import record
-from .test_table_screen_fits import LANDSCAPE, Screen
+from .test_table_screen_fits import LANDSCAPE, PHONE, Screen
 from .tournaments import make_tournament
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
@@ -121,3 +121,42 @@ def test_the_cockpit_counts_down(context: BrowserContext, live_server: LiveServe
     expect(page.locator("#cockpit-table-2 .games")).to_contain_text(
         f"2/{table.seats.count()}", timeout=25_000)
     page.screenshot(path=str(screenshot_dir / "cockpit-1024x768.png"), full_page=True)
+
+
+def test_on_a_phone_the_line_covers_nothing_of_the_table(
+        browser: Browser, browser_context_args: dict[str, Any], live_server: LiveServer,
+        screenshot_dir: Path) -> None:
+    t = make_tournament(make_club(), players=13, rounds=12)
+    tw.series_draw(tournament=t, seed=1)
+    cw.series_start(tournament=t, series=1)
+    cw.notice_send(tournament=t, text="Serie 2 beginnt um 15:30 – bitte pünktlich sein, "
+                                      "die Listen der ersten Serie unterschreiben")
+    table = Table.objects.filter(evening=t.evening).order_by("number").first()
+    assert table is not None
+    context = browser.new_context(**{**browser_context_args, "viewport": {
+        "width": PHONE[0], "height": PHONE[1]}})
+    try:
+        browser_login(context, live_server, make_user(t.club, "scorer"))
+        page = context.new_page()
+        page.goto(live_server.url + reverse("scoring:table", args=[table.pk]))
+        line = page.locator("#tournament-line")
+        expect(line.locator(".line-text")).to_be_visible()
+        box = line.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE[0]
+        for selector in (".status-head h1", ".totals-strip"):
+            other = page.locator(selector).bounding_box()
+            assert other is not None and other["y"] >= box["y"] + box["height"], (
+                selector, other, box)
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE[0]
+        page.screenshot(path=str(screenshot_dir / "cockpit-table-line-390x844.png"))
+        # a tap on the cut message shows it whole, another folds it again
+        line.locator(".line-text").tap()
+        expect(line).to_have_class(re.compile(r"\bwhole\b"))
+        opened = line.bounding_box()
+        assert opened is not None and opened["height"] > box["height"]
+        assert opened["x"] + opened["width"] <= PHONE[0]
+        page.screenshot(path=str(screenshot_dir / "cockpit-table-line-390x844-open.png"))
+        line.locator(".line-text").tap()
+        expect(line).not_to_have_class(re.compile(r"\bwhole\b"))
+    finally:
+        context.close()
