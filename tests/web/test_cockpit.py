@@ -383,3 +383,55 @@ def test_a_table_that_played_its_series_shows_no_clock(client: Client, day: Day)
                 {"text": "Serie 2 beginnt um 15:30", "action": "send"})
     assert "Serie 2 beginnt" not in client.get(
         reverse("scoring:table", args=[day.slow.pk])).content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_directors_starting_at_once_start_the_series_once() -> None:
+    """Both taps pass the "not started yet" check before either writes (the gate holds them
+    there); the write itself is conditional, so one starts the clock and the other is told."""
+    import threading
+    from contextlib import suppress
+
+    from django.core.exceptions import ValidationError
+    from django.db import connections
+
+    from scoring.writes import cockpit as cw
+
+    t = make_tournament(make_club())
+    tw.series_draw(tournament=t, seed=1)
+    gate = threading.Barrier(2, timeout=10)
+    times = iter([NOW, NOW + datetime.timedelta(seconds=1)])
+    lock = threading.Lock()
+
+    def gated_now() -> datetime.datetime:
+        with suppress(threading.BrokenBarrierError):
+            gate.wait()
+        with lock:
+            return next(times)
+
+    outcomes: list[str] = []
+    errors: list[BaseException] = []
+
+    def tap() -> None:
+        try:
+            cw.series_start(tournament=Tournament.objects.get(pk=t.pk), series=1)
+            outcomes.append("started")
+        except ValidationError as err:
+            outcomes.append(err.messages[0])
+        except BaseException as err:  # noqa: BLE001 — reported by the test thread
+            errors.append(err)
+        finally:
+            connections.close_all()
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(reads, "now", gated_now)
+        threads = [threading.Thread(target=tap) for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(30)
+    assert not errors, errors
+    assert sorted(outcomes) == ["Series 1 has already been started.", "started"] or \
+        sorted(outcomes) == ["Serie 1 wurde schon gestartet.", "started"], outcomes
+    started = t.draws.get(number=1).started
+    assert started in (NOW, NOW + datetime.timedelta(seconds=1))
