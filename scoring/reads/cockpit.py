@@ -176,9 +176,10 @@ def current_series(tournament: Tournament) -> tuple[list[TournamentSeries], int 
 
 def cockpit(tournament: Tournament, series: int | None = None,
             at: datetime | None = None) -> Cockpit:
-    """The cockpit of ``series`` (default: the last drawn) at ``at`` (default: now): seven
-    queries, however many tables (the draws, the tables with their last deal, the seats
-    twice, the club's players, the start numbers, the deals of tables the cache misses)."""
+    """The cockpit of ``series`` (default: the last drawn) at ``at`` (default: now): at most
+    seven queries, however many tables (the draws, the club's players, the tables and their
+    seats, the tables' last deals and signatures, the start numbers, and the deals of the
+    tables whose results the cache does not hold)."""
     at = at or now()
     draws, last = current_series(tournament)
     drawn = [d.number for d in draws]
