@@ -761,6 +761,14 @@ class Tournament(models.Model):
         validators=[MinValueValidator(1), MaxValueValidator(10000)])
     signup_key = models.CharField(_("registration key"), max_length=24, unique=True,
                                   default=new_board_key)
+    # The director's cockpit (issue 24): each series' time limit (its clock runs from the
+    # series' explicit start, TournamentSeries.started), and one message to every table
+    # screen of the tournament ("" none); a new message replaces the old.
+    series_minutes = models.PositiveSmallIntegerField(
+        _("time limit per series (minutes)"), default=120,
+        validators=[MinValueValidator(10), MaxValueValidator(600)])
+    notice = models.CharField(_("message to the tables"), max_length=200, blank=True)
+    notice_at = models.DateTimeField(_("message sent"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("tournament")
@@ -864,6 +872,8 @@ class TournamentSeries(models.Model):
     seed = models.BigIntegerField(_("seed"))
     repeated_pairs = models.PositiveIntegerField(_("repeated opponents"), default=0)
     drawn = models.DateTimeField(_("drawn"), auto_now_add=True)
+    # When the director started the series (its clock, issue 24): None until then.
+    started = models.DateTimeField(_("started"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("series draw")

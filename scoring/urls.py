@@ -4,6 +4,7 @@ from scoring.views import (
     account,
     board,
     club,
+    cockpit,
     engine,
     entry,
     federation,
@@ -33,5 +34,5 @@ urlpatterns = [*home.urlpatterns, *club.urlpatterns, *entry.urlpatterns, *sheet.
                *sync.urlpatterns, *held.urlpatterns, *offline_app.urlpatterns,
                *onboarding.urlpatterns, *members.urlpatterns, *account.urlpatterns,
                *imports.urlpatterns, *tournament.urlpatterns, *board.urlpatterns,
-               *federation.urlpatterns, *signing.urlpatterns]
-urlpatterns += signup.urlpatterns  # online self-registration for a tournament (issue 24)
+               *federation.urlpatterns, *signing.urlpatterns, *cockpit.urlpatterns,
+               *signup.urlpatterns]

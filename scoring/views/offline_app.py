@@ -30,7 +30,8 @@ ICON_SIZES = (192, 512)
 STATIC_FILES = ("css/base.css", "css/entry.css", "css/table-live.css", "css/offline-table.css",
                 "vendor/htmx/htmx.min.js", "js/print.js", "js/live.js", "js/entry.js",
                 "js/table-live.js", "js/skat-engine.js", "js/skat-engine-worker.js",
-                "js/offline-table.js", "js/signout.js", "favicon.svg")
+                "js/offline-table.js", "js/signout.js", "js/series-clock.js",
+                "js/table-line.js", "favicon.svg")
 PYODIDE_FILES = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip",
                  "pyodide-lock.json")
 

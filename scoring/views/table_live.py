@@ -30,11 +30,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from django.db.models import OuterRef, Subquery
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.urls import URLPattern, path, reverse
+from django.utils import formats, timezone
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
@@ -42,8 +44,10 @@ from django.views.decorators.http import require_safe
 from scoring import access
 from scoring.engine.fields import same_deal
 from scoring.forms.entry import DealForm, EditForm, Rules
-from scoring.models import AuditEntry, Deal, Evening, Membership, Table
+from scoring.models import AuditEntry, Deal, Evening, Membership, Table, TournamentSeries
 from scoring.notation import short_names
+from scoring.reads import cockpit
+from scoring.reads.live import digest
 from scoring.reads.sheet import ScoreSheet, SheetRow, deal_preview, deal_toggle_preview
 from scoring.writes.services import Actor
 
@@ -53,8 +57,30 @@ MAX_CHANGES = 20
 
 # ---------------------------------------------------------------- the version poll
 
-def _etag(pk: int, version: int) -> str:
-    return f'"table-{pk}-v{version}"'
+def _etag(pk: int, version: int, line: str = "") -> str:
+    return f'"table-{pk}-v{version}{line}"'
+
+
+def _tournament_line(row: Mapping[str, Any]) -> dict[str, Any] | None:
+    """What a tournament's table screen shows in its one line (issue 24, item 5): the
+    series clock (its end in ms since the epoch, None while the director has not started
+    the series) and the director's message with its time ("" none). None for a table of no
+    tournament. ``now`` is the server's time, which the screen's countdown follows."""
+    if row["evening__tournament__id"] is None:
+        return None
+    started, notice_at = row["started"], row["evening__tournament__notice_at"]
+    ends = (started + timedelta(minutes=row["evening__tournament__series_minutes"])
+            if started else None)
+    notice = row["evening__tournament__notice"] if notice_at else ""
+    return {
+        "series": row["series"],
+        "ends": int(ends.timestamp() * 1000) if ends else None,
+        "notice": notice,
+        "notice_at": formats.time_format(timezone.localtime(notice_at), "H:i")
+        if notice else "",
+        "notice_id": f"{notice_at.timestamp():.6f}" if notice else "",
+        "now": int(cockpit.now().timestamp() * 1000),
+    }
 
 
 @require_safe
@@ -63,8 +89,14 @@ def table_version(request: HttpRequest, pk: int) -> HttpResponse:
     role) or a device holding its code; anyone else gets 404, as on the screen itself
     (access.table_for). One query: the table, its evening and the user's role in its club."""
     user = request.user
-    rows = Table.objects.filter(pk=pk).values(
-        "version", "access_code", "evening__date", "evening__closed")
+    # The tournament's clock and message come with the same query (issue 24, item 5).
+    rows = Table.objects.filter(pk=pk).annotate(started=Subquery(
+        TournamentSeries.objects.filter(tournament=OuterRef("evening__tournament"),
+                                        number=OuterRef("series")).values("started")[:1],
+    )).values(
+        "version", "access_code", "evening__date", "evening__closed", "series", "started",
+        "evening__tournament__id", "evening__tournament__notice",
+        "evening__tournament__notice_at", "evening__tournament__series_minutes")
     row: Mapping[str, Any] | None
     if user.is_authenticated:
         row = rows.annotate(role=Subquery(Membership.objects.filter(
@@ -80,11 +112,18 @@ def table_version(request: HttpRequest, pk: int) -> HttpResponse:
             date=row["evening__date"], closed=row["evening__closed"]))
         if not access.has_grant(request, table):
             raise Http404
-    etag = _etag(pk, row["version"])
+    line = _tournament_line(row)
+    # The line's clock end and message enter the ETag (not ``now``: a 304 keeps the
+    # screen's count, which runs on by itself).
+    etag = _etag(pk, row["version"], "" if line is None else "-" + digest(
+        line["ends"], line["notice_id"], line["notice"]))
     if etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
         response = HttpResponse(status=304)
     else:
-        response = JsonResponse({"version": row["version"]})
+        answer: dict[str, Any] = {"version": row["version"]}
+        if line is not None:
+            answer["tournament"] = line
+        response = JsonResponse(answer)
     response["ETag"] = etag
     # Always asked again (never a stale answer from a cache), for this session only.
     response["Cache-Control"] = "private, no-cache"

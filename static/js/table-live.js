@@ -142,11 +142,13 @@
         offline = true;
         setState("offline", live.dataset.offline);
       }
+      document.dispatchEvent(new CustomEvent("table-live:lost"));
     }
     function back() {
       if (offline) {
         offline = false;
         setState("saved", live.dataset.online);
+        document.dispatchEvent(new CustomEvent("table-live:back"));
       }
     }
 
@@ -239,6 +241,8 @@
           }
           var fresh = response.headers.get("ETag");
           return response.json().then(function (data) {
+            // a tournament's clock and message (table-line.js)
+            document.dispatchEvent(new CustomEvent("table-live:answer", {detail: data}));
             if (String(data.version) !== version) {
               return refresh().then(function () { etag = fresh; });
             }

@@ -101,6 +101,10 @@ NOT_PAGES = {
     "signup-confirm": "a mailed link's page: measured at phone width by "
                       "test_tournament_signup_browser.py",
     "tournament-signup": "POST only: the form is on the tournament desk",
+    "tournament-cockpit-live": "htmx fragment of the cockpit (measured as 'tournament-cockpit')",
+    "tournament-cockpit-start": "POST only: the button is on the cockpit",
+    "tournament-cockpit-clock": "POST only: the form is on the cockpit",
+    "tournament-cockpit-message": "POST only: the form is on the cockpit",
 }
 # The pages that were once too wide: saved as screenshots to look at.
 SHOWN = {"sheet", "sheet-six", "evening", "evening-audit", "deal-history", "season-player",
@@ -191,6 +195,7 @@ def page_urls(objects: dict[str, Any]) -> dict[str, str]:
         "scoring:tournament": [objects["tournament"].pk],
         "scoring:tournament-results": [objects["tournament"].pk],
         "scoring:tournament-seats": [objects["tournament"].pk, 1],
+        "scoring:tournament-cockpit": [objects["tournament"].pk],
         "scoring:board": [objects["tournament"].board_key],
         "scoring:board-tv": [objects["tournament"].board_key],
         "scoring:sign-phone": [objects["table"].pk, sign_token(objects["table"])],

@@ -219,3 +219,40 @@ def test_the_three_pdfs_of_1001_players_render_once_and_hold_everybody(
     assert "Mannschaftswertung" in ranking and "Preisgeld" in ranking
     assert pages(pdfs["cards"]) == 126  # 251 cards, two to a sheet
     assert "Tisch 251" in text(pdfs["cards"], 126)
+def test_the_directors_cockpit_of_1001_players(
+        client: Client, django_assert_max_num_queries: Any) -> None:
+    """Issue 24, item 5: the cockpit of series 1 (251 tables) is one compact page in the same
+    number of queries as at 13 players, its polled part too; every table's version poll
+    carries the message in one query still."""
+    from scoring.reads import cockpit as reads
+    from scoring.writes import cockpit as cw
+
+    from .test_cockpit import COCKPIT_QUERIES
+
+    club = make_club()
+    t = big_tournament(club, 1001)
+    cw.series_start(tournament=t, series=1)
+    cw.notice_send(tournament=t, text="Serie 2 beginnt um 15:30")
+    client.force_login(make_user(club, "admin"))
+    url = reverse("scoring:tournament-cockpit", args=[t.pk])
+    live = reverse("scoring:tournament-cockpit-live", args=[t.pk])
+    client.get(url)
+    with django_assert_max_num_queries(COCKPIT_QUERIES):
+        page = client.get(url)
+    with django_assert_max_num_queries(COCKPIT_QUERIES):
+        part = client.get(live + "?show=open&sort=idle")
+    assert page.status_code == part.status_code == 200
+    html = page.content.decode()
+    assert len(page.content) < 250_000, len(page.content)
+    assert html.count('<tr id="cockpit-table-') == 251
+    # one round a series here: 4 games at each of 248 4-tables, 3 at each of 3 3-tables
+    assert "Serie 1: 251 Tische" in html and "0 von 1001 Spielen gespielt" in html
+    assert "<strong>251</strong> nicht fertig" in html
+    assert part.content.decode().count('<tr id="cockpit-table-') == 251
+    assert reads.cockpit(t).counts["open"] == 251
+    table = Table.objects.filter(evening=t.evening, series=1).order_by("-number").first()
+    assert table is not None
+    version = reverse("scoring:table-version", args=[table.pk])
+    with django_assert_max_num_queries(2):
+        line = client.get(version).json()["tournament"]
+    assert line["notice"] == "Serie 2 beginnt um 15:30" and line["ends"] is not None
