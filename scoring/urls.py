@@ -13,6 +13,7 @@ from scoring.views import (
     members,
     offline_app,
     onboarding,
+    preisskat,
     printed,
     season,
     series,
@@ -33,3 +34,4 @@ urlpatterns = [*home.urlpatterns, *club.urlpatterns, *entry.urlpatterns, *sheet.
                *onboarding.urlpatterns, *members.urlpatterns, *account.urlpatterns,
                *imports.urlpatterns, *tournament.urlpatterns, *board.urlpatterns,
                *federation.urlpatterns, *signing.urlpatterns]
+urlpatterns += preisskat.urlpatterns  # issue 24 item 4

@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.collation import ordered_by_name
 from scoring.models import Club, Player, RuleProfile, Season, Tournament
-from scoring.presets import PRESETS
+from scoring.presets import TOURNAMENT_PRESET, matches_preset
 from scoring.reads.tournament import parse_prizes
 
 MONEY: dict[str, Any] = {"max_digits": 8, "decimal_places": 2, "min_value": Decimal("0")}
@@ -78,7 +78,9 @@ class TournamentForm(forms.Form):
         profile_field = self.fields["profile"]
         assert isinstance(profile_field, forms.ModelChoiceField)
         profile_field.queryset = profiles
-        isko = profiles.filter(name=PRESETS["isko_tournament"]["name"]).first()
+        # the ISkO tournament profile, found by its rules whatever its name (issue 24)
+        isko = next((p for p in profiles if matches_preset(p, TOURNAMENT_PRESET)), None)
+        self.tournament_profile = isko
         if isko is not None:
             profile_field.initial = isko.pk
         season_field = self.fields["season"]

@@ -1,0 +1,108 @@
+"""Preisskat essentials (issue 24, item 4): the ISkO tournament preset found by its rules,
+the unpaid warning at the draw and the mark on the prize list, the fees editable until the
+first draw, prize lists per category, team and tandem, and clubs kept apart at the draw."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from scoring.forms.tournament import TournamentForm
+from scoring.models import Club, RuleProfile
+from scoring.presets import PRESETS, matches_preset
+
+from .factories import make_club, make_user
+
+pytestmark = pytest.mark.django_db
+
+ISKO = PRESETS["isko_tournament"]["name"]
+
+
+# ------------------------------------------------ 1. the ISkO tournament preset, by its rules
+
+def _initial_profile(club: Club) -> int | None:
+    initial = TournamentForm(club=club).fields["profile"].initial
+    return initial if isinstance(initial, int) else None
+
+
+def test_the_tournament_form_picks_the_profile_with_the_isko_tournament_rules() -> None:
+    club = make_club()
+    named = RuleProfile.objects.get(club=club, name=ISKO)
+    named.options = {"kontra": True}  # named "ISkO tournament", but other rules
+    named.save()
+    ours = RuleProfile.objects.create(club=club, name="Unser Turnier", rules="isko",
+                                      options={"kontra": False}, scoring="seeger_fabian")
+    assert matches_preset(ours) and not matches_preset(named)
+    assert _initial_profile(club) == ours.pk
+
+
+def test_a_profile_named_isko_tournament_with_other_rules_is_not_chosen() -> None:
+    club = make_club()
+    for profile in club.rule_profiles.all():
+        if profile.name == ISKO:
+            profile.scoring = "classic"
+            profile.save()
+    assert not any(matches_preset(p) for p in club.rule_profiles.all())
+    assert _initial_profile(club) is None
+
+
+def test_without_a_matching_profile_the_form_offers_it_and_makes_it_in_one_step(
+        client: Client) -> None:
+    club = make_club()
+    RuleProfile.objects.filter(club=club, name=ISKO).update(options={"spitze": True})
+    client.force_login(make_user(club, "admin"))
+    create = reverse("scoring:tournament-create", args=[club.slug])
+    page = client.get(create, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    preset_url = reverse("scoring:profile-preset", args=[club.slug])
+    assert preset_url in page
+    response = client.post(preset_url, {"preset": "isko_tournament"},
+                           HTTP_ACCEPT_LANGUAGE="de")
+    assert response.status_code == 302 and response["Location"] == create
+    made = club.rule_profiles.exclude(name__in=[p["name"] for p in PRESETS.values()]).get()
+    assert matches_preset(made) and made.options == {} and made.scoring == "seeger_fabian"
+    assert _initial_profile(club) == made.pk
+    assert preset_url not in client.get(create).content.decode()  # no second offer
+
+
+def test_a_new_rule_profile_can_start_from_a_preset(client: Client) -> None:
+    club = make_club()
+    client.force_login(make_user(club, "admin"))
+    url = reverse("scoring:profile-create", args=[club.slug])
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "?preset=isko_tournament" in page
+    form = client.get(url + "?preset=isko_tournament").context["form"]
+    assert form.initial["scoring"] == "seeger_fabian" and form.initial["kontra"] is False
+    assert form.initial["ramsch"] == "off"
+    form = client.get(url + "?preset=club_evening").context["form"]
+    assert form.initial["kontra"] is True and form.initial["scoring"] == "classic"
+    assert client.get(url + "?preset=nonsense").status_code == 200
+
+
+def test_only_the_clubs_admins_create_a_profile_from_a_preset(client: Client) -> None:
+    club = make_club()
+    url = reverse("scoring:profile-preset", args=[club.slug])
+    before = club.rule_profiles.count()
+    response = client.post(url, {"preset": "isko_tournament"})  # anonymous
+    assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
+    for role in ("scorer", "viewer"):
+        client.force_login(make_user(club, role))
+        assert client.post(url, {"preset": "isko_tournament"}).status_code == 403
+    client.force_login(make_user(make_club("zwickau", "Skatclub Zwickau"), "admin"))
+    assert client.post(url, {"preset": "isko_tournament"}).status_code == 404
+    client.force_login(make_user(club, "admin"))
+    assert client.get(url).status_code == 405
+    response = client.post(url, {"preset": "nonsense"}, follow=True)
+    assert response.status_code == 200
+    assert club.rule_profiles.count() == before
+    assert client.post(url, {"preset": "isko_tournament"}).status_code == 302
+    assert club.rule_profiles.count() == before + 1
+
+
+def test_a_preset_profile_whose_name_is_taken_gets_a_number() -> None:
+    from scoring.writes.preisskat import profile_from_preset
+
+    club = make_club()
+    first = profile_from_preset(club=club, key="isko_tournament")
+    second = profile_from_preset(club=club, key="isko_tournament")
+    assert second.name == f"{first.name} (2)" and matches_preset(second)
