@@ -164,6 +164,9 @@ class DrawForm(forms.Form):
     unsigned_ok = forms.BooleanField(
         label=_("Draw even though not every table has signed yet"), required=False)
     unsigned_reason = forms.CharField(label=_("Why"), required=False, max_length=500)
+    # players who play and have not paid: the organiser confirms or goes back (issue 24)
+    unpaid_ok = forms.BooleanField(
+        label=_("Draw all the same: they pay later"), required=False)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

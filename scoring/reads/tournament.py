@@ -146,6 +146,14 @@ def entrant_counts(tournament: Tournament, series: int) -> EntrantCounts:
                          row["n_playing"])
 
 
+def unpaid_players(tournament: Tournament, series: int) -> list[int]:
+    """The start numbers of those who play ``series`` (checked in, not withdrawn before it)
+    and have not paid: the draw's warning (issue 24). One query of numbers only."""
+    return list(tournament.entrants.filter(
+        Q(withdrawn_after__isnull=True) | Q(withdrawn_after__gte=series),
+        checked_in=True, paid=False).order_by("number").values_list("number", flat=True))
+
+
 def board_version(tournament: Tournament) -> str:
     """What the public board's cache, its ETag and the printed documents are keyed by: the
     tournament's own version (registration, seating, settings), its evening's (the club

@@ -39,6 +39,7 @@ from scoring.reads.tournament import (
     series_summaries,
     series_tables,
     tournament_ranking,
+    unpaid_players,
 )
 from scoring.spreadsheet import csv_text
 from scoring.views import board
@@ -151,6 +152,7 @@ def tournament_page(request: HttpRequest, pk: int) -> HttpResponse:
         "next_series": next_series if next_series <= tournament.series_count else None,
         "playing": counts.playing, "paid": counts.paid, "checked_in": counts.checked_in,
         "draw_form": DrawForm(),
+        "unpaid": unpaid_players(tournament, next_series),
         "settings_form": SettingsForm(initial={
             "reseat": tournament.reseat, "tie_rule": tournament.tie_rule,
             "prizes": "\n".join(tournament.prizes), "public": tournament.public}),
@@ -218,6 +220,7 @@ def series_draw(request: HttpRequest, pk: int) -> HttpResponse:
         drawn = services.series_draw(
             tournament=tournament, seed=data["seed"],
             unsigned_reason=data["unsigned_reason"] if data["unsigned_ok"] else "",
+            unpaid_confirmed=data["unpaid_ok"],
             actor=Actor(request.user, request.user.get_username(), admin=True))
     except ValidationError as err:
         for message in err.messages:

@@ -15,6 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F, Max
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring import draw
 from scoring.models import AuditEntry, Entrant, Player, Tournament, TournamentSeries
@@ -190,12 +191,15 @@ def _mates(entrants: list[Entrant]) -> list[list[int]]:
 
 def series_draw(*, tournament: Tournament, seed: int | None = None,
                 unsigned_reason: str = "", actor: services.Actor | None = None,
-                ) -> TournamentSeries:
+                unpaid_confirmed: bool = True) -> TournamentSeries:
     """Seat the next series: the first by lot, each later one as the organiser chose (drawn
     again against repeated opponents, or by the standings). Everyone checked in and not
     withdrawn plays; the previous series must be finished and signed at every table
     (issue 23), unless the director draws all the same with ``unsigned_reason``, which the
-    evening's audit log keeps with the tables that had not signed. The seed is recorded."""
+    evening's audit log keeps with the tables that had not signed. The seed is recorded.
+    The desk draws with ``unpaid_confirmed`` as the organiser ticked it: without it,
+    players who play and have not paid refuse the draw with their start numbers (issue 24:
+    no silent draw)."""
     evening = tournament.evening
     if evening.closed:
         raise ValidationError(_("This tournament is closed."))
@@ -207,6 +211,14 @@ def series_draw(*, tournament: Tournament, seed: int | None = None,
             raise ValidationError(_("All %(count)d series are drawn.")
                                   % {"count": locked.series_count})
         entrants = [e for e in locked.entrants.select_related("player") if e.plays_in(number)]
+        unpaid = sorted(e.number for e in entrants if not e.paid)
+        if unpaid and not unpaid_confirmed:
+            raise ValidationError(ngettext(
+                "%(count)d player checked in has not paid: start number %(numbers)s. "
+                "Confirm to draw all the same.",
+                "%(count)d players checked in have not paid: start numbers %(numbers)s. "
+                "Confirm to draw all the same.", len(unpaid)) % {
+                    "count": len(unpaid), "numbers": ", ".join(map(str, unpaid))})
         seating.table_sizes(len(entrants))  # the clear message for too few, or five
         seed = new_seed() if seed is None else seed
         if not 0 <= seed < MAX_SEED:

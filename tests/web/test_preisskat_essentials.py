@@ -4,15 +4,22 @@ first draw, prize lists per category, team and tandem, and clubs kept apart at t
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 
 from scoring.forms.tournament import TournamentForm
-from scoring.models import Club, RuleProfile
+from scoring.models import Club, RuleProfile, Tournament
 from scoring.presets import PRESETS, matches_preset
+from scoring.reads.tournament import tournament_ranking
+from scoring.writes import tournament as tw
 
 from .factories import make_club, make_user
+from .pdfs import needs_poppler, text
+from .tournaments import fill_series, make_tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -106,3 +113,67 @@ def test_a_preset_profile_whose_name_is_taken_gets_a_number() -> None:
     first = profile_from_preset(club=club, key="isko_tournament")
     second = profile_from_preset(club=club, key="isko_tournament")
     assert second.name == f"{first.name} (2)" and matches_preset(second)
+
+
+# ------------------------------------------------ 2. unpaid players: the draw's warning, the mark
+
+def _unpaid(t: Tournament, *numbers: int) -> None:
+    for entrant in t.entrants.filter(number__in=numbers):
+        tw.entrant_mark(entrant=entrant, paid=False)
+
+
+def test_the_draw_lists_the_unpaid_and_waits_for_the_organisers_confirmation(
+        client: Client) -> None:
+    t = make_tournament(make_club())
+    _unpaid(t, 3, 11)
+    client.force_login(make_user(t.club, "admin"))
+    desk = reverse("scoring:tournament", args=[t.pk])
+    page = client.get(desk, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    warning = re.search(r'<fieldset class="plain draw-unpaid".*?</fieldset>', page, re.S)
+    assert warning is not None
+    assert "2 Spieler sind anwesend und haben noch nicht bezahlt" in warning.group(0)
+    assert '<span class="unpaid-numbers">3, 11</span>' in warning.group(0)
+    draw = reverse("scoring:tournament-draw", args=[t.pk])
+    response = client.post(draw, {"seed": "5"}, follow=True, HTTP_ACCEPT_LANGUAGE="de")
+    assert not t.draws.exists() and not t.evening.tables.exists()  # no silent draw
+    shown = [str(m) for m in response.context["messages"]]
+    assert any("Startnummern 3, 11" in m for m in shown), shown
+    client.post(draw, {"seed": "5", "unpaid_ok": "on"})
+    assert t.draws.filter(number=1).exists()  # confirmed: drawn all the same
+    page = client.get(desk).content.decode()
+    assert "draw-unpaid" in page  # series 2: the two still have not paid
+    for entrant in t.entrants.filter(paid=False):
+        tw.entrant_mark(entrant=entrant, paid=True)
+    assert "draw-unpaid" not in client.get(desk).content.decode()
+
+
+def test_the_service_refuses_an_unconfirmed_draw_with_unpaid_players() -> None:
+    t = make_tournament(make_club())
+    _unpaid(t, 7)
+    with pytest.raises(ValidationError, match="7"):
+        tw.series_draw(tournament=t, seed=1, unpaid_confirmed=False)
+    assert not t.draws.exists()
+    t.entrants.filter(number=7).update(checked_in=False)  # not playing: no warning
+    tw.series_draw(tournament=t, seed=1, unpaid_confirmed=False)
+    assert t.draws.count() == 1
+
+
+@needs_poppler
+def test_unpaid_winners_are_marked_on_the_prize_list(client: Client) -> None:
+    t = make_tournament(make_club())
+    tw.series_draw(tournament=t, seed=1)
+    fill_series(t, 1)
+    rows = tournament_ranking(t).rows
+    winner, second = rows[0], rows[1]
+    assert winner.prize > 0 and second.prize > 0
+    _unpaid(t, winner.entrant.number)
+    client.force_login(make_user(t.club, "viewer"))
+    page = client.get(reverse("scoring:tournament-results", args=[t.pk]),
+                      HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    marked = re.findall(r"<tr><td>\d+\.</td><td class=\"muted\">(\d+)</td>(?:(?!</tr>).)*"
+                        r"nicht bezahlt", page, re.S)
+    assert marked == [str(winner.entrant.number)]
+    pdf = client.get(reverse("scoring:tournament-results-pdf", args=[t.pk]),
+                     HTTP_ACCEPT_LANGUAGE="de").content
+    lines = [line for line in text(pdf).splitlines() if "nicht bezahlt" in line]
+    assert len(lines) == 1 and winner.name in lines[0]
