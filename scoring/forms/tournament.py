@@ -17,6 +17,7 @@ from scoring.collation import ordered_by_name
 from scoring.models import Club, Player, RuleProfile, Season, Tournament
 from scoring.presets import TOURNAMENT_PRESET, matches_preset
 from scoring.reads.tournament import parse_prizes
+from scoring.writes.preisskat import Fees, current_fees
 
 MONEY: dict[str, Any] = {"max_digits": 8, "decimal_places": 2, "min_value": Decimal("0")}
 MAX_SEED = 2**53
@@ -149,9 +150,54 @@ class SettingsForm(forms.Form):
     prizes = forms.CharField(label=_("Prizes"), required=False,
                              widget=forms.Textarea(attrs={"rows": 4}))
     public = forms.BooleanField(label=_("Public live board"), required=False)
+    # the fees (issue 24): editable until series 1 is drawn, then shown read-only; a form
+    # without them (an older page) leaves them as they are
+    entry_fee = forms.DecimalField(label=_("Entry fee"), required=False, **MONEY)
+    lost_fee = forms.DecimalField(label=_("Lost-game fee"), required=False, **MONEY)
+    lost_fee_from = forms.IntegerField(
+        label=_("Higher fee from lost game no."), min_value=2, max_value=99, required=False)
+    lost_fee_high = forms.DecimalField(label=_("Higher lost-game fee"), required=False,
+                                       **MONEY)
+    passed_fee = forms.DecimalField(label=_("Passed-deal fee"), required=False, **MONEY)
+    team_fee = forms.DecimalField(
+        label=_("Team fee (teams of 4)"), required=False, **MONEY,
+        help_text=_("Leave empty for no team ranking."))
+    tandem_fee = forms.DecimalField(
+        label=_("Tandem fee (tandems of 2)"), required=False, **MONEY,
+        help_text=_("Leave empty for no tandem ranking."))
+    FEES = ("entry_fee", "lost_fee", "lost_fee_from", "lost_fee_high", "passed_fee",
+            "team_fee", "tandem_fee")
 
     def clean_prizes(self) -> list[str]:
         return parse_prize_lines(self.cleaned_data["prizes"])
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        high, start = data.get("lost_fee_high"), data.get("lost_fee_from")
+        if (high is None) != (start is None):
+            raise ValidationError(_("Give both the higher lost-game fee and the lost game "
+                                    "it starts from, or neither."))
+        return data
+
+    def fees(self) -> Fees | None:
+        """The fees as posted, None when the form carried none (an empty amount is 0, an
+        empty team or tandem fee no such ranking)."""
+        if not any(name in self.data for name in self.FEES):
+            return None
+        data = self.cleaned_data
+        zero = Decimal("0.00")
+        return Fees(entry_fee=data.get("entry_fee") or zero, team_fee=data.get("team_fee"),
+                    tandem_fee=data.get("tandem_fee"), lost_fee=data.get("lost_fee") or zero,
+                    lost_fee_high=data.get("lost_fee_high"),
+                    lost_fee_from=data.get("lost_fee_from"),
+                    passed_fee=data.get("passed_fee") or zero)
+
+    @staticmethod
+    def initial_for(tournament: Tournament) -> dict[str, Any]:
+        fees = current_fees(tournament)
+        return {"reseat": tournament.reseat, "tie_rule": tournament.tie_rule,
+                "prizes": "\n".join(tournament.prizes), "public": tournament.public,
+                **{name: getattr(fees, name) for name in SettingsForm.FEES}}
 
 
 class DrawForm(forms.Form):

@@ -17,6 +17,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import URLPattern, path, reverse
@@ -45,6 +46,7 @@ from scoring.spreadsheet import csv_text
 from scoring.views import board
 from scoring.views.club import format_code
 from scoring.views.printed import pdf_response
+from scoring.writes import preisskat
 from scoring.writes import tournament as services
 from scoring.writes.services import Actor
 
@@ -153,9 +155,7 @@ def tournament_page(request: HttpRequest, pk: int) -> HttpResponse:
         "playing": counts.playing, "paid": counts.paid, "checked_in": counts.checked_in,
         "draw_form": DrawForm(),
         "unpaid": unpaid_players(tournament, next_series),
-        "settings_form": SettingsForm(initial={
-            "reseat": tournament.reseat, "tie_rule": tournament.tie_rule,
-            "prizes": "\n".join(tournament.prizes), "public": tournament.public}),
+        "settings_form": SettingsForm(initial=SettingsForm.initial_for(tournament)),
         "board_url": request.build_absolute_uri(
             reverse("scoring:board", args=[tournament.board_key])),
     })
@@ -193,11 +193,20 @@ def tournament_settings(request: HttpRequest, pk: int) -> HttpResponse:
     form = SettingsForm(request.POST)
     if form.is_valid():
         data = form.cleaned_data
-        services.tournament_settings(tournament=tournament, reseat=data["reseat"],
-                                     tie_rule=data["tie_rule"], prizes=data["prizes"],
-                                     public=data["public"])
-        board.forget(tournament)
-        messages.success(request, _("The settings are saved."))
+        fees = form.fees()
+        try:
+            with transaction.atomic():  # refused fees change nothing else either
+                if fees is not None:
+                    preisskat.tournament_fees(tournament=tournament, fees=fees)
+                services.tournament_settings(tournament=tournament, reseat=data["reseat"],
+                                             tie_rule=data["tie_rule"], prizes=data["prizes"],
+                                             public=data["public"])
+        except ValidationError as err:
+            for refusal in err.messages:
+                messages.error(request, refusal)
+        else:
+            board.forget(tournament)
+            messages.success(request, _("The settings are saved."))
     else:
         for errors in form.errors.values():
             for message in errors:

@@ -4,7 +4,9 @@ first draw, prize lists per category, team and tandem, and clubs kept apart at t
 
 from __future__ import annotations
 
+import dataclasses
 import re
+from decimal import Decimal
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -15,6 +17,7 @@ from scoring.forms.tournament import TournamentForm
 from scoring.models import Club, RuleProfile, Tournament
 from scoring.presets import PRESETS, matches_preset
 from scoring.reads.tournament import tournament_ranking
+from scoring.writes import preisskat
 from scoring.writes import tournament as tw
 
 from .factories import make_club, make_user
@@ -177,3 +180,82 @@ def test_unpaid_winners_are_marked_on_the_prize_list(client: Client) -> None:
                      HTTP_ACCEPT_LANGUAGE="de").content
     lines = [line for line in text(pdf).splitlines() if "nicht bezahlt" in line]
     assert len(lines) == 1 and winner.name in lines[0]
+
+
+# ------------------------------------------------ 3. the fees, editable until series 1 is drawn
+
+def _settings(t: Tournament, **changes: str) -> dict[str, str]:
+    data = {"reseat": "draw", "tie_rule": "won", "prizes": "50%\n30%\n10.00", "public": "",
+            "entry_fee": "10.00", "lost_fee": "0.50", "lost_fee_from": "4",
+            "lost_fee_high": "1.00", "passed_fee": "0.50", "team_fee": "20.00",
+            "tandem_fee": "8.00"}
+    data.update(changes)
+    return data
+
+
+def test_the_fees_are_editable_until_series_1_is_drawn(client: Client) -> None:
+    t = make_tournament(make_club())
+    client.force_login(make_user(t.club, "admin"))
+    desk = reverse("scoring:tournament", args=[t.pk])
+    page = client.get(desk).content.decode()
+    assert 'name="entry_fee"' in page and 'value="10.00"' in page
+    assert 'name="lost_fee_high"' in page
+    url = reverse("scoring:tournament-settings", args=[t.pk])
+    client.post(url, _settings(t, entry_fee="12.50", lost_fee="0.30", lost_fee_from="5",
+                               lost_fee_high="0.60", passed_fee="0", team_fee="24",
+                               tandem_fee="10"))
+    t.refresh_from_db()
+    t.evening.refresh_from_db()
+    assert t.entry_fee == Decimal("12.50") and t.team_fee == Decimal("24.00")
+    assert t.tandem_fee == Decimal("10.00")
+    assert t.evening.settlement == {"lost_game_fee_tiers": [
+        {"from": 1, "fee": "0.30"}, {"from": 5, "fee": "0.60"}]}
+    # one flat lost-game fee, no tier; the ranking's pot follows the entry fee
+    client.post(url, _settings(t, entry_fee="12.50", lost_fee="0.40", lost_fee_from="",
+                               lost_fee_high="", passed_fee="0.20"))
+    t.evening.refresh_from_db()
+    assert t.evening.settlement == {"lost_game_fee": "0.40", "passed_deal_fee": "0.20"}
+    assert tournament_ranking(Tournament.objects.get(pk=t.pk)).money.pot == Decimal("162.50")
+    # bad input: a clear message, nothing changed
+    response = client.post(url, _settings(t, lost_fee_high="2.00", lost_fee_from=""),
+                           follow=True, HTTP_ACCEPT_LANGUAGE="de")
+    assert any("höhere" in str(m) or "beides" in str(m)
+               for m in response.context["messages"])
+    t.evening.refresh_from_db()
+    assert t.evening.settlement == {"lost_game_fee": "0.40", "passed_deal_fee": "0.20"}
+    # teams are registered: the team fee (the team ranking) cannot be removed
+    response = client.post(url, _settings(t, team_fee=""), follow=True)
+    t.refresh_from_db()
+    assert t.team_fee == Decimal("20.00")
+
+
+def test_after_the_first_draw_the_fees_are_read_only_and_a_change_is_refused(
+        client: Client) -> None:
+    t = make_tournament(make_club())
+    tw.series_draw(tournament=t, seed=1)
+    client.force_login(make_user(t.club, "admin"))
+    page = client.get(reverse("scoring:tournament", args=[t.pk]),
+                      HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert 'name="entry_fee"' not in page and 'name="lost_fee"' not in page
+    assert "fees-fixed" in page and "10.00" in page
+    url = reverse("scoring:tournament-settings", args=[t.pk])
+    settlement, version = dict(t.evening.settlement), t.version
+    for change in ({"entry_fee": "15.00"}, {"lost_fee": "0.60"}, {"team_fee": ""},
+                   {"lost_fee_high": "", "lost_fee_from": ""}, {"tandem_fee": "9"}):
+        response = client.post(url, _settings(t, prizes="100%", tie_rule="shared", **change),
+                               follow=True, HTTP_ACCEPT_LANGUAGE="de")
+        shown = [str(m) for m in response.context["messages"]]
+        assert any("Serie 1" in m and "Gebühren" in m for m in shown), (change, shown)
+        fresh = Tournament.objects.select_related("evening").get(pk=t.pk)
+        assert fresh.entry_fee == Decimal("10.00") and fresh.team_fee == Decimal("20.00")
+        assert fresh.tandem_fee == Decimal("8.00") and fresh.evening.settlement == settlement
+        assert fresh.prizes == ["50%", "30%", "10.00"] and fresh.tie_rule == "won"
+        assert fresh.version == version  # nothing changed
+    # the same fees again, or none in the form: the other settings are saved
+    client.post(url, _settings(t, tie_rule="shared"))
+    assert Tournament.objects.get(pk=t.pk).tie_rule == "shared"
+    client.post(url, {"reseat": "draw", "tie_rule": "won", "prizes": "", "public": ""})
+    assert Tournament.objects.get(pk=t.pk).tie_rule == "won"
+    with pytest.raises(ValidationError):
+        preisskat.tournament_fees(tournament=t, fees=dataclasses.replace(
+            preisskat.current_fees(t), passed_fee=Decimal("1.00")))
