@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring.collation import ordered_by_name
 from scoring.models import Club, Player, RuleProfile, Season, Tournament
 from scoring.presets import TOURNAMENT_PRESET, matches_preset
-from scoring.reads.tournament import parse_prizes
+from scoring.reads.tournament import list_prize_table, parse_prizes
 from scoring.writes.preisskat import Fees, current_fees
 
 MONEY: dict[str, Any] = {"max_digits": 8, "decimal_places": 2, "min_value": Decimal("0")}
@@ -168,11 +168,70 @@ class SettingsForm(forms.Form):
     FEES = ("entry_fee", "lost_fee", "lost_fee_from", "lost_fee_high", "passed_fee",
             "team_fee", "tandem_fee")
 
+    def __init__(self, *args: Any, tournament: Tournament | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # one prize table per category, for the team and the tandem ranking (issue 24)
+        self.lists: list[tuple[str, str, str]] = []  # (field, kind, category name)
+        if tournament is None:
+            return
+        for index, name in enumerate(tournament.categories):
+            self.lists.append((f"prizes_category_{index}", "category", name))
+        if tournament.team_fee is not None:
+            self.lists.append(("prizes_team", "team", ""))
+        if tournament.tandem_fee is not None:
+            self.lists.append(("prizes_tandem", "tandem", ""))
+        for name, kind, category in self.lists:
+            title = category if kind == "category" else (
+                _("Team ranking") if kind == "team" else _("Tandem ranking"))
+            self.fields[name] = forms.CharField(
+                label=_("Prizes: %(list)s") % {"list": title}, required=False,
+                widget=forms.Textarea(attrs={"rows": 2}))
+            self.initial.setdefault(name, "\n".join(list_prize_table(tournament, kind,
+                                                                     category)))
+
+    @property
+    def list_prize_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name, _kind, _category in self.lists]
+
+    def list_prizes(self) -> dict[str, Any] | None:
+        """The prize tables of the other lists as posted; None when the form had none."""
+        if not any(name in self.data for name, _kind, _category in self.lists):
+            return None
+        found: dict[str, Any] = {"categories": {}}
+        for name, kind, category in self.lists:
+            table = self.cleaned_data.get(name) or []
+            if not table:
+                continue
+            if kind == "category":
+                found["categories"][category] = table
+            else:
+                found[kind] = table
+        if not found["categories"]:
+            del found["categories"]
+        return found
+
+    def _clean_list(self, name: str) -> list[str]:
+        try:
+            return parse_prize_lines(self.cleaned_data.get(name) or "")
+        except ValidationError as err:
+            raise ValidationError(f"{self.fields[name].label}: {' '.join(err.messages)}"
+                                  ) from None
+
+    def _clean_lists(self) -> None:
+        for name, _kind, _category in self.lists:
+            if name in self.cleaned_data:
+                try:
+                    self.cleaned_data[name] = self._clean_list(name)
+                except ValidationError as err:
+                    self.add_error(name, err)
+
     def clean_prizes(self) -> list[str]:
         return parse_prize_lines(self.cleaned_data["prizes"])
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        self._clean_lists()
         high, start = data.get("lost_fee_high"), data.get("lost_fee_from")
         if (high is None) != (start is None):
             raise ValidationError(_("Give both the higher lost-game fee and the lost game "

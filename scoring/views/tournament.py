@@ -34,6 +34,9 @@ from scoring.qr import qr_svg
 from scoring.reads.signing import FINISHED, PLAYING, SIGNED, STATUS_WORDS
 from scoring.reads.tournament import (
     ENTRANTS_PER_PAGE,
+    Group,
+    PrizeList,
+    Row,
     entrant_counts,
     entrant_search,
     series_history,
@@ -155,7 +158,8 @@ def tournament_page(request: HttpRequest, pk: int) -> HttpResponse:
         "playing": counts.playing, "paid": counts.paid, "checked_in": counts.checked_in,
         "draw_form": DrawForm(),
         "unpaid": unpaid_players(tournament, next_series),
-        "settings_form": SettingsForm(initial=SettingsForm.initial_for(tournament)),
+        "settings_form": SettingsForm(initial=SettingsForm.initial_for(tournament),
+                                      tournament=tournament),
         "board_url": request.build_absolute_uri(
             reverse("scoring:board", args=[tournament.board_key])),
     })
@@ -190,14 +194,17 @@ def entrant_action(request: HttpRequest, pk: int, entrant: int) -> HttpResponse:
 @login_required
 def tournament_settings(request: HttpRequest, pk: int) -> HttpResponse:
     tournament, _member = tournament_for(request, pk, admin=True)
-    form = SettingsForm(request.POST)
+    form = SettingsForm(request.POST, tournament=tournament)
     if form.is_valid():
         data = form.cleaned_data
-        fees = form.fees()
+        fees, list_prizes = form.fees(), form.list_prizes()
         try:
             with transaction.atomic():  # refused fees change nothing else either
                 if fees is not None:
                     preisskat.tournament_fees(tournament=tournament, fees=fees)
+                if list_prizes is not None:
+                    preisskat.tournament_list_prizes(tournament=tournament,
+                                                     list_prizes=list_prizes)
                 services.tournament_settings(tournament=tournament, reseat=data["reseat"],
                                              tie_rule=data["tie_rule"], prizes=data["prizes"],
                                              public=data["public"])
@@ -329,6 +336,15 @@ def results_csv(request: HttpRequest, pk: int) -> HttpResponse:
     response["Content-Disposition"] = content_disposition_header(
         True, f"rangliste-{tournament.date:%Y-%m-%d}.csv") or ""
     numbers = ranking.series_numbers
+    key = request.GET.get("list", "")
+    if key:  # one of the other prize lists (issue 24): a category, the teams, the tandems
+        found = next((p for p in ranking.prize_lists if p.key == key), None)
+        if found is None:
+            raise Http404
+        response["Content-Disposition"] = content_disposition_header(
+            True, f"rangliste-{tournament.date:%Y-%m-%d}-{found.key}.csv") or ""
+        response.write(csv_text(prize_list_rows(found, numbers), delimiter=";"))
+        return response
     rows: list[list[object]] = [
         [_("Place"), _("No."), _("Player"), _("Club"), _("Category"), _("Team"), _("Tandem"),
          *[_("Series %(number)d") % {"number": n} for n in numbers],
@@ -341,6 +357,29 @@ def results_csv(request: HttpRequest, pk: int) -> HttpResponse:
     # names, clubs, teams as typed: through the one CSV writer that keeps formulas text
     response.write(csv_text(rows, delimiter=";"))
     return response
+
+
+def prize_list_rows(found: PrizeList, numbers: list[int]) -> list[list[object]]:
+    """A category's players, or the teams or tandems, with their prizes, as CSV rows."""
+    rows: list[list[object]] = []
+    if found.kind == "category":
+        rows.append([_("Place"), _("No."), _("Player"), _("Club"),
+                     *[_("Series %(number)d") % {"number": n} for n in numbers],
+                     _("Points"), _("won"), _("lost"), _("Prize money"), _("Paid")])
+        for row in found.rows:
+            assert isinstance(row, Row)
+            rows.append([row.rank, row.entrant.number, row.name, row.entrant.home_club,
+                         *[row.series.get(n, "") for n in numbers], row.score, row.won,
+                         row.lost, _csv_money(row.prize),
+                         _("yes") if row.entrant.paid else _("no")])
+        return rows
+    rows.append([_("Place"), _("Name"), _("Players"), _("Points"), _("won"), _("lost"),
+                 _("Prize money")])
+    for group in found.rows:
+        assert isinstance(group, Group)
+        rows.append([group.rank, group.name, ", ".join(m.name for m in group.members),
+                     group.score, group.won, group.lost, _csv_money(group.prize)])
+    return rows
 
 
 def _csv_money(value: Decimal) -> str:

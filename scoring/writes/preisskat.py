@@ -134,3 +134,24 @@ def tournament_fees(*, tournament: Tournament, fees: Fees) -> Tournament:
         Tournament.objects.filter(pk=locked.pk).update(version=F("version") + 1)
     tournament.refresh_from_db()
     return tournament
+
+
+# ---------------------------------------------------------------- the other prize lists
+
+def tournament_list_prizes(*, tournament: Tournament, list_prizes: dict[str, Any]) -> Tournament:
+    """The prize tables of the category, team and tandem rankings (each as parse_prizes
+    gives it); like the overall prizes, changeable all day."""
+    categories = list_prizes.get("categories", {})
+    if not isinstance(categories, dict) or any(
+            name not in tournament.categories for name in categories):
+        raise ValidationError(_("Prizes for a category the tournament does not have."))
+    for kind, fee in (("team", tournament.team_fee), ("tandem", tournament.tandem_fee)):
+        if list_prizes.get(kind) and fee is None:
+            raise ValidationError(_("This tournament has no team ranking.") if kind == "team"
+                                  else _("This tournament has no tandem ranking."))
+    with transaction.atomic():
+        tournament.list_prizes = list_prizes
+        tournament.save(update_fields=["list_prizes"])
+        Tournament.objects.filter(pk=tournament.pk).update(version=F("version") + 1)
+    tournament.refresh_from_db(fields=["version"])
+    return tournament

@@ -4,7 +4,9 @@ first draw, prize lists per category, team and tandem, and clubs kept apart at t
 
 from __future__ import annotations
 
+import csv
 import dataclasses
+import io
 import re
 from decimal import Decimal
 
@@ -16,7 +18,7 @@ from django.urls import reverse
 from scoring.forms.tournament import TournamentForm
 from scoring.models import Club, RuleProfile, Tournament
 from scoring.presets import PRESETS, matches_preset
-from scoring.reads.tournament import tournament_ranking
+from scoring.reads.tournament import Money, Row, TournamentRanking, tournament_ranking
 from scoring.writes import preisskat
 from scoring.writes import tournament as tw
 
@@ -259,3 +261,94 @@ def test_after_the_first_draw_the_fees_are_read_only_and_a_change_is_refused(
     with pytest.raises(ValidationError):
         preisskat.tournament_fees(tournament=t, fees=dataclasses.replace(
             preisskat.current_fees(t), passed_fee=Decimal("1.00")))
+
+
+# ------------------------------------------------ 4. prize lists per category, team and tandem
+
+def test_prize_lists_per_category_team_and_tandem(client: Client) -> None:
+    t = make_tournament(make_club())
+    tw.series_draw(tournament=t, seed=1)
+    fill_series(t, 1)
+    client.force_login(make_user(t.club, "admin"))
+    desk = client.get(reverse("scoring:tournament", args=[t.pk]),
+                      HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    for name in ("prizes_category_0", "prizes_category_1", "prizes_team", "prizes_tandem"):
+        assert f'name="{name}"' in desk, name
+    url = reverse("scoring:tournament-settings", args=[t.pk])
+    data = {"reseat": "draw", "tie_rule": "won", "prizes": "50%\n30%\n10.00",
+            "prizes_category_0": "20.00\n10,00", "prizes_category_1": "",
+            "prizes_team": "60%\n40%", "prizes_tandem": "16.00"}
+    client.post(url, data)
+    t.refresh_from_db()
+    assert t.list_prizes == {"categories": {"Damen": ["20.00", "10.00"]},
+                             "team": ["60%", "40%"], "tandem": ["16.00"]}
+    ranking = tournament_ranking(t)
+    lists = {p.key: p for p in ranking.prize_lists}
+    assert [(p.kind, p.key) for p in ranking.prize_lists] == [
+        ("category", "c0"), ("category", "c1"), ("team", "team"), ("tandem", "tandem")]
+    assert [p.title for p in ranking.prize_lists][:2] == ["Damen", "Senioren"]
+    damen, teams, tandems = lists["c0"], lists["team"], lists["tandem"]
+    assert damen.money and not lists["c1"].money
+    # the category's players ranked on their own by the tie rule, prizes by place
+    assert [r.entrant.category for r in damen.rows if isinstance(r, Row)] == ["Damen"] * 3
+    assert [r.rank for r in damen.rows] == [1, 2, 2]  # these two are level on every count
+    assert [r.prize for r in damen.rows] == [Decimal("20.00"), Decimal("5.00"),
+                                             Decimal("5.00")]
+    # teams: a share of the team fees (3 teams of 20.00)
+    assert teams.pot == Decimal("60.00") and len(teams.rows) == 3
+    assert [g.prize for g in teams.rows] == [Decimal("36.00"), Decimal("24.00"), Decimal(0)]
+    assert tandems.rows[0].prize == Decimal("16.00") and tandems.carried == Decimal("32.00")
+    best_team = teams.rows[0]
+    assert best_team.score >= teams.rows[1].score
+    # the page and its PDF show each list with its prizes; a CSV per list
+    page = client.get(reverse("scoring:tournament-results", args=[t.pk]),
+                      HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    for kind in ("category", "team", "tandem"):
+        assert f'class="prize-list-{kind}"' in page
+    assert "36,00" in page and "Topf 60,00 EUR" in page
+    pdf = text(client.get(reverse("scoring:tournament-results-pdf", args=[t.pk]),
+                          HTTP_ACCEPT_LANGUAGE="de").content)
+    assert "Mannschaftswertung" in pdf or "Mannschaften" in pdf
+    assert "36,00" in pdf and "16,00" in pdf and "Topf 60,00 EUR" in pdf
+    csv_url = reverse("scoring:tournament-results-csv", args=[t.pk])
+    team_rows = list(csv.reader(io.StringIO(client.get(
+        csv_url + "?list=team", HTTP_ACCEPT_LANGUAGE="de").content.decode("utf-8-sig")),
+        delimiter=";"))
+    assert team_rows[1][:2] == ["1", best_team.name] and team_rows[1][-1] == "36,00"
+    damen_rows = list(csv.reader(io.StringIO(client.get(
+        csv_url + "?list=c0", HTTP_ACCEPT_LANGUAGE="de").content.decode("utf-8-sig")),
+        delimiter=";"))
+    assert len(damen_rows) == 4 and damen_rows[1][-2:] == ["20,00", "ja"]
+    assert client.get(csv_url + "?list=c9").status_code == 404
+    overall = client.get(csv_url).content.decode("utf-8-sig")
+    assert len(list(csv.reader(io.StringIO(overall), delimiter=";"))) == 1 + 13
+    # bad input: a clear message, nothing changed
+    response = client.post(url, {**data, "prizes_team": "viel"}, follow=True,
+                           HTTP_ACCEPT_LANGUAGE="de")
+    assert any("Mannschaft" in str(m) for m in response.context["messages"])
+    t.refresh_from_db()
+    assert t.list_prizes["team"] == ["60%", "40%"]
+
+
+def test_a_category_list_shares_prizes_by_the_tie_rule() -> None:
+    t = make_tournament(make_club(), players=4)
+    t.categories, t.tie_rule = ["Damen"], "shared"
+    t.list_prizes = {"categories": {"Damen": ["20.00", "10.00"]}}
+    entrants = list(t.entrants.select_related("player"))
+    for e in entrants:
+        e.category = "Damen"
+    rows = [Row(e, score=s, won=w, lost=0) for e, s, w in zip(
+        entrants, [500, 500, 300, 100], [5, 3, 2, 1], strict=True)]
+    ranking = TournamentRanking(
+        tournament=t, after=1, rows=rows, progress=[], tie_rule="shared",
+        money=Money(Decimal(40), Decimal(0), Decimal(0), Decimal(0), Decimal(0), Decimal(0),
+                    4, "EUR"), prizes=[], problems=[], entrants=entrants)
+    damen = ranking.prize_lists[0]
+    assert [r.rank for r in damen.rows] == [1, 1, 3, 4]
+    assert [r.prize for r in damen.rows][:3] == [Decimal("15.00"), Decimal("15.00"),
+                                                 Decimal(0)]
+    t.tie_rule = "won"  # more games won breaks the tie
+    ranking = dataclasses.replace(ranking, tie_rule="won")
+    damen = ranking.prize_lists[0]
+    assert [r.rank for r in damen.rows] == [1, 2, 3, 4]
+    assert [r.prize for r in damen.rows][:2] == [Decimal("20.00"), Decimal("10.00")]
