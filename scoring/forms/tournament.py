@@ -150,6 +150,10 @@ class SettingsForm(forms.Form):
     prizes = forms.CharField(label=_("Prizes"), required=False,
                              widget=forms.Textarea(attrs={"rows": 4}))
     public = forms.BooleanField(label=_("Public live board"), required=False)
+    clubs_apart = forms.BooleanField(
+        label=_("Keep players of one club apart"), required=False,
+        help_text=_("The draw seats players of one home club at different tables where it "
+                    "can without repeating opponents or the 3-table."))
     # the fees (issue 24): editable until series 1 is drawn, then shown read-only; a form
     # without them (an older page) leaves them as they are
     entry_fee = forms.DecimalField(label=_("Entry fee"), required=False, **MONEY)
@@ -256,6 +260,7 @@ class SettingsForm(forms.Form):
         fees = current_fees(tournament)
         return {"reseat": tournament.reseat, "tie_rule": tournament.tie_rule,
                 "prizes": "\n".join(tournament.prizes), "public": tournament.public,
+                "clubs_apart": tournament.clubs_apart,
                 **{name: getattr(fees, name) for name in SettingsForm.FEES}}
 
 

@@ -202,6 +202,8 @@ def tournament_settings(request: HttpRequest, pk: int) -> HttpResponse:
             with transaction.atomic():  # refused fees change nothing else either
                 if fees is not None:
                     preisskat.tournament_fees(tournament=tournament, fees=fees)
+                preisskat.tournament_clubs_apart(tournament=tournament,
+                                                 on=data["clubs_apart"])
                 if list_prizes is not None:
                     preisskat.tournament_list_prizes(tournament=tournament,
                                                      list_prizes=list_prizes)

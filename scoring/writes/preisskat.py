@@ -155,3 +155,16 @@ def tournament_list_prizes(*, tournament: Tournament, list_prizes: dict[str, Any
         Tournament.objects.filter(pk=tournament.pk).update(version=F("version") + 1)
     tournament.refresh_from_db(fields=["version"])
     return tournament
+
+
+# ---------------------------------------------------------------- clubs kept apart
+
+def tournament_clubs_apart(*, tournament: Tournament, on: bool) -> Tournament:
+    """Whether the draws of the series still to come keep the players of one home club at
+    different tables where that costs nothing else (repeats, 3-tables, teams)."""
+    if tournament.clubs_apart != on:
+        with transaction.atomic():
+            Tournament.objects.filter(pk=tournament.pk).update(
+                clubs_apart=on, version=F("version") + 1)
+        tournament.refresh_from_db(fields=["clubs_apart", "version"])
+    return tournament

@@ -189,6 +189,20 @@ def _mates(entrants: list[Entrant]) -> list[list[int]]:
     return [members for members in groups.values() if len(members) > 1]
 
 
+def _club_mates(tournament: Tournament, entrants: list[Entrant]) -> list[list[int]]:
+    """The start numbers of each home club (issue 24: "Spieler eines Vereins möglichst
+    trennen"): the home club as typed, a member without one of the organising club; a guest
+    without one belongs to no club."""
+    clubs: dict[str, list[int]] = {}
+    for entrant in entrants:
+        club = " ".join(entrant.home_club.split()).casefold()
+        if not club and not entrant.player.guest:
+            club = tournament.club.name.casefold()
+        if club:
+            clubs.setdefault(club, []).append(entrant.number)
+    return [members for members in clubs.values() if len(members) > 1]
+
+
 def series_draw(*, tournament: Tournament, seed: int | None = None,
                 unsigned_reason: str = "", actor: services.Actor | None = None,
                 unpaid_confirmed: bool = True) -> TournamentSeries:
@@ -261,7 +275,9 @@ def series_draw(*, tournament: Tournament, seed: int | None = None,
             # planning the series still to come too keeps them free of repeats where possible
             # one search: repeats, the 3-table share and team/tandem mates at one table
             groups = draw.draw(numbers, draw.series_random(seed, number), history,
-                               ahead=locked.series_count - number, apart=_mates(entrants))
+                               ahead=locked.series_count - number, apart=_mates(entrants),
+                               loose=_club_mates(locked, entrants) if locked.clubs_apart
+                               else ())
         for table_number, group in enumerate(groups, start=1):
             services.table_create(evening=evening, players=[by_number[n].player for n in group],
                                   number=table_number, series=number)

@@ -14,11 +14,18 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from scoring.forms.tournament import TournamentForm
 from scoring.models import Club, RuleProfile, Tournament
 from scoring.presets import PRESETS, matches_preset
-from scoring.reads.tournament import Money, Row, TournamentRanking, tournament_ranking
+from scoring.reads.tournament import (
+    Money,
+    Row,
+    TournamentRanking,
+    series_history,
+    tournament_ranking,
+)
 from scoring.writes import preisskat
 from scoring.writes import tournament as tw
 
@@ -352,3 +359,60 @@ def test_a_category_list_shares_prizes_by_the_tie_rule() -> None:
     damen = ranking.prize_lists[0]
     assert [r.rank for r in damen.rows] == [1, 2, 3, 4]
     assert [r.prize for r in damen.rows][:2] == [Decimal("20.00"), Decimal("10.00")]
+
+
+# ------------------------------------------------ 5. players of one club kept apart at the draw
+
+def _club_field(club: Club, *, apart: bool) -> Tournament:
+    """16 guests of four home clubs (four each), no teams: four 4-tables."""
+    profile = next(p for p in club.rule_profiles.all() if matches_preset(p))
+    t = tw.tournament_create(
+        club=club, name="Vereinsturnier", date=timezone.localdate(), profile=profile,
+        series_count=1, series_rounds=1, entry_fee=Decimal("10.00"), settlement={},
+        categories=[], team_fee=None, tandem_fee=None, reseat="draw", tie_rule="won",
+        prizes=[], public=False)
+    homes = ["SC Nord", "Herz Bube", "Grand Hand", "Kreuz As"]
+    for index in range(16):
+        tw.entrant_register(tournament=t, name=f"Gast {index:02d}",
+                            home_club=homes[index % 4], paid=True, at_door=True)
+    preisskat.tournament_clubs_apart(tournament=t, on=apart)
+    return t
+
+
+def _club_pairs(t: Tournament) -> int:
+    home = dict(t.entrants.values_list("number", "home_club"))
+    pairs = 0
+    for series in series_history(t):
+        for table in series:
+            for i, a in enumerate(table):
+                pairs += sum(1 for b in table[i + 1:] if home[a] == home[b])
+    return pairs
+
+
+def test_the_setting_keeps_players_of_one_club_apart_at_the_draw(client: Client) -> None:
+    club = make_club()
+    together = [_club_field(make_club(f"c{seed}", f"Club {seed}"), apart=False)
+                for seed in range(3)]
+    for seed, t in enumerate(together):
+        tw.series_draw(tournament=t, seed=seed)
+    # by lot, the same seeds seat club mates together
+    assert sum(_club_pairs(t) for t in together) > 0
+    t = _club_field(club, apart=False)
+    client.force_login(make_user(club, "admin"))
+    desk = client.get(reverse("scoring:tournament", args=[t.pk]),
+                      HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Spieler eines Vereins möglichst trennen" in desk
+    client.post(reverse("scoring:tournament-settings", args=[t.pk]),
+                {"reseat": "draw", "tie_rule": "won", "prizes": "", "clubs_apart": "on"})
+    t.refresh_from_db()
+    assert t.clubs_apart
+    for seed in range(3):
+        fresh = _club_field(make_club(f"d{seed}", f"Dub {seed}"), apart=True)
+        tw.series_draw(tournament=fresh, seed=seed)
+        assert _club_pairs(fresh) == 0, seed
+    tw.series_draw(tournament=t, seed=0)
+    assert _club_pairs(t) == 0
+    # switched off again by the form (an unticked box)
+    client.post(reverse("scoring:tournament-settings", args=[t.pk]),
+                {"reseat": "draw", "tie_rule": "won", "prizes": ""})
+    assert not Tournament.objects.get(pk=t.pk).clubs_apart
