@@ -416,3 +416,24 @@ def test_the_setting_keeps_players_of_one_club_apart_at_the_draw(client: Client)
     client.post(reverse("scoring:tournament-settings", args=[t.pk]),
                 {"reseat": "draw", "tie_rule": "won", "prizes": ""})
     assert not Tournament.objects.get(pk=t.pk).clubs_apart
+
+
+def test_who_reads_the_prize_list_csvs(client: Client) -> None:
+    t = make_tournament(make_club())
+    tw.series_draw(tournament=t, seed=1)
+    url = reverse("scoring:tournament-results-csv", args=[t.pk]) + "?list=team"
+    response = client.get(url)  # anonymous: the sign-in page
+    assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
+    for role in ("viewer", "scorer", "admin"):
+        client.force_login(make_user(t.club, role))
+        assert client.get(url).status_code == 200, role
+    client.force_login(make_user(make_club("zwickau", "Skatclub Zwickau"), "admin"))
+    assert client.get(url).status_code == 404
+    settings = reverse("scoring:tournament-settings", args=[t.pk])
+    for role in ("viewer", "scorer"):
+        client.force_login(make_user(t.club, role, username=f"{role}-2"))
+        assert client.post(settings, {"reseat": "draw", "tie_rule": "won",
+                                      "prizes_team": "100%", "clubs_apart": "on"}
+                           ).status_code == 403
+    fresh = Tournament.objects.get(pk=t.pk)
+    assert fresh.list_prizes == {} and not fresh.clubs_apart
