@@ -740,6 +740,15 @@ class Tournament(models.Model):
     # pot (the entry fees); ties split the prizes of the places they share, the rest of the
     # pot is carried (reads/tournament.py).
     prizes = models.JSONField(_("prizes"), default=list, blank=True)
+    # The prize tables of the other lists (issue 24), each like ``prizes``: {"categories":
+    # {"Damen": ["20.00", …]}, "team": ["50%", …], "tandem": […]}; a share is of that list's
+    # own pot (the category's entry fees paid, the team or tandem fees).
+    list_prizes = models.JSONField(_("prizes of the other lists"), default=dict, blank=True)
+    # The draw keeps the members of one home club apart where that costs nothing else.
+    clubs_apart = models.BooleanField(
+        _("keep players of one club apart"), default=False,
+        help_text=_("The draw seats players of one home club at different tables where it "
+                    "can without repeating opponents or the 3-table."))
     public = models.BooleanField(
         _("public live board"), default=False,
         help_text=_("Anyone with the board's address may see the rankings, without signing "

@@ -31,3 +31,29 @@ PRESETS: dict[str, dict[str, Any]] = {
         "rules": "hoyle", "options": {}, "scoring": "classic",
     },
 }
+
+
+TOURNAMENT_PRESET = "isko_tournament"
+
+
+def _settings(rules: object, options: object, scoring: object) -> tuple[object, ...] | None:
+    """What a profile plays by, compared by meaning: the rule system, the options as the
+    engine reads them (``{}`` and ``{"kontra": false}`` are the same rules) and the scoring.
+    None for options the engine refuses (they match no preset)."""
+    from scoring.engine import SkatError
+    from scoring.engine.options import parse_options
+
+    try:
+        parsed = parse_options(rules, options, 4)
+    except SkatError:
+        return None
+    return (rules, parsed, scoring)
+
+
+def matches_preset(profile: Any, key: str = TOURNAMENT_PRESET) -> bool:
+    """Whether a rule profile holds the preset's rules, whatever it is called (issue 24: the
+    ISkO tournament profile is found by its settings, in any language, under any name)."""
+    preset = PRESETS[key]
+    mine = _settings(profile.rules, profile.options, profile.scoring)
+    return mine is not None and mine == _settings(
+        preset["rules"], preset["options"], preset["scoring"])

@@ -14,6 +14,7 @@ from scoring.views import (
     members,
     offline_app,
     onboarding,
+    preisskat,
     printed,
     season,
     series,
@@ -35,4 +36,4 @@ urlpatterns = [*home.urlpatterns, *club.urlpatterns, *entry.urlpatterns, *sheet.
                *onboarding.urlpatterns, *members.urlpatterns, *account.urlpatterns,
                *imports.urlpatterns, *tournament.urlpatterns, *board.urlpatterns,
                *federation.urlpatterns, *signing.urlpatterns, *cockpit.urlpatterns,
-               *signup.urlpatterns]
+               *signup.urlpatterns, *preisskat.urlpatterns]

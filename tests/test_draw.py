@@ -368,3 +368,21 @@ def test_clubs_are_kept_apart_where_it_costs_nothing_else() -> None:
         for table in tables:
             assert len({club[p] for p in table}) == len(table)
     assert repeats(result) == [0, 0]
+
+
+def test_the_plan_knows_the_fewest_club_pairs_and_stops_there() -> None:
+    """Issue 24 item 4 (clubs kept apart): 1,001 players of three clubs cannot avoid one pair
+    of a club at each 4-table (248 of the 251 tables): the search's floor counts them, so it
+    stops at the first such plan instead of searching on for a minute; a club larger than
+    the number of tables counts too."""
+    players = list(range(1, 1002))
+    clubs = [[p for p in players if p % 3 == k] for k in range(3)]
+    sizes = draw_module.table_sizes(1001)
+    assert draw_module._club_floor(1001, sizes, clubs) == 248
+    assert draw_module._club_floor(40, draw_module.table_sizes(40), [list(range(1, 21))]) == 10
+    assert draw_module._club_floor(16, [4] * 4, [[1, 2, 3, 4], [5, 6, 7, 8]]) == 0
+    plan = draw_module._Plan(players, sizes, [], 3, random.Random(1), None, (), clubs)
+    assert plan.floor == 3 * 248
+    tables = plan.run()
+    assert sum(1 for t in tables for i, a in enumerate(t) for b in t[i + 1:]
+               if a % 3 == b % 3) == 248

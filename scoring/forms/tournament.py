@@ -15,8 +15,9 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.collation import ordered_by_name
 from scoring.models import Club, Player, RuleProfile, Season, Tournament
-from scoring.presets import PRESETS
-from scoring.reads.tournament import parse_prizes
+from scoring.presets import TOURNAMENT_PRESET, matches_preset
+from scoring.reads.tournament import list_prize_table, parse_prizes
+from scoring.writes.preisskat import Fees, current_fees
 
 MONEY: dict[str, Any] = {"max_digits": 8, "decimal_places": 2, "min_value": Decimal("0")}
 MAX_SEED = 2**53
@@ -78,7 +79,9 @@ class TournamentForm(forms.Form):
         profile_field = self.fields["profile"]
         assert isinstance(profile_field, forms.ModelChoiceField)
         profile_field.queryset = profiles
-        isko = profiles.filter(name=PRESETS["isko_tournament"]["name"]).first()
+        # the ISkO tournament profile, found by its rules whatever its name (issue 24)
+        isko = next((p for p in profiles if matches_preset(p, TOURNAMENT_PRESET)), None)
+        self.tournament_profile = isko
         if isko is not None:
             profile_field.initial = isko.pk
         season_field = self.fields["season"]
@@ -147,9 +150,118 @@ class SettingsForm(forms.Form):
     prizes = forms.CharField(label=_("Prizes"), required=False,
                              widget=forms.Textarea(attrs={"rows": 4}))
     public = forms.BooleanField(label=_("Public live board"), required=False)
+    clubs_apart = forms.BooleanField(
+        label=_("Keep players of one club apart"), required=False,
+        help_text=_("The draw seats players of one home club at different tables where it "
+                    "can without repeating opponents or the 3-table."))
+    # the fees (issue 24): editable until series 1 is drawn, then shown read-only; a form
+    # without them (an older page) leaves them as they are
+    entry_fee = forms.DecimalField(label=_("Entry fee"), required=False, **MONEY)
+    lost_fee = forms.DecimalField(label=_("Lost-game fee"), required=False, **MONEY)
+    lost_fee_from = forms.IntegerField(
+        label=_("Higher fee from lost game no."), min_value=2, max_value=99, required=False)
+    lost_fee_high = forms.DecimalField(label=_("Higher lost-game fee"), required=False,
+                                       **MONEY)
+    passed_fee = forms.DecimalField(label=_("Passed-deal fee"), required=False, **MONEY)
+    team_fee = forms.DecimalField(
+        label=_("Team fee (teams of 4)"), required=False, **MONEY,
+        help_text=_("Leave empty for no team ranking."))
+    tandem_fee = forms.DecimalField(
+        label=_("Tandem fee (tandems of 2)"), required=False, **MONEY,
+        help_text=_("Leave empty for no tandem ranking."))
+    FEES = ("entry_fee", "lost_fee", "lost_fee_from", "lost_fee_high", "passed_fee",
+            "team_fee", "tandem_fee")
+
+    def __init__(self, *args: Any, tournament: Tournament | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # one prize table per category, for the team and the tandem ranking (issue 24)
+        self.lists: list[tuple[str, str, str]] = []  # (field, kind, category name)
+        if tournament is None:
+            return
+        for index, name in enumerate(tournament.categories):
+            self.lists.append((f"prizes_category_{index}", "category", name))
+        if tournament.team_fee is not None:
+            self.lists.append(("prizes_team", "team", ""))
+        if tournament.tandem_fee is not None:
+            self.lists.append(("prizes_tandem", "tandem", ""))
+        for name, kind, category in self.lists:
+            title = category if kind == "category" else (
+                _("Team ranking") if kind == "team" else _("Tandem ranking"))
+            self.fields[name] = forms.CharField(
+                label=_("Prizes: %(list)s") % {"list": title}, required=False,
+                widget=forms.Textarea(attrs={"rows": 2}))
+            self.initial.setdefault(name, "\n".join(list_prize_table(tournament, kind,
+                                                                     category)))
+
+    @property
+    def list_prize_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name, _kind, _category in self.lists]
+
+    def list_prizes(self) -> dict[str, Any] | None:
+        """The prize tables of the other lists as posted; None when the form had none."""
+        if not any(name in self.data for name, _kind, _category in self.lists):
+            return None
+        found: dict[str, Any] = {"categories": {}}
+        for name, kind, category in self.lists:
+            table = self.cleaned_data.get(name) or []
+            if not table:
+                continue
+            if kind == "category":
+                found["categories"][category] = table
+            else:
+                found[kind] = table
+        if not found["categories"]:
+            del found["categories"]
+        return found
+
+    def _clean_list(self, name: str) -> list[str]:
+        try:
+            return parse_prize_lines(self.cleaned_data.get(name) or "")
+        except ValidationError as err:
+            raise ValidationError(f"{self.fields[name].label}: {' '.join(err.messages)}"
+                                  ) from None
+
+    def _clean_lists(self) -> None:
+        for name, _kind, _category in self.lists:
+            if name in self.cleaned_data:
+                try:
+                    self.cleaned_data[name] = self._clean_list(name)
+                except ValidationError as err:
+                    self.add_error(name, err)
 
     def clean_prizes(self) -> list[str]:
         return parse_prize_lines(self.cleaned_data["prizes"])
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        self._clean_lists()
+        high, start = data.get("lost_fee_high"), data.get("lost_fee_from")
+        if (high is None) != (start is None):
+            raise ValidationError(_("Give both the higher lost-game fee and the lost game "
+                                    "it starts from, or neither."))
+        return data
+
+    def fees(self) -> Fees | None:
+        """The fees as posted, None when the form carried none (an empty amount is 0, an
+        empty team or tandem fee no such ranking)."""
+        if not any(name in self.data for name in self.FEES):
+            return None
+        data = self.cleaned_data
+        zero = Decimal("0.00")
+        return Fees(entry_fee=data.get("entry_fee") or zero, team_fee=data.get("team_fee"),
+                    tandem_fee=data.get("tandem_fee"), lost_fee=data.get("lost_fee") or zero,
+                    lost_fee_high=data.get("lost_fee_high"),
+                    lost_fee_from=data.get("lost_fee_from"),
+                    passed_fee=data.get("passed_fee") or zero)
+
+    @staticmethod
+    def initial_for(tournament: Tournament) -> dict[str, Any]:
+        fees = current_fees(tournament)
+        return {"reseat": tournament.reseat, "tie_rule": tournament.tie_rule,
+                "prizes": "\n".join(tournament.prizes), "public": tournament.public,
+                "clubs_apart": tournament.clubs_apart,
+                **{name: getattr(fees, name) for name in SettingsForm.FEES}}
 
 
 class DrawForm(forms.Form):
@@ -162,6 +274,9 @@ class DrawForm(forms.Form):
     unsigned_ok = forms.BooleanField(
         label=_("Draw even though not every table has signed yet"), required=False)
     unsigned_reason = forms.CharField(label=_("Why"), required=False, max_length=500)
+    # players who play and have not paid: the organiser confirms or goes back (issue 24)
+    unpaid_ok = forms.BooleanField(
+        label=_("Draw all the same: they pay later"), required=False)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

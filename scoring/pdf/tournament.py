@@ -59,7 +59,7 @@ from scoring.reads.tournament import (
 )
 
 # Bump when a printed layout changes, so that PDFs of the old layout are not served.
-FORMAT = 2
+FORMAT = 3
 
 # The page of templates/scoring/tournament/_style_pdf.html: A4, 14 mm top and bottom, 12 mm
 # at the sides.
@@ -307,7 +307,9 @@ def ranking_grid(rows: Sequence[Row], numbers: Sequence[int], with_money: bool) 
              for r in rows]
     clubs = [_text(r.entrant.home_club) for r in rows]
     scores = [[minus(r.series.get(n)) for n in numbers] for r in rows]
-    prizes = [money(r.prize, 2) if r.prize else "" for r in rows]
+    # an unpaid winner is marked on the prize list (the organiser settles it before paying out)
+    prizes = [(money(r.prize, 2) + ("" if r.entrant.paid else " " + _("not paid")))
+              if r.prize else "" for r in rows]
     titles = [_("Place"), _("No."), _("Player"), _("Club"),
               *(_("S%(number)s") % {"number": n} for n in numbers),
               _("Points"), pgettext("result, short", "won"),
@@ -318,7 +320,9 @@ def ranking_grid(rows: Sequence[Row], numbers: Sequence[int], with_money: bool) 
         [minus(r.score) for r in rows], [str(r.won) for r in rows],
         [str(r.lost) for r in rows], *([prizes] if with_money else [])]
     most = {2: 28, 3: 16}
-    columns = [grid.Column(_width(t, title, 1, most.get(k, 10)),
+    # the prize column holds "1.234,56 nicht bezahlt": wider than the figures beside it
+    prize_column = len(texts) - 1 if with_money else -1
+    columns = [grid.Column(_width(t, title, 1, most.get(k, 24 if k == prize_column else 10)),
                            "<" if k in most else ">", "" if k == 0 else "thin")
                for k, (t, title) in enumerate(zip(texts, titles, strict=True))]
     points = 4 + len(numbers)
@@ -329,15 +333,19 @@ def ranking_grid(rows: Sequence[Row], numbers: Sequence[int], with_money: bool) 
                         shade=[points])
 
 
-def group_grid(groups: Sequence[Group]) -> FlowingGrid:
-    """Teams or tandems: a line each, the members (with their points) wrapped below."""
+def group_grid(groups: Sequence[Group], with_money: bool = False) -> FlowingGrid:
+    """Teams or tandems: a line each, the members (with their points) wrapped below, and the
+    list's prize money where the organiser set prizes for it."""
     titles = [_("Place"), _("Name"), _("Players"), _("Points"),
-              pgettext("result, short", "won"), pgettext("result, short", "lost")]
+              pgettext("result, short", "won"), pgettext("result, short", "lost"),
+              *([_("Prize money")] if with_money else [])]
     texts = [[f"{g.rank}." for g in groups], [_text(g.name) for g in groups], [],
              [minus(g.score) for g in groups], [str(g.won) for g in groups],
-             [str(g.lost) for g in groups]]
+             [str(g.lost) for g in groups],
+             *([[money(g.prize, 2) if g.prize else "" for g in groups]] if with_money else [])]
     widths = [_width(t, title, 1, 24) for t, title in zip(texts, titles, strict=True)]
-    widths[2] = max(20, GROUP_WIDTH - sum(widths) - grid.GAP * 5 - 2 * grid.EDGE)
+    widths[2] = max(20, GROUP_WIDTH - sum(widths) - grid.GAP * (len(widths) - 1)
+                    - 2 * grid.EDGE)
     columns = [grid.Column(w, "<" if k in (1, 2) else ">", "" if k == 0 else "thin")
                for k, w in enumerate(widths)]
     lines: list[grid.Line] = []
@@ -361,10 +369,12 @@ def rankings(tournament: Tournament, after: int | None, lang: str) -> Document:
             return render_to_string("scoring/tournament/ranking_pdf.html", {
                 "tournament": tournament, "ranking": ranking, "lang": lang,
                 "overall": ranking_grid(ranking.rows, numbers, True),
-                "categories": [(name, ranking_grid(rows, numbers, False))
-                               for name, rows in ranking.categories if rows],
-                "teams": group_grid(ranking.teams) if ranking.teams else None,
-                "tandems": group_grid(ranking.tandems) if ranking.tandems else None,
+                # each category, the teams and the tandems: a list of its own, with its
+                # prizes where the organiser set some (reads/tournament.py PrizeList)
+                "lists": [(pl, ranking_grid(pl.rows, numbers, pl.money)  # type: ignore[arg-type]
+                           if pl.kind == "category"
+                           else group_grid(pl.rows, pl.money))  # type: ignore[arg-type]
+                          for pl in ranking.prize_lists if pl.rows],
                 "generated": timezone.localtime()})
     return Document("ranking", _key(tournament, "ranking", lang, after),
                     f"rangliste-{after or 'gesamt'}.pdf", html, house_style=False)

@@ -16,6 +16,7 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, Decimal, InvalidOperation
+from functools import cached_property
 from typing import TypeVar
 
 from django.core.exceptions import ValidationError
@@ -146,6 +147,14 @@ def entrant_counts(tournament: Tournament, series: int) -> EntrantCounts:
                          row["n_playing"])
 
 
+def unpaid_players(tournament: Tournament, series: int) -> list[int]:
+    """The start numbers of those who play ``series`` (checked in, not withdrawn before it)
+    and have not paid: the draw's warning (issue 24). One query of numbers only."""
+    return list(tournament.entrants.filter(
+        Q(withdrawn_after__isnull=True) | Q(withdrawn_after__gte=series),
+        checked_in=True, paid=False).order_by("number").values_list("number", flat=True))
+
+
 def board_version(tournament: Tournament) -> str:
     """What the public board's cache, its ETag and the printed documents are keyed by: the
     tournament's own version (registration, seating, settings), its evening's (the club
@@ -191,6 +200,7 @@ class Group:
     won: int = 0
     lost: int = 0
     rank: int = 0
+    prize: Decimal = ZERO
 
 
 def tie_key(tie_rule: str) -> Callable[[Row | Group], tuple[int, ...]]:
@@ -301,6 +311,35 @@ def split_prizes(pot: Decimal, prizes: Sequence[str], ranks: Sequence[int],
 
 
 @dataclass
+class PrizeList:
+    """A ranking of its own besides the overall one (issue 24): a category's players, the
+    teams or the tandems, ranked by the tournament's tie rule, with the prizes the organiser
+    set for it (``Tournament.list_prizes``) split like the overall ones (ties share). A
+    share is of the list's own pot: the entry fees paid by the category's players, or the
+    team or tandem fees."""
+
+    kind: str  # "category", "team" or "tandem"
+    key: str  # the CSV's ?list=: "team", "tandem", "c0" for the first category …
+    title: str
+    rows: Sequence[Row | Group]
+    prizes: list[Payout]
+    pot: Decimal
+    payouts: Decimal
+    carried: Decimal
+
+    @property
+    def money(self) -> bool:
+        return bool(self.prizes)
+
+
+def list_prize_table(tournament: Tournament, kind: str, name: str = "") -> list[str]:
+    """The prize table the organiser set for one list ([] when none)."""
+    raw = tournament.list_prizes if isinstance(tournament.list_prizes, dict) else {}
+    found = raw.get("categories", {}).get(name) if kind == "category" else raw.get(kind)
+    return [str(p) for p in found] if isinstance(found, list) else []
+
+
+@dataclass
 class TournamentRanking:
     tournament: Tournament
     after: int  # the series counted (0: none played)
@@ -310,6 +349,7 @@ class TournamentRanking:
     money: Money
     prizes: list[Payout]
     problems: list[str]
+    entrants: list[Entrant] = field(default_factory=list)
 
     def unfinished(self, series: int) -> TableProgress | None:
         """The first table of ``series`` that has not played its series yet."""
@@ -354,6 +394,35 @@ class TournamentRanking:
     @property
     def tandems(self) -> list[Group]:
         return self._groups("tandem") if self.tournament.tandem_fee is not None else []
+
+    @cached_property
+    def prize_lists(self) -> list[PrizeList]:
+        """The category rankings, the team and the tandem ranking, each with its prizes:
+        computed from the rows in memory, whatever the field (no query)."""
+        t = self.tournament
+        found: list[PrizeList] = []
+
+        def add(kind: str, key: str, title: str, rows: Sequence[Row | Group], pot: Decimal,
+                name: str = "") -> None:
+            table = list_prize_table(t, kind, name)
+            payouts, carried = split_prizes(pot, table, [r.rank for r in rows])
+            for row, payout in zip(rows, payouts, strict=True):
+                row.prize = payout
+            found.append(PrizeList(
+                kind, key, title, rows,
+                [Payout(place, prize, amount) for place, (prize, amount) in enumerate(
+                    zip(table, prize_amounts(pot, table), strict=True), start=1)],
+                pot, sum(payouts, ZERO), carried if table else ZERO))
+
+        for index, name in enumerate(t.categories):
+            paid = sum(1 for e in self.entrants if e.category == name and e.paid)
+            add("category", f"c{index}", name, self.category(name),
+                (t.entry_fee * paid).quantize(CENT), name)
+        if t.team_fee is not None:
+            add("team", "team", _("Team ranking"), self.teams, self.money.team_fees)
+        if t.tandem_fee is not None:
+            add("tandem", "tandem", _("Tandem ranking"), self.tandems, self.money.tandem_fees)
+        return found
 
 
 def tournament_ranking(tournament: Tournament, after: int | None = None) -> TournamentRanking:
@@ -404,4 +473,5 @@ def tournament_ranking(tournament: Tournament, after: int | None = None) -> Tour
         tournament=tournament, after=after, rows=rows,
         progress=[s.tables for s in result.series], tie_rule=tournament.tie_rule,
         money=money, prizes=prizes,
-        problems=[f"{p.table.series}/{p.table.number}: {p.message}" for p in result.problems])
+        problems=[f"{p.table.series}/{p.table.number}: {p.message}" for p in result.problems],
+        entrants=list(entrants.values()))

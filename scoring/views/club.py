@@ -39,6 +39,7 @@ from scoring.forms.club import (
 )
 from scoring.forms.members import DepartedNamesForm, InviteForm, LinkForm
 from scoring.models import Club, Evening, Membership, Player, RuleProfile, Table
+from scoring.presets import PRESETS
 from scoring.qr import qr_svg
 from scoring.reads.rule_words import describe
 from scoring.writes import mail, onboarding, services
@@ -142,13 +143,25 @@ def _profile_form(request: HttpRequest, club: Club, profile: RuleProfile | None)
                                  % {"name": saved.name})
                 return redirect("scoring:club", slug=club.slug)
     elif request.method in ("GET", "HEAD"):
-        form = RuleProfileForm(club=club, instance=profile)
+        form = RuleProfileForm(club=club, instance=profile if profile is not None else
+                               preset_start(club, request.GET.get("preset", "")))
     else:
         return HttpResponseNotAllowed(["GET", "HEAD", "POST"])
     return render(request, "scoring/club/profile_form.html", {
         "club": club, "profile": profile, "form": form,
         "words": describe(profile) if profile is not None else "",
+        "presets": [(key, _(p["name"])) for key, p in PRESETS.items()] if profile is None
+        else [],
     })
+
+
+def preset_start(club: Club, key: str) -> RuleProfile | None:
+    """A new profile's form filled from a preset (issue 24): its rules, named after it."""
+    preset = PRESETS.get(key)
+    if preset is None:
+        return None
+    return RuleProfile(club=club, name=_(preset["name"]), rules=preset["rules"],
+                       options=preset["options"], scoring=preset["scoring"])
 
 
 # ---------------------------------------------------------------- evenings and tables

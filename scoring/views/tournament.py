@@ -17,6 +17,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import URLPattern, path, reverse
@@ -33,17 +34,22 @@ from scoring.qr import qr_png_uri
 from scoring.reads.signing import FINISHED, PLAYING, SIGNED, STATUS_WORDS
 from scoring.reads.tournament import (
     ENTRANTS_PER_PAGE,
+    Group,
+    PrizeList,
+    Row,
     entrant_counts,
     entrant_search,
     series_history,
     series_summaries,
     series_tables,
     tournament_ranking,
+    unpaid_players,
 )
 from scoring.spreadsheet import csv_text
 from scoring.views import board, signup
 from scoring.views.club import format_code
 from scoring.views.printed import pdf_response
+from scoring.writes import preisskat
 from scoring.writes import tournament as services
 from scoring.writes.services import Actor
 
@@ -151,9 +157,9 @@ def tournament_page(request: HttpRequest, pk: int) -> HttpResponse:
         "next_series": next_series if next_series <= tournament.series_count else None,
         "playing": counts.playing, "paid": counts.paid, "checked_in": counts.checked_in,
         "draw_form": DrawForm(),
-        "settings_form": SettingsForm(initial={
-            "reseat": tournament.reseat, "tie_rule": tournament.tie_rule,
-            "prizes": "\n".join(tournament.prizes), "public": tournament.public}),
+        "unpaid": unpaid_players(tournament, next_series),
+        "settings_form": SettingsForm(initial=SettingsForm.initial_for(tournament),
+                                      tournament=tournament),
         "board_url": request.build_absolute_uri(
             reverse("scoring:board", args=[tournament.board_key])),
         **signup.desk_context(request, tournament),
@@ -189,14 +195,28 @@ def entrant_action(request: HttpRequest, pk: int, entrant: int) -> HttpResponse:
 @login_required
 def tournament_settings(request: HttpRequest, pk: int) -> HttpResponse:
     tournament, _member = tournament_for(request, pk, admin=True)
-    form = SettingsForm(request.POST)
+    form = SettingsForm(request.POST, tournament=tournament)
     if form.is_valid():
         data = form.cleaned_data
-        services.tournament_settings(tournament=tournament, reseat=data["reseat"],
-                                     tie_rule=data["tie_rule"], prizes=data["prizes"],
-                                     public=data["public"])
-        board.forget(tournament)
-        messages.success(request, _("The settings are saved."))
+        fees, list_prizes = form.fees(), form.list_prizes()
+        try:
+            with transaction.atomic():  # refused fees change nothing else either
+                if fees is not None:
+                    preisskat.tournament_fees(tournament=tournament, fees=fees)
+                preisskat.tournament_clubs_apart(tournament=tournament,
+                                                 on=data["clubs_apart"])
+                if list_prizes is not None:
+                    preisskat.tournament_list_prizes(tournament=tournament,
+                                                     list_prizes=list_prizes)
+                services.tournament_settings(tournament=tournament, reseat=data["reseat"],
+                                             tie_rule=data["tie_rule"], prizes=data["prizes"],
+                                             public=data["public"])
+        except ValidationError as err:
+            for refusal in err.messages:
+                messages.error(request, refusal)
+        else:
+            board.forget(tournament)
+            messages.success(request, _("The settings are saved."))
     else:
         for errors in form.errors.values():
             for message in errors:
@@ -219,6 +239,7 @@ def series_draw(request: HttpRequest, pk: int) -> HttpResponse:
         drawn = services.series_draw(
             tournament=tournament, seed=data["seed"],
             unsigned_reason=data["unsigned_reason"] if data["unsigned_ok"] else "",
+            unpaid_confirmed=data["unpaid_ok"],
             actor=Actor(request.user, request.user.get_username(), admin=True))
     except ValidationError as err:
         for message in err.messages:
@@ -319,6 +340,15 @@ def results_csv(request: HttpRequest, pk: int) -> HttpResponse:
     response["Content-Disposition"] = content_disposition_header(
         True, f"rangliste-{tournament.date:%Y-%m-%d}.csv") or ""
     numbers = ranking.series_numbers
+    key = request.GET.get("list", "")
+    if key:  # one of the other prize lists (issue 24): a category, the teams, the tandems
+        found = next((p for p in ranking.prize_lists if p.key == key), None)
+        if found is None:
+            raise Http404
+        response["Content-Disposition"] = content_disposition_header(
+            True, f"rangliste-{tournament.date:%Y-%m-%d}-{found.key}.csv") or ""
+        response.write(csv_text(prize_list_rows(found, numbers), delimiter=";"))
+        return response
     rows: list[list[object]] = [
         [_("Place"), _("No."), _("Player"), _("Club"), _("Category"), _("Team"), _("Tandem"),
          *[_("Series %(number)d") % {"number": n} for n in numbers],
@@ -331,6 +361,29 @@ def results_csv(request: HttpRequest, pk: int) -> HttpResponse:
     # names, clubs, teams as typed: through the one CSV writer that keeps formulas text
     response.write(csv_text(rows, delimiter=";"))
     return response
+
+
+def prize_list_rows(found: PrizeList, numbers: list[int]) -> list[list[object]]:
+    """A category's players, or the teams or tandems, with their prizes, as CSV rows."""
+    rows: list[list[object]] = []
+    if found.kind == "category":
+        rows.append([_("Place"), _("No."), _("Player"), _("Club"),
+                     *[_("Series %(number)d") % {"number": n} for n in numbers],
+                     _("Points"), _("won"), _("lost"), _("Prize money"), _("Paid")])
+        for row in found.rows:
+            assert isinstance(row, Row)
+            rows.append([row.rank, row.entrant.number, row.name, row.entrant.home_club,
+                         *[row.series.get(n, "") for n in numbers], row.score, row.won,
+                         row.lost, _csv_money(row.prize),
+                         _("yes") if row.entrant.paid else _("no")])
+        return rows
+    rows.append([_("Place"), _("Name"), _("Players"), _("Points"), _("won"), _("lost"),
+                 _("Prize money")])
+    for group in found.rows:
+        assert isinstance(group, Group)
+        rows.append([group.rank, group.name, ", ".join(m.name for m in group.members),
+                     group.score, group.won, group.lost, _csv_money(group.prize)])
+    return rows
 
 
 def _csv_money(value: Decimal) -> str:

@@ -15,6 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F, Max
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring import draw
 from scoring.models import AuditEntry, Entrant, Player, Tournament, TournamentSeries
@@ -190,14 +191,31 @@ def _mates(entrants: list[Entrant]) -> list[list[int]]:
     return [members for members in groups.values() if len(members) > 1]
 
 
+def _club_mates(tournament: Tournament, entrants: list[Entrant]) -> list[list[int]]:
+    """The start numbers of each home club (issue 24: "Spieler eines Vereins möglichst
+    trennen"): the home club as typed, a member without one of the organising club; a guest
+    without one belongs to no club."""
+    clubs: dict[str, list[int]] = {}
+    for entrant in entrants:
+        club = " ".join(entrant.home_club.split()).casefold()
+        if not club and not entrant.player.guest:
+            club = tournament.club.name.casefold()
+        if club:
+            clubs.setdefault(club, []).append(entrant.number)
+    return [members for members in clubs.values() if len(members) > 1]
+
+
 def series_draw(*, tournament: Tournament, seed: int | None = None,
                 unsigned_reason: str = "", actor: services.Actor | None = None,
-                ) -> TournamentSeries:
+                unpaid_confirmed: bool = True) -> TournamentSeries:
     """Seat the next series: the first by lot, each later one as the organiser chose (drawn
     again against repeated opponents, or by the standings). Everyone checked in and not
     withdrawn plays; the previous series must be finished and signed at every table
     (issue 23), unless the director draws all the same with ``unsigned_reason``, which the
-    evening's audit log keeps with the tables that had not signed. The seed is recorded."""
+    evening's audit log keeps with the tables that had not signed. The seed is recorded.
+    The desk draws with ``unpaid_confirmed`` as the organiser ticked it: without it,
+    players who play and have not paid refuse the draw with their start numbers (issue 24:
+    no silent draw)."""
     evening = tournament.evening
     if evening.closed:
         raise ValidationError(_("This tournament is closed."))
@@ -209,6 +227,14 @@ def series_draw(*, tournament: Tournament, seed: int | None = None,
             raise ValidationError(_("All %(count)d series are drawn.")
                                   % {"count": locked.series_count})
         entrants = [e for e in locked.entrants.select_related("player") if e.plays_in(number)]
+        unpaid = sorted(e.number for e in entrants if not e.paid)
+        if unpaid and not unpaid_confirmed:
+            raise ValidationError(ngettext(
+                "%(count)d player checked in has not paid: start number %(numbers)s. "
+                "Confirm to draw all the same.",
+                "%(count)d players checked in have not paid: start numbers %(numbers)s. "
+                "Confirm to draw all the same.", len(unpaid)) % {
+                    "count": len(unpaid), "numbers": ", ".join(map(str, unpaid))})
         seating.table_sizes(len(entrants))  # the clear message for too few, or five
         seed = new_seed() if seed is None else seed
         if not 0 <= seed < MAX_SEED:
@@ -251,7 +277,9 @@ def series_draw(*, tournament: Tournament, seed: int | None = None,
             # planning the series still to come too keeps them free of repeats where possible
             # one search: repeats, the 3-table share and team/tandem mates at one table
             groups = draw.draw(numbers, draw.series_random(seed, number), history,
-                               ahead=locked.series_count - number, apart=_mates(entrants))
+                               ahead=locked.series_count - number, apart=_mates(entrants),
+                               loose=_club_mates(locked, entrants) if locked.clubs_apart
+                               else ())
         for table_number, group in enumerate(groups, start=1):
             services.table_create(evening=evening, players=[by_number[n].player for n in group],
                                   number=table_number, series=number)

@@ -85,6 +85,7 @@ NOT_PAGES = {
     "tournament-entrant": "POST only: the buttons are on the tournament desk",
     "tournament-settings": "POST only: the form is on the tournament desk",
     "tournament-draw": "POST only: the form is on the tournament desk",
+    "profile-preset": "POST only: the button is on the new tournament page",
     "tournament-seats-pdf": "PDF", "tournament-cards-pdf": "PDF",
     "tournament-list-pdf": "PDF", "tournament-results-pdf": "PDF",
     "tournament-results-csv": "CSV download",

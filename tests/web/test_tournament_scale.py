@@ -256,3 +256,38 @@ def test_the_directors_cockpit_of_1001_players(
     with django_assert_max_num_queries(2):
         line = client.get(version).json()["tournament"]
     assert line["notice"] == "Serie 2 beginnt um 15:30" and line["ends"] is not None
+RESULTS_QUERIES = 20  # the results page with every prize list, the same at 41 and 1,001
+
+
+@pytest.mark.parametrize("players", [41, 1001])
+def test_the_prize_lists_and_the_unpaid_warning_at_1001_players(
+        client: Client, django_assert_max_num_queries: Any, players: int) -> None:
+    """Issue 24 item 4: the category, team and tandem prize lists on the results page, its
+    PDF and CSVs, and the desk's unpaid warning (half the field has not paid), in a bounded
+    number of queries whatever the field."""
+    from scoring.writes import preisskat
+
+    club = make_club()
+    t = big_tournament(club, players)
+    preisskat.tournament_list_prizes(tournament=t, list_prizes={
+        "categories": {"Damen": ["20.00", "10%"]}, "team": ["50%", "25%"]})
+    client.force_login(make_user(club, "admin"))
+    results = reverse("scoring:tournament-results", args=[t.pk])
+    client.get(results)
+    with django_assert_max_num_queries(RESULTS_QUERIES):
+        page = client.get(results)
+    html = page.content.decode()
+    assert 'class="prize-list-category"' in html and 'class="prize-list-team"' in html
+    csv_url = reverse("scoring:tournament-results-csv", args=[t.pk])
+    for key in ("c0", "c1", "team", "tandem"):
+        assert client.get(f"{csv_url}?list={key}").status_code == 200, key
+    assert client.get(reverse("scoring:tournament-results-pdf", args=[t.pk])).status_code \
+        == 200
+    desk = reverse("scoring:tournament", args=[t.pk])
+    with django_assert_max_num_queries(DESK_QUERIES):
+        page = client.get(desk)
+    assert len(page.content) < DESK_BYTES, len(page.content)
+    unpaid = re.search(r'<span class="unpaid-numbers">([^<]*)</span>', page.content.decode())
+    assert unpaid is not None
+    assert unpaid.group(1).split(", ")[:3] == ["2", "4", "6"]
+    assert len(unpaid.group(1).split(", ")) == players // 2
