@@ -14,6 +14,10 @@
    database unless DATABASE_URL / CACHE_URL are set (scripts/pg-test-server
    scripts/redis-test-server .venv/bin/python bench/tournament.py --board).
 
+   Then the 3-table fairness (max − min) for 30, 33, 45 and 1,001 players over 3 series,
+   drawn, and seeded by the standings (series 2 and 3 in the one search | by the standings
+   alone, with standings that rank the 3-table players last).
+
 3. With --pages: the organiser's and the public pages in process (django.test.Client, a
    throwaway SQLite) at 41 and at 1,001 players, series 1 drawn, in one run: the desk, the
    seat list page, the ranking, the board and its TV page (median of --runs, after a warm-up;
@@ -38,7 +42,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scoring.draw import repeated_pairs, table_sizes, tournament  # noqa: E402
+from scoring.draw import (  # noqa: E402
+    by_standings,
+    draw,
+    repeated_pairs,
+    series_random,
+    table_sizes,
+    tournament,
+)
 from tests import draw_before, draw_unfair  # noqa: E402
 
 PLAYERS, SERIES = 1000, 3
@@ -274,6 +285,43 @@ def bench_fairness(runs: int, series: int = 3) -> bool:
     return ok
 
 
+def bench_seeded(runs: int, series: int = 3) -> bool:
+    """Series 2 and 3 seeded by the standings (tests/test_draw.py's standings: by lot, but
+    who sat at 3-tables most ranks last, as a 3-table plays 36 games, not 48): max − min
+    3-table series in the one search | by the standings alone (``by_standings``), seats off
+    their place's table, repeated pairs, and the seeded draw's time."""
+    from tests.test_draw import ranked_last_at_three
+
+    print(f"Seeded by the standings over {series} series, {runs} seeds: max − min (worst) "
+          f"now | standings alone, seats off their place's table, repeats, time median/max")
+    ok = True
+    for players in FAIRNESS_FIELDS:
+        spreads, alone, moved, reps, times = [], [], 0, 0, []
+        for seed in range(runs):
+            rng = random.Random(f"standings:{seed}")
+            numbers = list(range(1, players + 1))
+            drawn = [draw(numbers, series_random(seed, 1))]
+            plain = [drawn[0]]
+            for k in range(2, series + 1):
+                ranking = ranked_last_at_three(drawn, players, rng)
+                start = time.perf_counter()
+                drawn.append(draw(numbers, series_random(seed, k), drawn,
+                                  standings=ranking))
+                times.append(time.perf_counter() - start)
+                plain.append(by_standings(ranked_last_at_three(plain, players, rng)))
+                target = {p: t for t, table in enumerate(by_standings(ranking)) for p in table}
+                moved += sum(target[p] != t for t, table in enumerate(drawn[-1]) for p in table)
+                reps += repeated_pairs(drawn[-1], drawn[:-1])
+            spreads.append(three_spread(drawn, players))
+            alone.append(three_spread(plain, players))
+        print(f"  {players:5d} players: max − min {max(spreads)} | {max(alone)}   "
+              f"off their place {moved / (runs * (series - 1)):6.1f} a series   "
+              f"repeats {reps}   {statistics.median(times) * 1000:7.1f} / "
+              f"{max(times) * 1000:7.1f} ms")
+        ok = ok and max(spreads) <= 1
+    return ok
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=10)
@@ -296,6 +344,7 @@ def main() -> int:
     args = parser.parse_args()
     ok = bench_draw(args.runs)
     ok = bench_fairness(args.runs) and ok
+    ok = bench_seeded(args.runs) and ok
     if args.fields:
         bench_fields(args.runs)
     if args.pages:

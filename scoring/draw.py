@@ -7,8 +7,13 @@ Who sits where in each series, as numbers or any hashable players:
   than 3 players, or 5, cannot be seated that way (DrawError).
 - **The first series** is drawn by lot. **Each later series** is either drawn again so that
   players meet as few earlier opponents as possible (``draw`` with the earlier series as
-  ``history``), or seated by the standings (``by_standings``: places 1–4 at table 1, 5–8 at
-  table 2 …, the 3-tables last).
+  ``history``), or seeded by the standings (``draw`` with ``standings``): the search starts
+  from ``by_standings`` (places 1–4 at table 1, 5–8 at table 2 …, the 3-tables last) and a
+  seat costs one per table away from its place's table, in the same search that scores
+  the repeats, the 3-table share and the team mates. The 3-table share and team mates weigh
+  more than any seeding (×tables), the seeding more than a second meeting: a seeded series
+  moves players off their place only where the share or the mates need it, or a swap of
+  neighbours spares several repeats (a third meeting).
 - **The lot is a recorded seed**: the same seed, players and history give the same draw, so
   an organiser can show that a draw was fair and repeat it. Each series has its own random
   stream, ``random.Random("skat-draw:<seed>:<series>")`` (a string seed is hashed the same way
@@ -131,19 +136,33 @@ def repeated_pairs(tables: Sequence[Sequence[T]],
 def draw(players: Sequence[T], rng: random.Random,
          history: Sequence[Sequence[Sequence[T]]] = (), *, max_steps: int | None = None,
          ahead: int = 0, apart: Sequence[Sequence[T]] = (),
-         loose: Sequence[Sequence[T]] = ()) -> Tables[T]:
+         loose: Sequence[Sequence[T]] = (),
+         standings: Sequence[T] | None = None) -> Tables[T]:
     """Seat ``players`` by lot, meeting as few opponents of ``history`` again as the search
     finds (none where that is possible and found). With ``ahead`` > 0 the search plans that
     many later series too (of the same players) and returns only this one, so that this
     series leaves the later ones a seating without repeats where one exists. ``apart`` lists
     groups (a team, a tandem) whose members are not to share a table, ``loose`` groups (a
-    club) kept apart where that costs nothing else. Deterministic for a given ``rng`` state."""
+    club) kept apart where that costs nothing else. Deterministic for a given ``rng`` state.
+
+    With ``standings`` (every player, best first) the series is seeded by the standings in
+    the same search: it starts from ``by_standings`` and each player's seat costs how many
+    tables he sits from his place's table (players of similar standing at one table), beside
+    the repeats, the 3-table share and the team mates; the seeding weighs more than a
+    second meeting, less than a fair 3-table share or team mates apart (see ``_Plan``).
+    Nothing is planned ahead (later standings are not known)."""
     _check_unique(players)
     if ahead < 0:
         raise DrawError("series", "A draw cannot plan a negative number of later series.")
     sizes = table_sizes(len(players))
     order = list(players)
     rng.shuffle(order)
+    if standings is not None:
+        _check_unique(standings)
+        if set(standings) != set(players):
+            raise DrawError("standings", "The standings must list every player exactly once.")
+        return _Plan(order, sizes, history, 1, rng, max_steps, apart, loose,
+                     standings=standings).run()
     if not history and not apart and not loose:
         # without earlier series every seating is as good as any other for the later ones
         return _split(order, sizes)
@@ -250,7 +269,8 @@ class _Plan(Generic[T]):
     def __init__(self, order: list[T], sizes: list[int],
                  history: Sequence[Sequence[Sequence[T]]], planned: int,
                  rng: random.Random, max_steps: int | None,
-                 apart: Sequence[Sequence[T]] = (), loose: Sequence[Sequence[T]] = ()) -> None:
+                 apart: Sequence[Sequence[T]] = (), loose: Sequence[Sequence[T]] = (),
+                 standings: Sequence[T] | None = None) -> None:
         self.players = order
         n = len(order)
         self.n = n
@@ -276,9 +296,23 @@ class _Plan(Generic[T]):
                         self.three[a] += 1
         past_three = list(self.three)
         self.three_varies = len(sizes) > 1 and 3 in sizes
+        # seeded by the standings: each player's table by his place (``by_standings``), and
+        # a seat costs one per table away from it. One swap moves two players at most
+        # len(sizes) - 1 tables each, so the 3-table share and team mates weigh len(sizes)
+        # times their usual cost: they always beat the seeding, which beats a second
+        # meeting (a swap of neighbours costs 2, a second meeting 1)
+        self.target: list[int] | None = None
+        scale = 1
+        if standings is not None:
+            self.target = [0] * n
+            for t, placed in enumerate(_split(list(standings), sizes)):
+                for who in placed:
+                    self.target[index[who]] = t
+            scale = len(sizes)
+        self.w_three = _THREE * scale
         # what two players at one table cost for being of one team or tandem (or club)
         self.bond: dict[int, dict[int, int]] = {}
-        for groups, weight in ((loose, _CLUB), (apart, _TEAM)):
+        for groups, weight in ((loose, _CLUB), (apart, _TEAM * scale)):
             for group in groups:
                 members = [index[p] for p in group if p in index]
                 for a in members:
@@ -286,7 +320,9 @@ class _Plan(Generic[T]):
                     for b in members:
                         if a != b:
                             bonds[b] = max(bonds.get(b, 0), weight)
-        start = _affine_start(n, sizes, past, planned, rng) or []
+        start = [] if self.target is None else [
+            _split([index[p] for p in standings or ()], sizes)]
+        start = start or _affine_start(n, sizes, past, planned, rng) or []
         while len(start) < planned:  # beyond the plane's q + 1 classes: by lot, then search
             shuffled = list(range(n))
             rng.shuffle(shuffled)
@@ -308,12 +344,23 @@ class _Plan(Generic[T]):
                     for a in table:
                         self.three[a] += 1
         if self.three_varies:
-            self.cost += _THREE * sum(_PAIRS[t] for t in self.three)
+            self.cost += self.w_three * sum(_PAIRS[t] for t in self.three)
+        if self.target is not None:
+            self.cost += sum(abs(self.where[0][a] - self.target[a]) for a in range(n))
         self.floor = (_floor(n, sizes, past, planned)
-                      + _THREE * _three_floor(past_three, sizes, planned)
+                      + self.w_three * _three_floor(past_three, sizes, planned)
                       + _CLUB * planned * _club_floor(n, sizes, [
                           [p for p in group if p in index] for group in loose]))
         self.max_steps = max_steps if max_steps is not None else 20000 + 40 * n * planned
+        # the search restarts after this many steps without a better plan
+        self.patience = 150 + 10 * n
+        if self.target is not None:
+            # seeded: the standings' seating is nearly the best already, and the repeats a
+            # swap could spare cost more seeding than they save, so the search would run its
+            # whole budget for nothing (40 s at 1,001 players): it looks around the start
+            # for a shorter while (the 3-table share and team mates are settled early)
+            self.max_steps = max_steps if max_steps is not None else 1000 + 2 * n
+            self.patience = 30 + n // 10
         # the search ends after this many restarts in a row that found no better plan
         self.give_up = _GIVE_UP
         # at most this many partners are tried per step (all players for small fields)
@@ -330,7 +377,10 @@ class _Plan(Generic[T]):
 
     def _still(self, s: int, i: int) -> bool:
         """Whether player ``i`` sits in series ``s`` with somebody met before, with a member
-        of their team, tandem or club, or at a 3-table for the second time or more."""
+        of their team, tandem or club, at a 3-table for the second time or more, or (seeded
+        by the standings) away from his place's table."""
+        if self.target is not None and self.where[s][i] != self.target[i]:
+            return True
         table = self.tables[s][self.where[s][i]]
         row = self.met[i]
         if any(row[b] > 1 for b in table if b != i):
@@ -355,9 +405,14 @@ class _Plan(Generic[T]):
         if len(a) != len(b) and self.three_varies:
             three = self.three
             if len(a) == 3:  # i leaves a 3-table, j takes the seat
-                d += _THREE * (three[j] - three[i] + 1)
+                d += self.w_three * (three[j] - three[i] + 1)
             else:
-                d += _THREE * (three[i] - three[j] + 1)
+                d += self.w_three * (three[i] - three[j] + 1)
+        target = self.target
+        if target is not None:
+            ti, tj = self.where[s][i], self.where[s][j]
+            d += (abs(tj - target[i]) + abs(ti - target[j])
+                  - abs(ti - target[i]) - abs(tj - target[j]))
         if self.bond:
             bi, bj = self.bond.get(i, {}), self.bond.get(j, {})
             for k in a:
@@ -393,6 +448,17 @@ class _Plan(Generic[T]):
             self.three[i] -= moved
             self.three[j] += moved
 
+    def _near(self, s: int, i: int) -> list[int]:
+        """The players at the tables within a few of player ``i``'s table and of his place's
+        table (about ``self.sample`` of them)."""
+        assert self.target is not None
+        tables = self.tables[s]
+        reach = max(1, self.sample // 8)
+        near: set[int] = set()
+        for centre in (self.where[s][i], self.target[i]):
+            near.update(range(max(0, centre - reach), min(len(tables), centre + reach + 1)))
+        return [p for t in sorted(near) for p in tables[t]]
+
     def _snapshot(self) -> list[list[list[int]]]:
         return [[list(t) for t in series] for series in self.tables]
 
@@ -412,7 +478,7 @@ class _Plan(Generic[T]):
         everyone = list(range(n))
         best, best_plan = self.cost, self._snapshot()
         tabu = [[0] * n for _ in range(planned)]
-        patience = 150 + 10 * n
+        patience = self.patience
         stalled = 0
         fruitless = 0  # restarts since the best plan last improved
         bad: list[tuple[int, int]] = []
@@ -446,7 +512,12 @@ class _Plan(Generic[T]):
                         break
                     s, i = bad[rng.randrange(len(bad))]
                 movers = [i]
-                partners = rng.sample(everyone, self.sample)
+                if self.target is not None:
+                    # seeded: partners from the tables near his and near his place's, as a
+                    # far partner costs the seeding more than any repeat saves
+                    partners = self._near(s, i)
+                else:
+                    partners = rng.sample(everyone, self.sample)
             where, banned = self.where[s], tabu[s]
             ties: list[tuple[int, int]] = []
             low = 0
@@ -491,7 +562,8 @@ class _Plan(Generic[T]):
                         self._swap(s, i, j)
                 tabu = [[0] * n for _ in range(planned)]
                 bad, stalled = [], 0
-        chosen = self.tables if self.cost <= best else best_plan
+        # seeded: an equal plan found later does not replace the standings' seating
+        chosen = self.tables if self.cost <= best and self.target is None else best_plan
         return [[self.players[i] for i in table] for table in chosen[0]]
 
 
@@ -571,7 +643,8 @@ def tournament(players: int, series: int, seed: int,
                loose: Sequence[Sequence[int]] = ()) -> list[Tables[int]]:
     """Every series of a tournament of ``players`` numbered 1..n: the first by lot, each later
     one drawn again against repeats, or, with ``standings`` (the ranking after each series but
-    the last, best first, each a permutation of 1..n), seated by the standings."""
+    the last, best first, each a permutation of 1..n), seeded by the standings in the same
+    search (``draw`` with ``standings``: the 3-table share and team mates apart first)."""
     if series < 1:
         raise DrawError("series", "A tournament has at least one series.")
     numbers = list(range(1, players + 1))
@@ -587,7 +660,8 @@ def tournament(players: int, series: int, seed: int,
     done: list[Tables[int]] = []
     for k in range(1, series + 1):
         if k > 1 and standings is not None:
-            done.append(by_standings(list(standings[k - 2])))
+            done.append(draw(numbers, series_random(seed, k), done, apart=apart, loose=loose,
+                             standings=list(standings[k - 2])))
         else:
             ahead = 0 if standings is not None else series - k
             done.append(draw(numbers, series_random(seed, k), done, ahead=ahead,

@@ -386,3 +386,108 @@ def test_the_plan_knows_the_fewest_club_pairs_and_stops_there() -> None:
     tables = plan.run()
     assert sum(1 for t in tables for i, a in enumerate(t) for b in t[i + 1:]
                if a % 3 == b % 3) == 248
+# Series seeded by the standings (issue 24, item 2): one search from the standings' seating
+
+
+def ranked_last_at_three(result: list[list[list[int]]], players: int,
+                         rng: random.Random) -> list[int]:
+    """Standings as a Preisskat often has them: a 3-table plays 36 games instead of 48, so
+    who sat at 3-tables most ranks last (the rest by lot). Seated by the standings alone,
+    the 3-tables of the next series would go to them again."""
+    count = three_table_series(result)
+    order = list(range(1, players + 1))
+    rng.shuffle(order)
+    return sorted(order, key=lambda p: count[p])
+
+
+def seeded_day(players: int, series: int, seed: int,
+               apart: list[list[int]] | None = None) -> tuple[list[list[list[int]]],
+                                                              list[list[int]]]:
+    """Series 1 by lot, each later one seeded by the standings after the one before (by lot
+    but for the 3-table players last, from a stream of its own)."""
+    rng = random.Random(f"standings:{seed}")
+    numbers = list(range(1, players + 1))
+    result = [draw(numbers, series_random(seed, 1), apart=apart or ())]
+    rankings = []
+    for k in range(2, series + 1):
+        ranking = ranked_last_at_three(result, players, rng)
+        rankings.append(ranking)
+        result.append(draw(numbers, series_random(seed, k), result, apart=apart or (),
+                           standings=ranking))
+    return result, rankings
+
+
+def away(tables: list[list[int]], ranking: list[int]) -> list[int]:
+    """How many tables each seat is from its place's table under ``by_standings``."""
+    target = {p: t for t, table in enumerate(by_standings(ranking)) for p in table}
+    return [abs(t - target[p]) for t, table in enumerate(tables) for p in table]
+
+
+@settings(max_examples=12, deadline=None, derandomize=True)
+@given(players=st.integers(min_value=16, max_value=120),
+       series=st.integers(min_value=2, max_value=4), seed=seeds)
+def test_series_seeded_by_the_standings_share_three_tables_and_keep_mates_apart(
+        players: int, series: int, seed: int) -> None:
+    """Seeded by the standings, the 3-tables are still shared evenly (max − min ≤ 1) even
+    where the standings put the 3-table players last, and team and tandem mates never share
+    a table (from 16 players: 12 cannot seat a team of 4 at 3 tables)."""
+    rng = random.Random(seed)
+    teams = teams_of(players, 4, rng)
+    taken = {p for t in teams for p in t}
+    rest = [p for p in range(1, players + 1) if p not in taken]
+    tandems = [rest[k:k + 2] for k in range(0, len(rest) - 1, 2)]
+    result, _rankings = seeded_day(players, series, seed, teams + tandems)
+    assert spread(result, players) <= 1
+    group = {p: g for g, members in enumerate(teams + tandems) for p in members}
+    for tables in result[1:]:
+        assert sorted(p for t in tables for p in t) == list(range(1, players + 1))
+        assert [len(t) for t in tables] == table_sizes(players)
+        for table in tables:
+            marks = [group[p] for p in table if p in group]
+            assert len(marks) == len(set(marks))
+
+
+def test_seating_by_the_standings_alone_was_unfair_and_kept_no_mates_apart() -> None:
+    """What the search changes: the standings' seating alone gives the 3-tables of series 2
+    to the players who ranked last for having sat at one in series 1."""
+    players, seed = 30, 7
+    rng = random.Random(seed)
+    first = draw(list(range(1, players + 1)), series_random(seed, 1))
+    ranking = ranked_last_at_three([first], players, rng)
+    assert spread([first, by_standings(ranking)], players) == 2
+    seeded = draw(list(range(1, players + 1)), series_random(seed, 2), [first],
+                  standings=ranking)
+    assert spread([first, seeded], players) <= 1
+    mates = [ranking[:4]]  # the four best are one team: by the standings all at table 1
+    assert by_standings(ranking)[0] == ranking[:4]
+    apart = draw(list(range(1, players + 1)), series_random(seed, 2), [first],
+                 standings=ranking, apart=mates)
+    assert all(len(set(t) & set(mates[0])) <= 1 for t in apart)
+
+
+def test_seeded_where_nothing_else_costs_the_seating_is_the_standings() -> None:
+    """32 players at 4-tables, no teams, and a history nobody of a table met in: places 1-4 at
+    table 1, 5-8 at table 2 …; the same seed gives the same seating."""
+    ranking = list(range(32, 0, -1))
+    first = [[k, k + 8, k + 16, k + 24] for k in range(1, 9)]  # everybody at other tables
+    tables = draw(list(range(1, 33)), series_random(3, 2), [first], standings=ranking)
+    assert tables == by_standings(ranking)
+    assert draw(list(range(1, 33)), series_random(3, 2), [first], standings=ranking) == tables
+
+
+def test_seeded_1001_players_stay_at_their_places_and_share_three_tables() -> None:
+    """1,001 players whose standings put the 3-table players last: they leave the 3-tables
+    for 4-tables a few tables up (measured: 983 and 970 of 1,001 at their place's table, none
+    more than 7 tables away), nobody sits at a 3-table twice."""
+    result, rankings = seeded_day(1001, 3, 2)
+    assert max(three_table_series(result).values()) == 1
+    for tables, ranking in zip(result[1:], rankings, strict=True):
+        distances = away(tables, ranking)
+        assert sum(d == 0 for d in distances) >= 950 and max(distances) <= 10
+
+
+def test_seeded_draw_refuses_standings_that_are_not_the_players() -> None:
+    with pytest.raises(DrawError):
+        draw([1, 2, 3, 4], random.Random(1), [[[1, 2, 3, 4]]], standings=[1, 2, 3])
+    with pytest.raises(DrawError):
+        draw([1, 2, 3, 4], random.Random(1), [[[1, 2, 3, 4]]], standings=[1, 2, 3, 3])

@@ -128,6 +128,34 @@ def entrant_search(tournament: Tournament, query: str) -> QuerySet[Entrant]:
     return entrants.filter(Q(player__name__icontains=query) | Q(home_club__icontains=query))
 
 
+RANKING_PER_PAGE = 50
+
+
+def ranking_search(rows: list[Row], query: str) -> list[Row]:
+    """The ranking's rows found by the results page's search, like the desk's: a start
+    number finds that number, any other text the names and home clubs containing it
+    (case-insensitive); empty: every row. The full ranking stays in the CSV and PDF."""
+    query = " ".join(query.split())[:100]
+    if not query:
+        return rows
+    if query.isdigit():
+        return [r for r in rows if r.entrant.number == int(query)]
+    text = query.casefold()
+    return [r for r in rows
+            if text in r.name.casefold() or text in r.entrant.home_club.casefold()]
+
+
+def place_page(rows: list[Row], user_id: int | None) -> tuple[int, Row] | None:
+    """The page (of RANKING_PER_PAGE) and row of the signed-in member's own place, if he
+    plays: "my place" on the results page."""
+    if user_id is None:
+        return None
+    for index, row in enumerate(rows):
+        if row.entrant.player.user_id == user_id:
+            return index // RANKING_PER_PAGE + 1, row
+    return None
+
+
 @dataclass
 class EntrantCounts:
     total: int

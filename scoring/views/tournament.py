@@ -34,12 +34,14 @@ from scoring.qr import qr_png_uri
 from scoring.reads.signing import FINISHED, PLAYING, SIGNED, STATUS_WORDS
 from scoring.reads.tournament import (
     ENTRANTS_PER_PAGE,
+    RANKING_PER_PAGE,
     Group,
     PrizeList,
     Row,
     entrant_counts,
     entrant_search,
-    series_history,
+    place_page,
+    ranking_search,
     series_summaries,
     series_tables,
     tournament_ranking,
@@ -315,11 +317,18 @@ def _after(request: HttpRequest) -> int | None:
 def results(request: HttpRequest, pk: int) -> HttpResponse:
     tournament, member = tournament_for(request, pk)
     ranking = tournament_ranking(tournament, _after(request))
+    query = request.GET.get("q", "").strip()[:100]
+    # a page of the ranking (issue 24): the full list is the CSV's and the PDF's
+    page = Paginator(ranking_search(ranking.rows, query), RANKING_PER_PAGE).get_page(
+        request.GET.get("page"))
     return render(request, "scoring/tournament/results.html", {
         "tournament": tournament, "club": tournament.club, "ranking": ranking,
         "is_admin": member.role == Membership.Role.ADMIN,
         "drawn": range(1, len(ranking.progress) + 1),
-        "history": series_history(tournament),
+        "page": page, "query": query, "mine": place_page(ranking.rows, request.user.pk),
+        # the series counted, kept by the search and the page links
+        "after_param": "" if ranking.after == len(ranking.progress)
+        else f"after={ranking.after}&",
     })
 
 

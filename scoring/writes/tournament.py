@@ -272,7 +272,10 @@ def series_draw(*, tournament: Tournament, seed: int | None = None,
             order = [row.entrant.number for row in ranking.rows
                      if row.entrant.number in by_number]
             order += [n for n in numbers if n not in order]  # latecomers after the others
-            groups = draw.by_standings(order)
+            # seeded in the one search: the standings' seating, moved where the 3-table
+            # share or team/tandem mates need it (and repeats where a swap of neighbours does)
+            groups = draw.draw(numbers, draw.series_random(seed, number), history,
+                               apart=_mates(entrants), standings=order)
         else:
             # planning the series still to come too keeps them free of repeats where possible
             # one search: repeats, the 3-table share and team/tandem mates at one table

@@ -182,7 +182,7 @@ def test_unpaid_winners_are_marked_on_the_prize_list(client: Client) -> None:
     client.force_login(make_user(t.club, "viewer"))
     page = client.get(reverse("scoring:tournament-results", args=[t.pk]),
                       HTTP_ACCEPT_LANGUAGE="de").content.decode()
-    marked = re.findall(r"<tr><td>\d+\.</td><td class=\"muted\">(\d+)</td>(?:(?!</tr>).)*"
+    marked = re.findall(r"<tr[^>]*><td>\d+\.</td><td class=\"muted\">(\d+)</td>(?:(?!</tr>).)*"
                         r"nicht bezahlt", page, re.S)
     assert marked == [str(winner.entrant.number)]
     pdf = client.get(reverse("scoring:tournament-results-pdf", args=[t.pk]),

@@ -5,7 +5,9 @@ of a tournament (scoring/draw.py) for players numbered 1..N, printed as JSON:
 
 one list of tables per series, each table its players in seat order. The first series is
 drawn by lot; each later one is drawn again so that players meet as few earlier opponents as
-possible, or with ``--by-standings FILE`` seated by the standings (places 1-4 at table 1 …).
+possible, or with ``--by-standings FILE`` seeded by the standings (places 1-4 at table 1 …)
+in the same search, which moves players off their place's table only where the 3-table share,
+team mates (``--apart``) or several repeated opponents need it.
 
 The FILE (``-`` for standard input) has one line per finished series: the ranking after
 series 1, after series 2 …, each the player numbers best first, separated by spaces or
