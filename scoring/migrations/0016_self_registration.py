@@ -2,11 +2,15 @@
 
 import django.core.validators
 import django.db.models.deletion
-import scoring.models
+from django.apps.registry import Apps
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+
+import scoring.models
 
 
-def keys(apps, schema_editor):  # noqa: ANN001, ANN201
+def keys(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
+    """Every tournament that exists gets its own unguessable registration key."""
     tournaments = apps.get_model("scoring", "Tournament")
     for tournament in tournaments.objects.filter(signup_key=None):
         tournament.signup_key = scoring.models.new_board_key()

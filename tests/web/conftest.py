@@ -3,6 +3,9 @@ signed-in scorer of its club."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 import pytest
 from django.test import Client
 
@@ -29,3 +32,19 @@ def site_url_of_live_server(request: pytest.FixtureRequest) -> None:
     if "live_server" in request.fixturenames:
         settings = request.getfixturevalue("settings")
         settings.SITE_URL = request.getfixturevalue("live_server").url
+
+
+@pytest.fixture
+def contexts(browser: Any, browser_context_args: dict[str, Any]) -> Iterator[Any]:
+    """Browser contexts made on demand (``contexts(locale=…)``), each closed at the end: a
+    browser test with two people at once (an invitation, a registration)."""
+    made: list[Any] = []
+
+    def new(**extra: Any) -> Any:
+        context = browser.new_context(**{**browser_context_args, **extra})
+        made.append(context)
+        return context
+
+    yield new
+    for context in made:
+        context.close()

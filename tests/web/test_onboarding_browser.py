@@ -8,7 +8,6 @@ club's language, and works. Screenshots: ``onboarding-*.png``."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from scoring.models import AuditEntry, Club, Deal, Invitation, Membership, Table
+
+from .browser import console_errors, fits
 
 
 def found_in(pattern: str, text: object, group: int = 0) -> str:
@@ -34,32 +35,6 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 PASSWORD = "Kreuz-Bube-1923"
 NEW_PASSWORD = "Grand-Hand-Ouvert-24"
 PHONE = {"width": 390, "height": 844}
-
-
-def console_errors(page: Any) -> list[str]:
-    errors: list[str] = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    return errors
-
-
-def fits(page: Any) -> None:
-    scroll, inner = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
-    assert scroll <= inner, (page.url, scroll, inner)
-
-
-@pytest.fixture
-def contexts(browser: Any, browser_context_args: dict[str, Any]) -> Iterator[Any]:
-    made: list[Any] = []
-
-    def new(**extra: Any) -> Any:
-        context = browser.new_context(**{**browser_context_args, **extra})
-        made.append(context)
-        return context
-
-    yield new
-    for context in made:
-        context.close()
 
 
 def set_up_club(page: Any, live_server: Any, shots: Path, prefix: str = "") -> None:

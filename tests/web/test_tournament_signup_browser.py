@@ -8,7 +8,6 @@ Screenshots: ``signup-*.png``."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,38 +19,13 @@ from playwright.sync_api import expect
 
 from scoring.models import Tournament
 
+from .browser import console_errors, fits
 from .factories import browser_login, make_club, make_user
 from .tournaments import make_tournament
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
 PHONE = {"width": 390, "height": 844}
-
-
-def console_errors(page: Any) -> list[str]:
-    errors: list[str] = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    return errors
-
-
-def fits(page: Any) -> None:
-    scroll, inner = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
-    assert scroll <= inner, (page.url, scroll, inner)
-
-
-@pytest.fixture
-def contexts(browser: Any, browser_context_args: dict[str, Any]) -> Iterator[Any]:
-    made: list[Any] = []
-
-    def new(**extra: Any) -> Any:
-        context = browser.new_context(**{**browser_context_args, **extra})
-        made.append(context)
-        return context
-
-    yield new
-    for context in made:
-        context.close()
 
 
 def test_a_player_registers_and_confirms_on_a_phone(contexts: Any, live_server: Any,
