@@ -31,6 +31,7 @@ from scoring.models import (
     Seat,
     Signature,
     Table,
+    Tournament,
 )
 from scoring.reads import live
 from scoring.reads.sheet import table_document
@@ -469,12 +470,29 @@ def evening_settlement(*, evening: Any, stake: Any, currency: str,
     except SettlementError as err:
         raise ValidationError({"settlement": err.message}) from None
     with transaction.atomic():
+        _refuse_fee_change_after_the_draw(evening, candidate)
         changed = Evening.objects.filter(pk=evening.pk, version=expected_version).update(
             stake=stake, currency=currency, settlement=settlement, version=F("version") + 1)
         if not changed:
             raise StaleEvening(Evening.objects.get(pk=evening.pk))
     evening.refresh_from_db(fields=["stake", "currency", "settlement", "version"])
     return evening
+
+
+def _refuse_fee_change_after_the_draw(evening: Any, candidate: Any) -> None:
+    """A tournament's evening holds its lost-game and passed-deal fees (its club extras) and
+    its stake: once series 1 is drawn the players have paid by them and the tables charge by
+    them, so the treasurer's page may not change them either (issue 24; the desk's fee form
+    refuses the same in writes/preisskat.tournament_fees). Under the tournament's row lock,
+    so that a draw cannot slip in between."""
+    tournament = Tournament.objects.select_for_update().filter(evening_id=evening.pk).first()
+    if tournament is None or not tournament.draws.exists():
+        return
+    saved = Evening.objects.get(pk=evening.pk)
+    if (saved.stake, saved.currency, saved.settlement) != (
+            candidate.stake, candidate.currency, candidate.settlement):
+        raise ValidationError(_("The fees are fixed once series 1 is drawn: the "
+                                "players have paid and the tables charge by them."))
 
 
 # ---------------------------------------------------------------- series

@@ -270,6 +270,45 @@ def test_after_the_first_draw_the_fees_are_read_only_and_a_change_is_refused(
             preisskat.current_fees(t), passed_fee=Decimal("1.00")))
 
 
+def _settlement_post(t: Tournament, **changes: str) -> dict[str, str]:
+    """The treasurer's settlement form as the evening stands, with ``changes``."""
+    from scoring.forms.settlement import initial_for
+
+    t.evening.refresh_from_db()
+    form = {k: "" if v is None else str(v) for k, v in initial_for(t.evening).items()}
+    form["version"] = str(t.evening.version)
+    form.pop("round_totals_first", None)
+    return {**form, **changes}
+
+
+def test_the_treasurers_page_cannot_change_the_fees_after_the_first_draw(
+        client: Client) -> None:
+    """The evening's settlement page is the other way to the lost-game fee: before the draw
+    it changes the fee the desk shows; once series 1 is drawn it is refused with a message
+    and nothing changes, as on the desk."""
+    t = make_tournament(make_club())
+    client.force_login(make_user(t.club, "admin"))
+    url = reverse("scoring:settlement", args=[t.evening.pk])
+    response = client.post(url, _settlement_post(t, lost_game_fee_tiers="1: 0,40; 4: 1,00"),
+                           HTTP_ACCEPT_LANGUAGE="de")
+    assert response.status_code == 302
+    t.evening.refresh_from_db()
+    assert preisskat.current_fees(t).lost_fee == Decimal("0.40")
+    tw.series_draw(tournament=t, seed=1)
+    t.evening.refresh_from_db()
+    settlement, version = dict(t.evening.settlement), t.evening.version
+    for change in ({"lost_game_fee_tiers": "1: 0,60; 4: 1,00"}, {"passed_deal_fee": "1,00"},
+                   {"stake": "0,01"}):
+        response = client.post(url, _settlement_post(t, **change), HTTP_ACCEPT_LANGUAGE="de")
+        assert response.status_code == 200, change
+        assert "Serie 1" in response.content.decode(), change
+        t.evening.refresh_from_db()
+        assert t.evening.settlement == settlement and t.evening.version == version
+    # the same values again are no change
+    response = client.post(url, _settlement_post(t), HTTP_ACCEPT_LANGUAGE="de")
+    assert response.status_code == 302
+
+
 # ------------------------------------------------ 4. prize lists per category, team and tandem
 
 def test_prize_lists_per_category_team_and_tandem(client: Client) -> None:

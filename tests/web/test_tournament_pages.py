@@ -174,7 +174,7 @@ def test_new_fees_move_the_version_the_documents_are_keyed_by(client: Client) ->
     from scoring.reads.tournament import board_version
     from scoring.writes.services import evening_settlement
 
-    t = played(public=True)
+    t = make_tournament(make_club())  # fees change only until series 1 is drawn
     before = board_version(t)
     evening = t.evening
     evening_settlement(evening=evening, stake=evening.stake, currency=evening.currency,
