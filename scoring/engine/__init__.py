@@ -18,10 +18,35 @@ from __future__ import annotations
 from .bidding import auction, is_legal_bid
 from .cards import card_points, matadors
 from .errors import SkatError
+from .records import (
+    Concession,
+    DealKind,
+    DealRecord,
+    GameRecord,
+    GameType,
+    Kontra,
+    MisdealRecord,
+    PassedRecord,
+    PenaltyOrder,
+    PenaltyRecord,
+    QuickResult,
+    RamschPlay,
+    RamschRecord,
+    RecordError,
+    deal_record,
+    is_record,
+    record_json,
+)
+from .scores import DealScore, EveningScore, TableDeal, TableScore
 from .table import evaluate, evaluate_evening, evaluate_record, evaluate_table
 
 __all__ = [
     "SkatError", "auction", "card_points", "evaluate", "evaluate_evening", "evaluate_record",
     "evaluate_table",
     "is_legal_bid", "matadors",
+    # the deal record as types (records.py) and the engine's answers as types (scores.py)
+    "Concession", "DealKind", "DealRecord", "GameRecord", "GameType", "Kontra", "MisdealRecord",
+    "PassedRecord", "PenaltyOrder", "PenaltyRecord", "QuickResult", "RamschPlay",
+    "RamschRecord", "RecordError", "deal_record", "is_record", "record_json",
+    "DealScore", "EveningScore", "TableDeal", "TableScore",
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, cast
 
 from .deal import (
     KIND_NAMES,
@@ -27,6 +27,8 @@ from .explain import LANGUAGES
 from .fields import Record, active_seats, seat
 from .options import Options, OptionsCache
 from .ramsch import score_ramsch, short_form
+from .records import deal_record, is_record
+from .scores import DealScore, EveningScore, TableDeal, TableScore
 from .settlement import SettlementError, parse_settlement_options, parse_stake, settle
 from .tracker import RoundTracker, bock_triggers
 
@@ -168,7 +170,7 @@ def _ramsch_seats(d: Record, players: int) -> tuple[int, ...]:
 SEAT_KEYS = tuple(str(p) for p in range(6))
 
 
-def _result(s: Scored, bock: int) -> dict[str, Any]:
+def _result(s: Scored, bock: int) -> DealScore:
     return {
         "kind": s.kind, "won": s.won, "value": s.value, "charged_value": s.charged,
         "overbid": s.overbid, "base": s.base, "multiplier": s.multiplier,
@@ -183,8 +185,11 @@ def _result(s: Scored, bock: int) -> dict[str, Any]:
 _PLAIN_DEAL_FIELDS = RECORD_FIELDS - {"dealer", "bock", "bock_round", "bock_manual"}
 _DEFAULT_CONTEXT = _context("isko", _options_cache.get("isko", None, 3), 3, None)
 
-def evaluate(deal: object, lang: str = "en") -> dict[str, Any]:
-    """Score one deal record (deal-record.md "A deal"); see ``evaluate_table`` for a table."""
+def evaluate(deal: object, lang: str = "en") -> DealScore:
+    """Score one deal record (deal-record.md "A deal"), its JSON or a typed ``DealRecord``;
+    see ``evaluate_table`` for a table."""
+    if type(deal) is not dict and is_record(deal):
+        deal = deal_record(deal).to_json()
     if type(deal) is not dict:
         raise SkatError(None, "A deal must be a JSON object.")
     if lang not in LANGUAGES:
@@ -235,7 +240,7 @@ def _cyclic_gc_paused() -> Iterator[None]:
 
 
 def evaluate_table(table: object, lang: str = "en", explain: bool = False,
-                   explain_from: int = 1) -> dict[str, Any]:
+                   explain_from: int = 1) -> TableScore:
     """Score an evening at one table (deal-record.md "A table") with rounds, Bock, totals and
     the settlement. ``explain`` adds the explanation in ``lang`` of each deal numbered
     ``explain_from`` or later (it costs about a third of the time, so a page asks for it
@@ -245,7 +250,7 @@ def evaluate_table(table: object, lang: str = "en", explain: bool = False,
 
 
 def _evaluate_table(table: object, lang: str, explain: bool, explain_from: int
-                    ) -> dict[str, Any]:
+                    ) -> TableScore:
     if type(table) is not dict:
         raise SkatError(None, "A table must be a JSON object.")
     _unknown(table, TABLE_FIELDS)
@@ -281,7 +286,7 @@ def _evaluate_table(table: object, lang: str, explain: bool, explain_from: int
     passed = [0] * players
     column_entries = [0] * players
     beer_loser: tuple[int, int] | None = None  # (seat, deal number)
-    rows = []
+    rows: list[TableDeal] = []
     keys = SEAT_KEYS[:players]
     table_row, score_game_fn = _table_row, ctx.score_game  # bound once for the hot loop
     for number, d in enumerate(deals, 1):
@@ -298,7 +303,7 @@ def _evaluate_table(table: object, lang: str, explain: bool, explain_from: int
         except SkatError as err:
             err.deal = number
             raise
-        shown = {}
+        shown: dict[str, int] = {}
         underline: tuple[int, ...] = ()  # shared and immutable, like "active"
         for p, v in entries.items():
             shown[keys[p]] = v
@@ -332,7 +337,8 @@ def _evaluate_table(table: object, lang: str, explain: bool, explain_from: int
                 beer_loser = (max(over, key=lambda p: (totals[p], -p)), number)
 
     upcoming = tracker.upcoming()
-    result: dict[str, Any] = {
+    # settlement (and seeger_fabian_totals, beer_loser) follow below, in this key order
+    result = cast(TableScore, {
         "rules": ctx.system, "scoring": scoring, "players": list(names) if names else players,
         "deals": rows,
         "totals": {str(p): totals[p] for p in seats},
@@ -344,7 +350,7 @@ def _evaluate_table(table: object, lang: str, explain: bool, explain_from: int
                  "round": tracker.round, "deal_in_round": upcoming.deal_in_round,
                  "bock": upcoming.bock, "ramsch_round": upcoming.ramsch_round,
                  "ramsch_deal": upcoming.ramsch_deal},
-    }
+    })
     if seeger:
         result["seeger_fabian_totals"] = {str(p): sf_totals[p] for p in seats}
     if beer:
@@ -375,7 +381,9 @@ def _money_settings(table: Record, scoring: str) -> dict[str, Any]:
 
 
 def _table_row(d: object, ctx: Context, tracker: RoundTracker, bock_options: Any,
-               explain: str | None, score_game_fn: Any) -> tuple[Scored, dict[str, Any]]:
+               explain: str | None, score_game_fn: Any) -> tuple[Scored, TableDeal]:
+    if type(d) is not dict and is_record(d):
+        d = deal_record(d).to_json()
     if type(d) is not dict:
         raise SkatError(None, "A deal must be a JSON object.")
     if not d.keys() <= RECORD_FIELDS:
@@ -420,14 +428,16 @@ def _table_row(d: object, ctx: Context, tracker: RoundTracker, bock_options: Any
                             level=level, said=d["bock"])
         if bock_round:
             tracker.queue_round()
-    row = {
+    # The row's keys in the order the JSON has always had them; entries, totals, underline
+    # and seeger_fabian follow in evaluate_table's loop.
+    row = cast(TableDeal, {
         "number": 0, "kind": s.kind, "dealer": dealer, "active": active,
         "round": round_number, "ramsch_round": ramsch_round, "counts": counts,
         "round_end": counts and tracker.counted % tracker.players == 0,
         "bock": level, "won": s.won, "value": s.value, "charged_value": s.charged,
         "overbid": s.overbid, "base": s.base, "multiplier": s.multiplier,
         "matadors": s.matadors, "levels": s.levels,
-    }
+    })
     if by_hand and counting:
         row["bock_manual"] = True  # the sheet marks a level set by hand
     if s.ramsch is not None:  # who lost, Jungfrau, Durchmarsch: the sheet says them
@@ -480,7 +490,7 @@ EVENING_FIELDS = frozenset({
 })
 
 
-def evaluate_evening(evening: object, lang: str = "en") -> dict[str, Any]:
+def evaluate_evening(evening: object, lang: str = "en") -> EveningScore:
     """An evening (deal-record.md "An evening"): every table scored on its own."""
     if type(evening) is not dict:
         raise SkatError(None, "An evening must be a JSON object.")
@@ -495,11 +505,11 @@ def evaluate_evening(evening: object, lang: str = "en") -> dict[str, Any]:
         except SkatError as err:
             raise SkatError(err.field, "Table {number}: {message}", err.deal, number=number,
                             message=err) from None
-    head = {key: evening.get(key) for key in ("club", "date", "name")}
-    return {**head, "tables": results}
+    return {"club": evening.get("club"), "date": evening.get("date"),
+            "name": evening.get("name"), "tables": results}
 
 
-def evaluate_record(obj: object, lang: str = "en") -> dict[str, Any]:
+def evaluate_record(obj: object, lang: str = "en") -> DealScore | TableScore | EveningScore:
     """The `score` command's entry: an evening when it has "tables", a table when it has
     "deals", otherwise one deal."""
     if isinstance(obj, dict) and "tables" in obj:
