@@ -37,7 +37,7 @@ from .records import (
     is_record,
     record_json,
 )
-from .scores import DealScore, EveningScore, TableDeal, TableScore
+from .scores import DealScore, ScoredEvening, ScoredTable, TableDeal
 from .table import evaluate, evaluate_evening, evaluate_record, evaluate_table
 
 __all__ = [
@@ -48,5 +48,5 @@ __all__ = [
     "Concession", "DealKind", "DealRecord", "GameRecord", "GameType", "Kontra", "MisdealRecord",
     "PassedRecord", "PenaltyOrder", "PenaltyRecord", "QuickResult", "RamschPlay",
     "RamschRecord", "RecordError", "deal_record", "is_record", "record_json",
-    "DealScore", "EveningScore", "TableDeal", "TableScore",
+    "DealScore", "ScoredEvening", "TableDeal", "ScoredTable",
 ]

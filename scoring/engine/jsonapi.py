@@ -14,7 +14,7 @@ import json
 from typing import Any
 
 from .errors import SkatError
-from .scores import DealScore, TableScore
+from .scores import DealScore, ScoredTable
 from .table import evaluate, evaluate_table
 
 FUNCTIONS = ("evaluate", "evaluate_table")
@@ -25,7 +25,7 @@ def _error(message: str) -> dict[str, Any]:
 
 
 def result(function: str, record: object, lang: str = "en", explain: bool = False,
-           explain_from: int = 1) -> DealScore | TableScore | dict[str, Any]:
+           explain_from: int = 1) -> DealScore | ScoredTable | dict[str, Any]:
     """The payload for a parsed record, errors included (never raises): the engine's typed
     answer, which is its JSON (scores.py), or the error shape."""
     try:
@@ -45,7 +45,7 @@ def result(function: str, record: object, lang: str = "en", explain: bool = Fals
 def call(function: str, text: str, lang: str = "en", explain: bool = False,
          explain_from: int = 1) -> str:
     """``result`` from JSON text to JSON text."""
-    payload: DealScore | TableScore | dict[str, Any]
+    payload: DealScore | ScoredTable | dict[str, Any]
     try:
         record = json.loads(text)
     except (TypeError, ValueError) as exc:

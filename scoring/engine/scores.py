@@ -1,12 +1,13 @@
 """The engine's answers as types: ``DealScore`` (what ``evaluate`` says of one deal),
-``TableDeal`` (one deal of a scored table) and ``TableScore`` (what ``evaluate_table`` says of a
-table). deal-record.md "Results" is the contract.
+``TableDeal`` (one deal of a scored table) and ``ScoredTable`` (what ``evaluate_table`` says of
+a table). deal-record.md "Results" is the contract.
 
 They are ``TypedDict``s: at run time the very dicts the engine always built (a table of 100,000
 deals costs nothing more, and ``json.dumps`` writes the spec's JSON byte for byte, key order
 and all), to mypy a closed shape, so a misspelt key or a wrong type is found before it runs.
-Seat keys are the strings "0", "1" … as in the JSON. (``reads.results.TableResult`` is the
-club's per-seat summary of a stored table, built from a ``TableScore``.)
+Seat keys are the strings "0", "1" … as in the JSON. (Not to be confused with
+``reads.results.TableResult``, the club's per-seat summary of a stored table, nor the model
+``TableScore``, the kept rows of the federation ranking: both are built from a ``ScoredTable``.)
 """
 
 from __future__ import annotations
@@ -81,7 +82,7 @@ class NextDeal(TypedDict):
     ramsch_deal: int
 
 
-class TableScore(TypedDict):
+class ScoredTable(TypedDict):
     """A table scored (``evaluate_table``)."""
 
     rules: str
@@ -98,14 +99,14 @@ class TableScore(TypedDict):
     settlement: dict[str, Any] | None
 
 
-class EveningScore(TypedDict):
+class ScoredEvening(TypedDict):
     """An evening scored (``evaluate_evening``): each table on its own."""
 
     club: Any
     date: Any
     name: Any
-    tables: list[TableScore]
+    tables: list[ScoredTable]
 
 
-__all__ = ["DealScore", "EveningScore", "GameCounts", "NextDeal", "RamschOutcome", "TableDeal",
-           "TableScore"]
+__all__ = ["DealScore", "ScoredEvening", "GameCounts", "NextDeal", "RamschOutcome", "TableDeal",
+           "ScoredTable"]

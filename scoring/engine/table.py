@@ -28,7 +28,7 @@ from .fields import Record, active_seats, seat
 from .options import Options, OptionsCache
 from .ramsch import score_ramsch, short_form
 from .records import deal_record, is_record
-from .scores import DealScore, EveningScore, TableDeal, TableScore
+from .scores import DealScore, ScoredEvening, ScoredTable, TableDeal
 from .settlement import SettlementError, parse_settlement_options, parse_stake, settle
 from .tracker import RoundTracker, bock_triggers
 
@@ -240,7 +240,7 @@ def _cyclic_gc_paused() -> Iterator[None]:
 
 
 def evaluate_table(table: object, lang: str = "en", explain: bool = False,
-                   explain_from: int = 1) -> TableScore:
+                   explain_from: int = 1) -> ScoredTable:
     """Score an evening at one table (deal-record.md "A table") with rounds, Bock, totals and
     the settlement. ``explain`` adds the explanation in ``lang`` of each deal numbered
     ``explain_from`` or later (it costs about a third of the time, so a page asks for it
@@ -250,7 +250,7 @@ def evaluate_table(table: object, lang: str = "en", explain: bool = False,
 
 
 def _evaluate_table(table: object, lang: str, explain: bool, explain_from: int
-                    ) -> TableScore:
+                    ) -> ScoredTable:
     if type(table) is not dict:
         raise SkatError(None, "A table must be a JSON object.")
     _unknown(table, TABLE_FIELDS)
@@ -338,7 +338,7 @@ def _evaluate_table(table: object, lang: str, explain: bool, explain_from: int
 
     upcoming = tracker.upcoming()
     # settlement (and seeger_fabian_totals, beer_loser) follow below, in this key order
-    result = cast(TableScore, {
+    result = cast(ScoredTable, {
         "rules": ctx.system, "scoring": scoring, "players": list(names) if names else players,
         "deals": rows,
         "totals": {str(p): totals[p] for p in seats},
@@ -490,7 +490,7 @@ EVENING_FIELDS = frozenset({
 })
 
 
-def evaluate_evening(evening: object, lang: str = "en") -> EveningScore:
+def evaluate_evening(evening: object, lang: str = "en") -> ScoredEvening:
     """An evening (deal-record.md "An evening"): every table scored on its own."""
     if type(evening) is not dict:
         raise SkatError(None, "An evening must be a JSON object.")
@@ -509,7 +509,7 @@ def evaluate_evening(evening: object, lang: str = "en") -> EveningScore:
             "name": evening.get("name"), "tables": results}
 
 
-def evaluate_record(obj: object, lang: str = "en") -> DealScore | TableScore | EveningScore:
+def evaluate_record(obj: object, lang: str = "en") -> DealScore | ScoredTable | ScoredEvening:
     """The `score` command's entry: an evening when it has "tables", a table when it has
     "deals", otherwise one deal."""
     if isinstance(obj, dict) and "tables" in obj:

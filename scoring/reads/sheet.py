@@ -7,6 +7,7 @@ number of queries per page."""
 from __future__ import annotations
 
 import itertools
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -16,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop, ngettext, pgettext, pgettext_lazy
 
 from scoring.collation import name_key
-from scoring.engine import SkatError, evaluate_table
+from scoring.engine import SkatError, TableDeal, evaluate_table
 from scoring.engine.deal import QUICK_RESULTS
 from scoring.engine.games import HISTORIC_GAMES, ISKO_GAMES, Game
 from scoring.engine.settlement import SettlementOptions, minor_unit, parse_settlement_options
@@ -359,12 +360,12 @@ def ramsch_points(record: dict[str, Any], players: int) -> list[int | None]:
     return out
 
 
-def _printed(row: dict[str, Any], record: dict[str, Any], rules: str, options: dict[str, Any],
+def _printed(row: TableDeal, record: dict[str, Any], rules: str, options: dict[str, Any],
              lang: str, players: int) -> dict[str, Any]:
     """The SheetRow fields of the printed sheet's own columns (and of the screen's marks)."""
     overbid = bool(row.get("overbid"))
     manual, queued = bool(row.get("bock_manual")), bool(row.get("bock_round"))
-    outcome = row.get("ramsch") or {}
+    outcome: Mapping[str, Any] = row.get("ramsch") or {}
     entries = row.get("entries") or {}
     return {"ramsch_losers": tuple(s for s in outcome.get("losers", ())
                                    if (entries.get(str(s)) or 0) < 0),
@@ -540,7 +541,7 @@ def deal_toggle_preview(table: Table, deal: Deal, lang: str) -> Preview:
     return Preview(row, None, totals)
 
 
-def _preview_row(table: Table, row: dict[str, Any], record: dict[str, Any], deal_id: int,
+def _preview_row(table: Table, row: TableDeal, record: dict[str, Any], deal_id: int,
                  lang: str) -> SheetRow:
     """A sheet row for a deal not (yet, or not again) stored as it is scored here."""
     n = len(table.seats.all())

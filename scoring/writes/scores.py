@@ -10,7 +10,7 @@ the kept rows against a full recomputation).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.db import transaction
@@ -37,7 +37,7 @@ def scoring_for(document: dict[str, Any]) -> str:
     return scoring
 
 
-def keep(table: Table, player_ids: list[int], result: dict[str, Any]) -> None:
+def keep(table: Table, player_ids: list[int], result: Mapping[str, Any]) -> None:
     """Replace the table's rows by those of ``result`` (evaluate_table's answer for the
     table's live deals, players ``player_ids`` in seat order). Two queries."""
     TableScore.objects.filter(table_id=table.pk).delete()

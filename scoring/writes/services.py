@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from scoring.engine import SkatError, evaluate_table
+from scoring.engine import ScoredTable, SkatError, evaluate_table
 from scoring.models import (
     AuditEntry,
     Deal,
@@ -93,7 +93,7 @@ def _forget_states(evening: Evening) -> None:
 
 
 def _check_table(table: Table, records: list[dict[str, Any]], *, appended: bool = False,
-                 ) -> dict[str, Any]:
+                 ) -> ScoredTable:
     """Score the whole table as it would be: raises SkatError naming the deal, or when the
     table's series would be longer than the evening's series length. Returns the engine's
     result, with Seeger-Fabian totals wherever the table can have them (for scores.keep)."""
@@ -120,7 +120,7 @@ def _check_table(table: Table, records: list[dict[str, Any]], *, appended: bool 
     return result
 
 
-def _keep_scores(table: Table, result: dict[str, Any]) -> None:
+def _keep_scores(table: Table, result: ScoredTable) -> None:
     """The table's scores for the federation ranking, in the change's transaction."""
     scores.keep(table, [seat.player_id for seat in table.seats.all()], result)
 

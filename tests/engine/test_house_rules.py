@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from scoring.engine import SkatError, evaluate, evaluate_table
+from scoring.engine import DealScore, SkatError, evaluate, evaluate_table
 from scoring.engine.options import parse_options
 
 RAMSCH = {"ramsch": "when_all_pass"}
@@ -134,7 +134,7 @@ NAMES3 = ["Anna", "Bernd", "Clara"]
 
 
 def ramsch(short: dict[str, Any], options: dict[str, Any], lang: str = "en",
-           **more: Any) -> dict[str, Any]:
+           **more: Any) -> DealScore:
     return evaluate({"kind": "ramsch", "options": {**RAMSCH, **options}, "players": NAMES3,
                      "ramsch": short, **more}, lang)
 

@@ -19,6 +19,7 @@ from .strategies import isko_game, isko_null, ramsch, table_record
 def test_an_isko_loss_costs_twice_the_charged_value(deal: dict[str, Any]) -> None:
     result = evaluate(deal)
     entry = result["entries"][str(deal["declarer"])]
+    assert result["charged_value"] is not None  # a game has its values
     if result["won"]:
         assert entry == result["value"]
     else:
@@ -28,11 +29,13 @@ def test_an_isko_loss_costs_twice_the_charged_value(deal: dict[str, Any]) -> Non
 @given(isko_game())
 def test_a_won_value_is_at_least_the_bid(deal: dict[str, Any]) -> None:
     result = evaluate(deal)
+    assert result["value"] is not None and result["base"] is not None
     if result["won"]:
         assert result["value"] >= deal["bid"]
     assert result["overbid"] == (result["value"] < deal["bid"])
     if result["overbid"]:
         charged = result["charged_value"]
+        assert charged is not None
         assert charged >= deal["bid"] and charged % result["base"] == 0
         assert charged - result["base"] < deal["bid"]
 
@@ -40,6 +43,7 @@ def test_a_won_value_is_at_least_the_bid(deal: dict[str, Any]) -> None:
 @given(isko_game())
 def test_value_is_base_times_multiplier(deal: dict[str, Any]) -> None:
     result = evaluate(deal)
+    assert result["base"] is not None and result["multiplier"] is not None
     assert result["value"] == result["base"] * result["multiplier"]
     assert result["multiplier"] >= abs(deal["matadors"]) + 1
 
@@ -127,6 +131,7 @@ def test_table_settlement_sums_to_zero_and_matches_the_formula(
     deals = [{"kind": "penalty", "penalty": {"seat": p, "points": 1000 - t}}
              for p, t in enumerate(totals)]
     result = evaluate_table({"players": players, "stake": stake, "deals": deals})
+    assert result["settlement"] is not None
     net = {int(k): Decimal(v) for k, v in result["settlement"]["net"].items()}
     assert sum(net.values()) == 0
     scores = [t - 1000 for t in totals]

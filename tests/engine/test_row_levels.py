@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from scoring.engine import evaluate_table
+from scoring.engine import TableDeal, evaluate_table
 
 
-def rows(deals: list[dict[str, Any]], rules: str = "isko", **table: Any) -> list[dict[str, Any]]:
-    evaluated: list[dict[str, Any]] = evaluate_table(
+def rows(deals: list[dict[str, Any]], rules: str = "isko", **table: Any) -> list[TableDeal]:
+    evaluated: list[TableDeal] = evaluate_table(
         {"rules": rules, "players": 3, "deals": deals, **table})["deals"]
     return evaluated
 

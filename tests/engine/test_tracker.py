@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from scoring.engine import SkatError, evaluate_table
+from scoring.engine import ScoredTable, SkatError, evaluate_table
 from scoring.engine.fields import active_seats
 
 PLAIN = {"kind": "game", "game": "clubs", "matadors": 1, "bid": 18, "declarer_points": 70}
@@ -28,7 +28,7 @@ def table(deals: list[dict[str, Any]], players: int = 3, **options: Any) -> dict
     return {"players": players, "options": options, "deals": seated}
 
 
-def bock_deals(result: dict[str, Any]) -> list[int]:
+def bock_deals(result: ScoredTable) -> list[int]:
     return [row["number"] for row in result["deals"] if row["bock"]]
 
 

@@ -41,7 +41,7 @@ def money_evening(club: Club, preset: str = "club_evening", stake: str = "0.05",
     return Evening.objects.select_related("club").get(pk=evening.pk)
 
 
-def engine_tables(evening: Evening) -> list[tuple[Table, list[str], dict[str, Any]]]:
+def engine_tables(evening: Evening) -> list[tuple[Table, list[str], Any]]:
     """(table, player names, the engine's result) for each table, straight from the records."""
     out = []
     for table in tables_with_everything(evening.tables.order_by("number")):

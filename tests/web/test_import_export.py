@@ -386,7 +386,8 @@ def test_a_short_ramsch_record_imports_and_scores_as_the_full_one(tmp_path: Path
 
 
 def call_score(doc: dict[str, Any]) -> list[dict[str, Any]]:
-    return [table["totals"] for table in evaluate_record(doc)["tables"]]
+    result: Any = evaluate_record(doc)  # an evening's answer
+    return [table["totals"] for table in result["tables"]]
 
 
 def test_bock_set_by_hand_survives_export_and_import(tmp_path: Path) -> None:

@@ -254,6 +254,7 @@ BATCH = """async (payload) => {
 
 
 def server_answer(fn: str, record: Any, lang: str, explain: bool, explain_from: int) -> Any:
+    payload: Any  # the engine's answer or the error shape
     try:
         if fn == "evaluate":
             payload = evaluate(record, lang)

@@ -44,7 +44,7 @@ def umlaut_table(club: Club, players: int = 4, preset: str = "club_evening",
     return Table.objects.select_related("evening__club").get(pk=table.pk)
 
 
-def engine_result(table: Table) -> dict[str, Any]:
+def engine_result(table: Table) -> Any:  # the ScoredTable, read as JSON
     """What the engine says, straight from the stored records (not through the sheet)."""
     full = tables_with_everything(Table.objects.filter(pk=table.pk)).get()
     return evaluate_table(table_document(full))

@@ -29,7 +29,7 @@ from playwright.sync_api import Locator, Page, Response, Route, expect
 from pytest_django.live_server_helper import LiveServer
 from pytest_playwright import CreateContextCallback
 
-from scoring.engine import evaluate_table
+from scoring.engine import ScoredTable, evaluate_table
 from scoring.models import AuditEntry, Deal, Table
 from scoring.writes.services import Actor, deal_record
 
@@ -175,7 +175,7 @@ def tablet(new_context: CreateContextCallback, live_server: LiveServer, table: T
     return open_device
 
 
-def engine_result(table: Table) -> dict[str, Any]:
+def engine_result(table: Table) -> ScoredTable:
     """The table scored by the engine straight from the stored records."""
     evening = table.evening
     return evaluate_table({

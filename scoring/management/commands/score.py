@@ -80,7 +80,7 @@ def score(record: dict[str, Any], lang: str = "en") -> tuple[dict[str, Any], int
         # The contract forbids a traceback for any input, so even an engine bug is reported
         # in the error shape; the type name tells the engine team where to look.
         return error_payload(f"internal error: {type(exc).__name__}: {exc}"), 1
-    return result, 0
+    return dict(result), 0
 
 
 def run(source: str, lang: str = "en") -> tuple[dict[str, Any], int]:
