@@ -15,7 +15,7 @@ from django import forms
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from scoring.engine import SkatError
+from scoring.engine import DealRecord, SkatError, deal_record
 from scoring.engine.deal import QUICK_RESULTS, game_enabled, legal_bids
 from scoring.engine.games import HISTORIC_GAMES, ISKO_GAMES, Game
 from scoring.engine.options import Options, parse_options
@@ -275,6 +275,9 @@ class DealForm(forms.Form):
                 self.add_error("declarer", _("Tap who plays."))
             if not data.get("game") and "game" not in self.errors:
                 self.add_error("game", _("Tap the game."))
+        # The typed record the views and services take (engine/records.py); None while
+        # the input has errors. to_record() stays the JSON for a preview of a draft.
+        self.record: DealRecord | None = None if self.errors else deal_record(self.to_record())
         return data
 
     # ------------------------------------------------------------ record

@@ -369,7 +369,8 @@ def deal_save(request: HttpRequest, pk: int) -> HttpResponse:
         form.add_error("request_id", _("The form is incomplete: reload the page."))
     if form.is_valid():
         try:
-            deal = deal_record(table=table, record=form.to_record(),
+            assert form.record is not None  # a valid form has its record
+            deal = deal_record(table=table, record=form.record,
                                expected_version=form.cleaned_data["version"], actor=actor,
                                request_id=form.cleaned_data["request_id"])
         except StaleTable:
@@ -612,14 +613,15 @@ def deal_edit_view(request: HttpRequest, pk: int, deal: int) -> HttpResponse:
     if request.method == "POST":
         form = EditForm(request.POST, rules=_rules(table), active=active)
         if form.is_valid():
+            assert form.record is not None  # a valid form has its record
             try:
-                deal_edit(deal=the_deal, record=form.to_record(),
+                deal_edit(deal=the_deal, record=form.record,
                           reason=form.cleaned_data["reason"],
                           expected_version=form.cleaned_data["version"], actor=actor)
             except StaleTable:
                 the_deal.refresh_from_db()
                 if table_live.done_already(request, _full(table), the_deal, "edit", actor,
-                                           form.cleaned_data["reason"], form.to_record()):
+                                           form.cleaned_data["reason"], form.record):
                     return _confirmed(table, "corrected", the_deal)  # a repeated tap
                 return _stale_screen(request, table, form_class=EditForm, deal=the_deal)
             except SkatError as err:

@@ -42,6 +42,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from scoring import access
+from scoring.engine import DealRecord
 from scoring.engine.fields import same_deal
 from scoring.forms.entry import DealForm, EditForm, Rules
 from scoring.models import AuditEntry, Deal, Evening, Membership, Table, TournamentSeries
@@ -224,8 +225,8 @@ def conflict(request: HttpRequest, table: Table, sheet: ScoreSheet, rules: Rules
     mine = None
     errors: list[str] = []
     record: dict[str, Any] | None = None
-    if form.is_valid():
-        record = form.to_record()
+    if form.is_valid() and form.record is not None:
+        record = form.record.to_json()  # the edge: a preview and same_deal read JSON
         if deal is not None and deal.pk not in row_of:
             errors.append(_("The other device deleted this deal: restore it before "
                             "correcting it."))
@@ -282,7 +283,7 @@ def _deal_changes(table: Table, deal: Deal, since: int | None,
 
 
 def done_already(request: HttpRequest, table: Table, deal: Deal, action: str, actor: Actor,
-                 reason: str, record: dict[str, Any] | None = None) -> bool:
+                 reason: str, record: DealRecord | None = None) -> bool:
     """A deletion, restoration or correction (``action`` "edit", with the posted
     ``record``) refused as stale was in fact done, by this very request tapped before (a
     double tap, the "Undo" toast tapped twice, a resent form whose answer got lost): the deal
@@ -292,7 +293,7 @@ def done_already(request: HttpRequest, table: Table, deal: Deal, action: str, ac
     changes = _deal_changes(table, deal, _since(request))
     if not changes or deal.deleted != (action == "delete"):
         return False
-    if action == "edit" and deal.record != record:
+    if action == "edit" and (record is None or deal.record != record.to_json()):
         return False
     return changes[-1] == (action, actor.label[:150], reason.strip())
 

@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from scoring.engine import ScoredTable, SkatError, evaluate_table
+from scoring.engine import DealRecord, ScoredTable, SkatError, evaluate_table, record_json
 from scoring.models import (
     AuditEntry,
     Deal,
@@ -202,12 +202,15 @@ def _live_records(table: Table, replace: dict[int, dict[str, Any] | None] | None
     return records
 
 
-def deal_record(*, table: Table, record: dict[str, Any], expected_version: int, actor: Actor,
-                request_id: uuid.UUID | None = None, closed_ok: bool = False,
+def deal_record(*, table: Table, record: DealRecord | dict[str, Any], expected_version: int,
+                actor: Actor, request_id: uuid.UUID | None = None, closed_ok: bool = False,
                 reason: str = "") -> Deal:
-    """Append a deal. A retried request (same ``request_id``) returns the deal it made.
+    """Append a deal: the typed record (the table screen's form) or its JSON (the offline
+    tablet's, a held one's); the model stores the JSON. A retried request (same
+    ``request_id``) returns the deal it made.
     ``closed_ok``: a club admin accepts a held deal into a closed evening (held_accept).
     ``reason``: why a club admin adds a deal to a list everybody has signed."""
+    record = record_json(record)
     if request_id is not None:
         existing = Deal.objects.filter(table=table, request_id=request_id).first()
         if existing is not None:
@@ -255,12 +258,13 @@ def deal_record(*, table: Table, record: dict[str, Any], expected_version: int, 
     return deal
 
 
-def deal_edit(*, deal: Deal, record: dict[str, Any], reason: str, expected_version: int,
-              actor: Actor, request_id: uuid.UUID | None = None,
+def deal_edit(*, deal: Deal, record: DealRecord | dict[str, Any], reason: str,
+              expected_version: int, actor: Actor, request_id: uuid.UUID | None = None,
               closed_ok: bool = False) -> Deal:
-    """Correct a deal; everything after it is recomputed (Bock rounds move)."""
-    return _change(deal, AuditEntry.Action.EDIT, record, reason, expected_version, actor,
-                   request_id, closed_ok)
+    """Correct a deal (the typed record or its JSON, as ``deal_record``); everything after
+    it is recomputed (Bock rounds move)."""
+    return _change(deal, AuditEntry.Action.EDIT, record_json(record), reason,
+                   expected_version, actor, request_id, closed_ok)
 
 
 def deal_delete(*, deal: Deal, reason: str, expected_version: int, actor: Actor,
