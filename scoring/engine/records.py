@@ -279,6 +279,7 @@ class RamschPlay(_Keyed):
     durchmarsch: int | None = field(default=None, metadata=_spec("durchmarsch", _int))
     pushes: int | None = field(default=None, metadata=_spec("pushes", _int))
     skat_points: int | None = field(default=None, metadata=_spec("skat_points", _int))
+    jacks_pushed: bool | None = field(default=None, metadata=_spec("jacks_pushed", _bool))
     keys: tuple[str, ...] = ()
     nulls: frozenset[str] = frozenset()
     blanks: tuple[tuple[str, Json], ...] = ()

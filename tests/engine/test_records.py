@@ -3,6 +3,7 @@ every record of the test tables and the spec, and for any record hypothesis make
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -30,7 +31,7 @@ from scoring.engine import (
     record_json,
 )
 from scoring.engine.games import HISTORIC_GAMES, ISKO_GAMES
-from scoring.engine.records import PassedRecord, game_record
+from scoring.engine.records import PassedRecord, RamschPlay, game_record
 
 from .strategies import isko_game, isko_null, ramsch, table_record
 
@@ -131,6 +132,20 @@ def test_the_spec_example_reads_as_types() -> None:
     assert json.dumps(record.game) == '"clubs"' 
     assert record.kontra is Kontra.NONE and record.concession is None
     assert record.hand and not record.ouvert and record.matadors == -2
+
+
+def test_ramsch_fields_are_the_engines() -> None:
+    from scoring.engine.ramsch import RAMSCH_FIELDS
+    assert {f.name for f in dataclasses.fields(RamschPlay)} - {"keys", "nulls", "blanks"} \
+        == RAMSCH_FIELDS
+
+
+def test_record_fields_are_the_engines() -> None:
+    from scoring.engine.deal import LONE_FIELDS
+    for cls in (GameRecord, RamschRecord, PenaltyRecord, PassedRecord):
+        names = {f.name for f in dataclasses.fields(cls)} - {"keys", "nulls", "blanks"}
+        assert names <= LONE_FIELDS
+        assert names | cls.BLANK_KEYS == LONE_FIELDS
 
 
 def test_game_types_are_the_engines_game_keys() -> None:
@@ -241,7 +256,7 @@ _RAMSCH = st.fixed_dictionaries({}, optional={
     "points": _SEAT_MAP, "tricks": _SEAT_MAP, "losers": _SEAT_MAP,
     "jungfrau": st.one_of(st.none(), st.integers(0, 2)),
     "durchmarsch": st.one_of(st.none(), _SEAT), "pushes": st.integers(0, 3),
-    "skat_points": st.integers(0, 30)})
+    "skat_points": st.integers(0, 30), "jacks_pushed": st.booleans()})
 _PENALTY = st.fixed_dictionaries({}, optional={
     "seat": _SEAT, "points": st.integers(1, 100), "reason": st.text(max_size=10)})
 
