@@ -17,6 +17,7 @@ from .deal import (
     bocked,
     check_not_a_game,
     explanation,
+    game_scorer,
     legal_bids,
     score_game,
     score_passed,
@@ -288,7 +289,7 @@ def _evaluate_table(table: object, lang: str, explain: bool, explain_from: int
     beer_loser: tuple[int, int] | None = None  # (seat, deal number)
     rows: list[TableDeal] = []
     keys = SEAT_KEYS[:players]
-    table_row, score_game_fn = _table_row, ctx.score_game  # bound once for the hot loop
+    table_row, score_game_fn = _table_row, game_scorer(ctx.system)  # bound once for the loop
     for number, d in enumerate(deals, 1):
         if beer_loser is not None:
             raise SkatError("kind", "The Beer Skat sitting ended at deal {number}: "
