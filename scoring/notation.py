@@ -19,7 +19,8 @@ from django.utils.formats import number_format
 from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
-from scoring.reads.sheet import ScoreSheet, SheetRow, details_of, game_label, result_label
+from scoring.reads.deal_labels import details_of, game_label, result_label
+from scoring.reads.score_sheet import ScoreSheet, SheetRow
 
 MINUS = "\u2212"
 

@@ -1,5 +1,9 @@
 """Reads: a table's deals turned into the score sheet (one source for HTML and PDF), the
-evening overview, a live preview of a deal not yet saved, and the audit log.
+evening overview, a live preview of a deal not yet saved, and the held operations' list.
+The sheet's shapes (ScoreSheet, SheetRow, the Bock state) are in score_sheet.py, a deal in
+words and the forms' choices in deal_labels.py, the evening's money in evening_money.py, its
+ranking in evening_ranking.py, the audit log's queries in audit.py (their names are still
+importable from here).
 
 Everything is derived from the stored records by the engine on each call, with a constant
 number of queries per page."""
@@ -9,22 +13,51 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from decimal import Decimal
 from typing import Any
 
 from django.db.models import Count, Prefetch, QuerySet
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, gettext_noop, ngettext, pgettext, pgettext_lazy
 
-from scoring.collation import name_key
 from scoring.engine import SkatError, TableDeal, evaluate_table
-from scoring.engine.deal import QUICK_RESULTS
-from scoring.engine.games import HISTORIC_GAMES, ISKO_GAMES, Game
-from scoring.engine.settlement import SettlementOptions, minor_unit, parse_settlement_options
-from scoring.models import AuditEntry, Deal, Evening, HeldOperation, Seat, Table
-from scoring.money import rate
+from scoring.models import Deal, Evening, HeldOperation, Seat, Table
 
-SUIT_SYMBOLS = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
+# Names that moved to their own modules (issue 27), still importable from here.
+from scoring.reads.audit import audit_for_deal as audit_for_deal
+from scoring.reads.audit import audit_for_evening as audit_for_evening
+from scoring.reads.audit import sheet_numbers as sheet_numbers
+from scoring.reads.deal_labels import CONCESSION_CHOICES as CONCESSION_CHOICES
+from scoring.reads.deal_labels import DECLARATION_LABELS as DECLARATION_LABELS
+from scoring.reads.deal_labels import KONTRA_CHOICES as KONTRA_CHOICES
+from scoring.reads.deal_labels import (
+    OVERBID_SHORT,
+    bock_notes,
+    game_base_name,
+    ramsch_points,
+    result_of,
+    result_short,
+)
+from scoring.reads.deal_labels import QUICK_LABELS as QUICK_LABELS
+from scoring.reads.deal_labels import QUICK_SHORT as QUICK_SHORT
+from scoring.reads.deal_labels import RECORD_NAMES as RECORD_NAMES
+from scoring.reads.deal_labels import SUIT_SYMBOLS as SUIT_SYMBOLS
+from scoring.reads.deal_labels import details_of as details_of
+from scoring.reads.deal_labels import game_for as game_for
+from scoring.reads.deal_labels import game_label as game_label
+from scoring.reads.deal_labels import result_label as result_label
+from scoring.reads.evening_money import EveningMoney as EveningMoney
+from scoring.reads.evening_money import Payment as Payment
+from scoring.reads.evening_money import PlayerMoney as PlayerMoney
+from scoring.reads.evening_money import SeatMoney as SeatMoney
+from scoring.reads.evening_money import TableMoney as TableMoney
+from scoring.reads.evening_money import evening_money as evening_money
+from scoring.reads.evening_ranking import Standing as Standing
+from scoring.reads.evening_ranking import evening_ranking as evening_ranking
+from scoring.reads.score_sheet import BockStatus as BockStatus
+from scoring.reads.score_sheet import EngineMessage as EngineMessage
+from scoring.reads.score_sheet import ScoreSheet as ScoreSheet
+from scoring.reads.score_sheet import SheetRow as SheetRow
+from scoring.reads.score_sheet import bock_status as bock_status
+from scoring.reads.score_sheet import bock_words as bock_words
 
 
 def tables_with_everything(queryset: QuerySet[Table]) -> QuerySet[Table]:
@@ -50,316 +83,6 @@ def table_document(table: Table, records: list[dict[str, Any]] | None = None) ->
     }
 
 
-@dataclass
-class SheetRow:
-    number: int
-    deal_id: int
-    kind: str
-    dealer: int
-    active: tuple[int, ...]
-    declarer: int | None
-    game: str
-    symbol: str
-    red: bool
-    details: list[str]
-    bid: int | None
-    result: str
-    kontra: str
-    bock: int
-    ramsch_round: bool
-    won: bool | None
-    value: int | None
-    entries: list[int | None]
-    totals: list[int]
-    seeger_fabian: list[int | None] | None
-    round_end: bool
-    underline: frozenset[int]
-    explanation: str
-    result_key: str = ""  # the quick result tapped ("lost_schneider" …), "" for card points
-    # What the printed sheet shows in its own columns (the screen folds them into "details"):
-    game_base: str = ""  # the game without its declarations: "Null" of "Null Ouvert Hand"
-    matadors: int | None = None  # with n = +n, without n = −n; None where a game has none
-    levels: frozenset[str] = frozenset()  # "hand", "schneider", "schwarz_announced" …
-    result_short: str = ""  # card points, tricks or a quick result in a few letters
-    overbid: bool = False  # the declarer made fewer than he bid: lost whatever he took
-    ramsch_points: list[int | None] = field(default_factory=list)  # card points per seat
-    bock_manual: bool = False  # bock.manual (DECISIONS.md §9): the table set this level
-    bock_round: bool = False  # bock.manual: the table queued a Bock round after this deal
-    bock_notes: list[str] = field(default_factory=list)  # both in words (also in details)
-    # A Ramsch as the engine scored it (issue 23): who lost (the seats charged), how many took
-    # no trick (Jungfrau), who took every trick (Durchmarsch); notation.ramsch_words says it
-    ramsch_losers: tuple[int, ...] = ()
-    ramsch_jungfrau: int = 0
-    ramsch_durchmarsch: int | None = None
-
-    @property
-    def sits_out(self) -> list[bool]:
-        """Per seat: not playing this deal (the dealer at a 4-table, two people at 5/6)."""
-        return [p not in self.active for p in range(len(self.entries))]
-
-    @property
-    def says_lost(self) -> bool:
-        """The result column already reads "lost …" (a quick result), so no second mark."""
-        return self.result_key.startswith("lost")
-
-
-@dataclass(frozen=True)
-class EngineMessage:
-    """An engine refusal as a page shows it: ``message`` is in the page's language."""
-
-    field: str | None
-    message: str
-    deal: int | None
-
-    @classmethod
-    def of(cls, err: SkatError, lang: str) -> EngineMessage:
-        return cls(err.field, err.message_in(lang), err.deal)
-
-
-@dataclass
-class ScoreSheet:
-    table: Table
-    players: list[str]
-    rows: list[SheetRow]
-    totals: list[int]
-    seeger_fabian_totals: list[int] | None
-    won: list[int]
-    lost: list[int]
-    next_dealer: int
-    next_active: list[int]
-    next_round: int
-    next_deal_in_round: int  # 1…n
-    next_bock: int
-    next_ramsch_round: bool
-    next_ramsch_deal: int  # 1…n inside a Ramsch round, else 0
-    bock_pending: int
-    settlement: dict[str, Any] | None
-    beer_loser: int | None
-    deleted: list[Deal] = field(default_factory=list)
-    error: EngineMessage | None = None  # the stored deals no longer score (should not happen)
-    passed: list[int] = field(default_factory=list)  # passed-in deals each seat sat in on
-    counted: int = 0  # deals that count toward rounds and the series length
-    deals: int = 0  # live deals recorded, also where only the last rows were built
-
-    @property
-    def seeger_fabian(self) -> bool:
-        return self.seeger_fabian_totals is not None
-
-    @property
-    def lost_bonus(self) -> int:
-        return 40 if len(self.players) == 3 else 30
-
-    @property
-    def bock(self) -> BockStatus:
-        return bock_status(self)
-
-    @property
-    def bock_words(self) -> list[tuple[str, str]]:
-        return bock_words(self)
-
-
-@dataclass(frozen=True)
-class BockStatus:
-    """Where the Bock rounds stand before the next deal, from the round tracker.
-
-    The tracker's ``bock_pending`` counts *deals*: the deals left in the running Bock round
-    plus n for every whole round queued behind it (with parallel stacking, the deals left in
-    each running round, so a Doppelbock deal owes two). Rounds are worked out from it here,
-    once, for every screen and the PDF."""
-
-    level: int  # the next deal's Bock level: 0 none, 1 Bock, 2 Doppelbock …
-    length: int  # deals in a round (players at the table)
-    position: int  # the next deal is the position-th of its Bock round; 0 where unknown
-    waiting: int  # whole Bock rounds queued behind the running one (or waiting to start)
-    owed: int  # Bock deals still owed (the tracker's count)
-    parallel: bool  # overlapping rounds run at once (Doppelbock) instead of queueing
-
-    @property
-    def factor(self) -> int:
-        factor: int = 2 ** self.level  # int ** int is typed Any: a negative power is a float
-        return factor
-
-
-def bock_status(sheet: ScoreSheet) -> BockStatus:
-    n = max(len(sheet.players), 1)
-    options = sheet.table.evening.options or {}
-    bock_options = options.get("bock") if isinstance(options, dict) else None
-    parallel = isinstance(bock_options, dict) and bock_options.get("stacking") == "parallel"
-    pending, level = max(sheet.bock_pending, 0), sheet.next_bock
-    position = waiting = 0
-    if pending and not parallel:
-        if level:
-            left = (pending - 1) % n + 1  # deals left in the running round, this one included
-            position = n - left + 1
-            waiting = (pending - left) // n
-        else:
-            waiting = -(-pending // n)
-    return BockStatus(level, n, position, waiting, pending, parallel)
-
-
-def bock_words(sheet: ScoreSheet) -> list[tuple[str, str]]:
-    """The Bock state in words, as (kind, text): ("bock", "Bock 2 of 4"), ("waiting", "+1 Bock
-    round waiting"). The one wording of the sheet, the table screen and the PDF."""
-    status = bock_status(sheet)
-    out: list[tuple[str, str]] = []
-    if status.level:
-        text = (_("Bock %(position)s of %(length)s")
-                % {"position": status.position, "length": status.length}
-                if status.position else "Bock")
-        if status.level > 1:
-            text += f" ×{status.factor}"
-        out.append(("bock", text))
-    if status.waiting:
-        if status.level:
-            text = ngettext("+%(waiting)s Bock round waiting", "+%(waiting)s Bock rounds waiting",
-                            status.waiting) % {"waiting": status.waiting}
-        else:
-            text = ngettext("%(rounds)s Bock round waiting", "%(rounds)s Bock rounds waiting",
-                            status.waiting) % {"rounds": status.waiting}
-        out.append(("waiting", text))
-    elif status.parallel and status.owed:
-        out.append(("waiting", ngettext("%(deals)s Bock deal to go", "%(deals)s Bock deals to go",
-                                        status.owed) % {"deals": status.owed}))
-    return out
-
-
-def game_for(rules: str, options: dict[str, Any], key: str) -> Game | None:
-    if rules == "isko":
-        return ISKO_GAMES[options.get("grand_base", 24)].get(key)
-    return HISTORIC_GAMES.get(rules, {}).get(key)
-
-
-RECORD_NAMES = {"passed": gettext_noop("passed in"), "ramsch": gettext_noop("Ramsch"),
-                "penalty": gettext_noop("penalty"), "misdeal": gettext_noop("misdeal")}
-
-
-def game_label(rules: str, options: dict[str, Any], record: dict[str, Any],
-               lang: str) -> tuple[str, str, bool]:
-    """(name, suit symbol, red?) of a record, e.g. ("Kreuz", "♣", False)."""
-    kind = record.get("kind")
-    if kind != "game":
-        name = RECORD_NAMES.get(str(kind))
-        return (_(name) if name else str(kind)), "", False
-    game = game_for(rules, options, str(record.get("game")))
-    if game is None:
-        return str(record.get("game")), "", False
-    name = game.name_de if lang == "de" else game.name_en
-    if game.null:  # glossary: Null ouvert Hand; the rules' English: Null Ouvert Hand
-        name += (" ouvert" if lang == "de" else " Ouvert") if record.get("ouvert") else ""
-        name += " Hand" if record.get("hand") else ""
-    symbol = SUIT_SYMBOLS.get(game.trump or "", "")
-    return name, symbol, game.trump in ("H", "D")
-
-
-def game_base_name(rules: str, options: dict[str, Any], record: dict[str, Any],
-                   lang: str) -> str:
-    """The game's own name without Hand or Ouvert ("Null" for Null Ouvert Hand)."""
-    if record.get("kind") == "game":
-        game = game_for(rules, options, str(record.get("game")))
-        if game is not None:
-            return game.name_de if lang == "de" else game.name_en
-    return game_label(rules, options, record, lang)[0]
-
-
-DECLARATION_LABELS = [
-    ("hand", gettext_noop("Hand")), ("ouvert", gettext_noop("Ouvert")),
-    ("schneider_announced", gettext_noop("Schneider announced")),
-    ("schwarz_announced", gettext_noop("Schwarz announced")),
-]
-
-
-def details_of(record: dict[str, Any], name: str = "") -> list[str]:
-    """The declarations a scorer reads out: "mit 2", "Hand", "Schneider angesagt" …; a
-    declaration the game's ``name`` already says ("Null Ouvert") is not said twice."""
-    out = []
-    matadors = record.get("matadors")
-    if isinstance(matadors, int) and matadors:
-        out.append((_("with %d") if matadors > 0 else _("without %d")) % abs(matadors))
-    # Translated only when the declaration applies: a sheet asks this for every row.
-    said = name.casefold().split()
-    out += [word for word in (_(label) for key, label in DECLARATION_LABELS
-                              if record.get(key) is True) if word.casefold() not in said]
-    if record.get("spitze"):
-        out.append(_("Spitze %d") % record["spitze"])
-    if record.get("concession"):
-        out.append({"declarer": _("conceded"), "schenken": _("Schenken")}.get(
-            record["concession"], _("Schenken, played on")))
-    return out
-
-
-# Marked for translation here, translated when shown.
-QUICK_LABELS = {
-    "won": gettext_noop("won"), "won_schneider": gettext_noop("won Schneider"),
-    "won_schwarz": gettext_noop("won Schwarz"), "lost": gettext_noop("lost"),
-    "lost_schneider": gettext_noop("lost Schneider"),
-    "lost_schwarz": gettext_noop("lost Schwarz"), "sixty": "60:60",
-}
-
-# The choices of the table screen's Kontra and concession fields (scoring/forms/entry.py),
-# also the words of a deal's history.
-KONTRA_CHOICES = [("none", pgettext_lazy("no Kontra", "none")), ("kontra", "Kontra"), ("re", "Re")]
-CONCESSION_CHOICES = [
-    ("", pgettext_lazy("no concession", "none")),
-    ("declarer", gettext_lazy("Declarer gave up")),
-    ("schenken", gettext_lazy("Schenken accepted")),
-    ("schenken_schneider", gettext_lazy("Schenken, played on for Schneider")),
-    ("schenken_schwarz", gettext_lazy("Schenken, played on for Schwarz")),
-]
-
-
-def result_label(record: dict[str, Any]) -> str:
-    quick = record.get("result")
-    if quick in QUICK_RESULTS:
-        return _(QUICK_LABELS[quick])
-    points = record.get("declarer_points")
-    tricks: int | None = record.get("declarer_tricks")
-    if points is not None:
-        return str(points)
-    if tricks is not None:
-        return ngettext("%d trick", "%d tricks", tricks) % tricks
-    return ""
-
-
-# A column a few letters wide on the printed sheet; the levels show Schneider and Schwarz.
-# Written out as literals so that makemessages finds them.
-_WON_SHORT = pgettext_lazy("result, short", "won")
-_LOST_SHORT = pgettext_lazy("result, short", "lost")
-QUICK_SHORT = {
-    "won": _WON_SHORT, "won_schneider": _WON_SHORT, "won_schwarz": _WON_SHORT,
-    "lost": _LOST_SHORT, "lost_schneider": _LOST_SHORT, "lost_schwarz": _LOST_SHORT,
-}
-
-
-def result_short(record: dict[str, Any]) -> str:
-    quick = record.get("result")
-    if quick == "sixty":
-        return "60:60"
-    if quick in QUICK_SHORT:
-        return str(QUICK_SHORT[quick])
-    points = record.get("declarer_points")
-    if points is not None:
-        return str(points)
-    tricks: int | None = record.get("declarer_tricks")
-    if tricks is not None:
-        return pgettext("tricks, short", "%d tr.") % tricks
-    return ""
-
-
-def ramsch_points(record: dict[str, Any], players: int) -> list[int | None]:
-    """Each seat's card points of a Ramsch deal (None for a seat that sat out); [] else."""
-    ramsch = record.get("ramsch")
-    if record.get("kind") != "ramsch" or not isinstance(ramsch, dict):
-        return []
-    points = ramsch.get("points")
-    if not isinstance(points, dict):
-        return []
-    out: list[int | None] = []
-    for p in range(players):
-        value = points.get(str(p))
-        out.append(value if isinstance(value, int) and not isinstance(value, bool) else None)
-    return out
-
-
 def _printed(row: TableDeal, record: dict[str, Any], rules: str, options: dict[str, Any],
              lang: str, players: int) -> dict[str, Any]:
     """The SheetRow fields of the printed sheet's own columns (and of the screen's marks)."""
@@ -373,23 +96,10 @@ def _printed(row: TableDeal, record: dict[str, Any], rules: str, options: dict[s
             "ramsch_durchmarsch": outcome.get("durchmarsch"),
             "game_base": game_base_name(rules, options, record, lang),
             "matadors": row.get("matadors"), "levels": frozenset(row.get("levels") or ()),
-            "result_short": str(_OVERBID_SHORT) if overbid else result_short(record),
+            "result_short": str(OVERBID_SHORT) if overbid else result_short(record),
             "overbid": overbid, "ramsch_points": ramsch_points(record, players),
             "bock_manual": manual, "bock_round": queued,
             "bock_notes": bock_notes(row["bock"], manual, queued)}
-
-
-def bock_notes(level: int, manual: bool, queued: bool) -> list[str]:
-    """What a table decided by hand under bock.manual (DECISIONS.md §9), in words: the deal's
-    level set by hand ("Bock (by hand)", or "no Bock (by hand)" where the table played it
-    plain against the tracker) and a Bock round queued after it. The engine marks both only
-    when true; the sheet, its PDF and its CSV say them in these words."""
-    out = []
-    if manual:
-        out.append(_("Bock (by hand)") if level else _("no Bock (by hand)"))
-    if queued:
-        out.append(_("+ Bock round by hand"))
-    return out
 
 
 def overbid_words(row: SheetRow) -> str:
@@ -398,17 +108,6 @@ def overbid_words(row: SheetRow) -> str:
     if row.overbid and not row.says_lost:
         return _("overbid (bid %(bid)s)") % {"bid": row.bid}
     return ""
-
-
-_OVERBID_SHORT = pgettext_lazy("result, short", "overbid")
-
-
-def result_of(record: dict[str, Any], overbid: bool) -> str:
-    """The result column: an overbid game is lost whatever the declarer took, so a quick
-    "won" is not repeated beside it (the row says "overbid" instead)."""
-    if overbid and str(record.get("result") or "").startswith("won"):
-        return ""
-    return result_label(record)
 
 
 def _by_seat(values: dict[str, int] | None, players: int) -> list[int | None]:
@@ -566,234 +265,6 @@ def _preview_row(table: Table, row: TableDeal, record: dict[str, Any], deal_id: 
 def evening_tables(evening: Evening) -> QuerySet[Table]:
     # the series being played first: it is what the organiser follows during the evening
     return tables_with_everything(evening.tables.all()).order_by("-series", "number")
-
-
-def audit_for_evening(evening: Evening) -> QuerySet[AuditEntry]:
-    # The evening's few tables are fetched by id rather than joined: a join lets PostgreSQL
-    # hash every club's tables for one evening's entries (bench/federation.py).
-    return (evening.audit.select_related("deal", "user").prefetch_related("table")
-            .order_by("-at", "-id"))
-
-
-def audit_for_deal(deal: Deal) -> QuerySet[AuditEntry]:
-    return deal.audit.select_related("user").order_by("at", "id")
-
-
-def sheet_numbers(deals: QuerySet[Deal]) -> dict[int, int | None]:
-    """Each deal's number on the score sheet as it stands (issue 23): the deals that count,
-    numbered 1, 2 … per table in their order; a deleted deal has none (its position still
-    counts the deals deleted before it, so "no. 29" would name the sheet's row 27). One
-    query."""
-    numbers: dict[int, int | None] = {}
-    counted: dict[int, int] = {}
-    for pk, table_id, deleted in deals.order_by("table_id", "position").values_list(
-            "id", "table_id", "deleted"):
-        if deleted:
-            numbers[pk] = None
-        else:
-            counted[table_id] = counted.get(table_id, 0) + 1
-            numbers[pk] = counted[table_id]
-    return numbers
-
-
-# ---------------------------------------------------------------- money and ranking
-#
-# Every amount below is the engine's (evaluate_table → settle): pair payments, nets, fees,
-# transfers and cross-checks per table. Money is settled per table (DECISIONS.md §5/§6); the
-# evening's money of a person is the sum over his tables, added up here in Decimal.
-
-@dataclass(frozen=True)
-class Payment:
-    payer: str
-    payee: str
-    amount: Decimal
-    points: int | None = None  # a pair's difference in points (None for a transfer)
-
-
-@dataclass(frozen=True)
-class SeatMoney:
-    seat: int
-    player_id: int
-    name: str
-    points: int  # the total settled on: classic points, or Seeger-Fabian points
-    won: int
-    lost: int
-    passed: int
-    net: Decimal  # the sum of his rounded (and capped) pair payments
-    fees: Decimal  # lost-game, passed-deal and entry fees, into the club's pot
-    balance: Decimal  # net − fees: what he receives (+) or pays (−) in all
-    exact: Decimal  # cross-check: stake × (n·S − ΣS), unrounded
-    lowest_zero: Decimal  # cross-check: the lowest score taken as zero
-    average: Decimal  # cross-check: each score against the average
-    capped: bool  # his loss was cut to the loss cap
-
-
-@dataclass
-class TableMoney:
-    sheet: ScoreSheet
-    seats: list[SeatMoney]
-    pairs: list[Payment]
-    transfers: list[Payment]
-    pot: Decimal
-    agree: bool  # the cross-checks give the same money as the pair payments
-
-    @property
-    def table(self) -> Table:
-        return self.sheet.table
-
-    @property
-    def capped(self) -> bool:
-        return any(seat.capped for seat in self.seats)
-
-
-@dataclass(frozen=True)
-class PlayerMoney:
-    player_id: int
-    name: str
-    tables: tuple[int, ...]
-    net: Decimal
-    fees: Decimal
-    balance: Decimal
-
-
-@dataclass
-class EveningMoney:
-    evening: Evening
-    currency: str
-    stake: Decimal
-    unit: Decimal
-    options: SettlementOptions
-    tables: list[TableMoney]
-    unsettled: list[ScoreSheet]  # tables that settle no money (Beer Skat) or do not score
-    players: list[PlayerMoney]
-    pot: Decimal
-
-    @property
-    def places(self) -> int:
-        exponent = self.unit.as_tuple().exponent
-        return max(0, -exponent) if isinstance(exponent, int) else 2
-
-    @property
-    def agree(self) -> bool:
-        return all(t.agree for t in self.tables)
-
-    @property
-    def on_seeger_fabian(self) -> bool:
-        return self.options.on == "seeger_fabian"
-
-    @property
-    def has_fees(self) -> bool:
-        o = self.options
-        return bool(o.lost_game_fee or o.lost_game_fee_tiers or o.passed_deal_fee
-                    or o.entry_fee)
-
-
-def _table_money(sheet: ScoreSheet) -> TableMoney | None:
-    settlement = sheet.settlement
-    if not settlement or sheet.error is not None:
-        return None
-    names = sheet.players
-    ids = [seat.player_id for seat in sheet.table.seats.all()]
-    basis = (sheet.seeger_fabian_totals if settlement["on"] == "seeger_fabian"
-             and sheet.seeger_fabian_totals is not None else sheet.totals)
-    checks = settlement["checks"]
-    passed = sheet.passed or [0] * len(names)
-    seats = [
-        SeatMoney(
-            seat=p, player_id=ids[p], name=names[p], points=basis[p], won=sheet.won[p],
-            lost=sheet.lost[p], passed=passed[p], net=Decimal(settlement["net"][str(p)]),
-            fees=Decimal(settlement["fees"][str(p)]),
-            balance=Decimal(settlement["balance"][str(p)]),
-            exact=Decimal(checks["exact"][str(p)]),
-            lowest_zero=Decimal(checks["lowest_zero"][str(p)]),
-            average=Decimal(checks["average"][str(p)]), capped=p in settlement["capped"])
-        for p in range(len(names))
-    ]
-    pairs = [Payment(names[x["payer"]], names[x["payee"]], Decimal(x["amount"]), x["points"])
-             for x in settlement["pairs"]]
-    transfers = [Payment(names[x["from"]], names[x["to"]], Decimal(x["amount"]))
-                 for x in settlement["transfers"]]
-    return TableMoney(sheet, seats, pairs, transfers, Decimal(settlement["pot"]),
-                      bool(checks["agree"]))
-
-
-def evening_money(evening: Evening, sheets: list[ScoreSheet]) -> EveningMoney:
-    """The evening's settlement: each table's, and each person's sum over his tables."""
-    try:
-        options = parse_settlement_options(evening.settlement or None)
-        unit = minor_unit(evening.currency)
-    except SkatError:  # stored settings the engine refuses: every table shows the error
-        options, unit = SettlementOptions(), Decimal("0.01")
-    tables: list[TableMoney] = []
-    unsettled: list[ScoreSheet] = []
-    for sheet in sheets:
-        money = _table_money(sheet)
-        if money is None:
-            unsettled.append(sheet)
-        else:
-            tables.append(money)
-    people: dict[int, dict[str, Any]] = {}
-    for money in tables:
-        for seat in money.seats:
-            person = people.setdefault(seat.player_id, {
-                "name": seat.name, "tables": [], "net": Decimal(0), "fees": Decimal(0),
-                "balance": Decimal(0)})
-            person["tables"].append(money.table.number)
-            for key in ("net", "fees", "balance"):
-                person[key] += getattr(seat, key)
-    players = [PlayerMoney(pid, p["name"], tuple(p["tables"]), p["net"], p["fees"],
-                           p["balance"]) for pid, p in people.items()]
-    return EveningMoney(evening, evening.currency, rate(evening.stake, unit), unit, options, tables,
-                        unsettled, players, sum((t.pot for t in tables), Decimal(0)))
-
-
-@dataclass(frozen=True)
-class Standing:
-    rank: int
-    player_id: int
-    name: str
-    tables: tuple[int, ...]
-    points: int
-    seeger_fabian: int | None
-    won: int
-    lost: int
-
-
-def evening_ranking(evening: Evening, sheets: list[ScoreSheet]) -> list[Standing]:
-    """All players of the evening, best first: by Seeger-Fabian points where the evening is
-    scored so (ties: more games won, then fewer lost, DECISIONS.md §2), by classic points
-    otherwise; in Beer Skat the lowest count is best. Equal places share a rank."""
-    people: dict[int, dict[str, Any]] = {}
-    for sheet in sheets:
-        seats = list(sheet.table.seats.all())
-        for p, name in enumerate(sheet.players):
-            person = people.setdefault(seats[p].player_id, {
-                "name": name, "tables": [], "points": 0, "sf": None, "won": 0, "lost": 0})
-            person["tables"].append(sheet.table.number)
-            person["points"] += sheet.totals[p]
-            person["won"] += sheet.won[p]
-            person["lost"] += sheet.lost[p]
-            if sheet.seeger_fabian_totals is not None:
-                person["sf"] = (person["sf"] or 0) + sheet.seeger_fabian_totals[p]
-    scoring = evening.scoring
-
-    def key(person: dict[str, Any]) -> tuple[int, ...]:
-        if scoring == "seeger_fabian":
-            return (-(person["sf"] or 0), -person["won"], person["lost"])
-        if scoring == "beer":
-            return (person["points"],)
-        return (-person["points"],)
-
-    ordered = sorted(people.items(), key=lambda item: (key(item[1]), name_key(item[1]["name"])))
-    standings: list[Standing] = []
-    for index, (pid, person) in enumerate(ordered):
-        rank = index + 1
-        if standings and key(person) == key(ordered[index - 1][1]):
-            rank = standings[-1].rank
-        standings.append(Standing(rank, pid, person["name"], tuple(person["tables"]),
-                                  person["points"], person["sf"], person["won"],
-                                  person["lost"]))
-    return standings
 
 
 # ---------------------------------------------------------------- held operations

@@ -33,9 +33,8 @@ from scoring.forms.entry import (
 )
 from scoring.models import Deal, Table
 from scoring.notation import short_names
+from scoring.reads.deal_labels import CONCESSION_CHOICES, KONTRA_CHOICES
 from scoring.reads.sheet import (
-    CONCESSION_CHOICES,
-    KONTRA_CHOICES,
     ScoreSheet,
     deal_preview,
     table_sheet,

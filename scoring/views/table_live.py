@@ -49,7 +49,8 @@ from scoring.models import AuditEntry, Deal, Evening, Membership, Table, Tournam
 from scoring.notation import short_names
 from scoring.reads import cockpit
 from scoring.reads.live import digest
-from scoring.reads.sheet import ScoreSheet, SheetRow, deal_preview, deal_toggle_preview
+from scoring.reads.score_sheet import ScoreSheet, SheetRow
+from scoring.reads.sheet import deal_preview, deal_toggle_preview
 from scoring.writes.services import Actor
 
 # At most this many changes are listed as "theirs" (a tablet that slept for an hour).

@@ -28,7 +28,7 @@ from scoring.engine import SkatError, evaluate_table
 from scoring.engine.deal import QUICK_RESULTS
 from scoring.engine.games import HISTORIC_GAMES, ISKO_GAMES
 from scoring.models import AuditEntry, Deal, Evening, Player, Table
-from scoring.reads.sheet import DECLARATION_LABELS, QUICK_LABELS, RECORD_NAMES, game_for
+from scoring.reads.deal_labels import DECLARATION_LABELS, QUICK_LABELS, RECORD_NAMES, game_for
 from scoring.writes import scores
 from scoring.writes.interchange import ImportProblem
 from scoring.writes.paper import MAX_LINES, whole_number
