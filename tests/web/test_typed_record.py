@@ -125,3 +125,24 @@ def test_the_services_take_a_typed_record_or_its_json(a_table: Table) -> None:
               actor=ME)
     deal.refresh_from_db()
     assert deal.record == penalty.to_json() and deal_record(deal.record) == penalty
+
+
+def test_the_labels_name_every_word_of_the_vocabularies() -> None:
+    """The sheet's and the forms' words (reads/deal_labels.py) cover the engine's enums
+    exactly: a new Kontra, concession, quick result or kind is found here, not on a page."""
+    from scoring.engine import Concession, QuickResult
+    from scoring.reads.deal_labels import (
+        CONCESSION_CHOICES,
+        KONTRA_CHOICES,
+        QUICK_LABELS,
+        QUICK_SHORT,
+        RECORD_NAMES,
+    )
+
+    assert [k for k, _ in KONTRA_CHOICES] == [k.value for k in Kontra]
+    assert [c for c, _ in CONCESSION_CHOICES] == ["", *(c.value for c in Concession)]
+    assert list(QUICK_LABELS) == [q.value for q in QuickResult]
+    assert set(QUICK_SHORT) == {q.value for q in QuickResult} - {"sixty"}
+    assert set(RECORD_NAMES) == {k.value for k in DealKind} - {"game"}
+    # the values the forms and the labels hand on are plain strings, as the engine reads them
+    assert all(type(k) is str for k, _ in KONTRA_CHOICES + CONCESSION_CHOICES)
