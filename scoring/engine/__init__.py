@@ -18,6 +18,7 @@ from __future__ import annotations
 from .bidding import auction, is_legal_bid
 from .cards import card_points, matadors
 from .errors import SkatError
+from .fields import same_deal
 from .records import (
     Concession,
     DealKind,
@@ -49,4 +50,6 @@ __all__ = [
     "PassedRecord", "PenaltyOrder", "PenaltyRecord", "QuickResult", "RamschPlay",
     "RamschRecord", "RecordError", "deal_record", "is_record", "record_json",
     "DealScore", "ScoredEvening", "TableDeal", "ScoredTable",
+    # whether two records are the same deal (the table screen's conflicts, issue 23)
+    "same_deal",
 ]

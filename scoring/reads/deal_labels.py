@@ -10,7 +10,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop, ngettext, pgettext, pgettext_lazy
 
-from scoring.engine.deal import QUICK_RESULTS
+from scoring.engine import QuickResult
 from scoring.engine.games import HISTORIC_GAMES, ISKO_GAMES, Game
 
 SUIT_SYMBOLS = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
@@ -80,6 +80,8 @@ def details_of(record: dict[str, Any], name: str = "") -> list[str]:
     return out
 
 
+# The quick results a record may carry (the engine's vocabulary, as plain strings).
+QUICK_RESULT_KEYS = frozenset(q.value for q in QuickResult)
 # Marked for translation here, translated when shown.
 QUICK_LABELS = {
     "won": gettext_noop("won"), "won_schneider": gettext_noop("won Schneider"),
@@ -102,7 +104,7 @@ CONCESSION_CHOICES = [
 
 def result_label(record: dict[str, Any]) -> str:
     quick = record.get("result")
-    if quick in QUICK_RESULTS:
+    if quick in QUICK_RESULT_KEYS:
         return _(QUICK_LABELS[quick])
     points = record.get("declarer_points")
     tricks: int | None = record.get("declarer_tricks")

@@ -42,8 +42,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from scoring import access
-from scoring.engine import DealRecord
-from scoring.engine.fields import same_deal
+from scoring.engine import DealRecord, same_deal
 from scoring.forms.entry import DealForm, EditForm, Rules
 from scoring.models import AuditEntry, Deal, Evening, Membership, Table, TournamentSeries
 from scoring.notation import short_names

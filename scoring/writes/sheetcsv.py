@@ -25,10 +25,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scoring.engine import SkatError, evaluate_table
-from scoring.engine.deal import QUICK_RESULTS
 from scoring.engine.games import HISTORIC_GAMES, ISKO_GAMES
 from scoring.models import AuditEntry, Deal, Evening, Player, Table
-from scoring.reads.deal_labels import DECLARATION_LABELS, QUICK_LABELS, RECORD_NAMES, game_for
+from scoring.reads.deal_labels import (
+    DECLARATION_LABELS,
+    QUICK_LABELS,
+    QUICK_RESULT_KEYS,
+    RECORD_NAMES,
+    game_for,
+)
 from scoring.writes import scores
 from scoring.writes.interchange import ImportProblem
 from scoring.writes.paper import MAX_LINES, whole_number
@@ -89,7 +94,7 @@ class _Words:
             self.kinds = {_(label).casefold(): kind for kind, label in RECORD_NAMES.items()}
             self.declarations = {_(label).casefold(): key for key, label in DECLARATION_LABELS}
             self.quick = {_(label).casefold(): key for key, label in QUICK_LABELS.items()
-                          if key in QUICK_RESULTS}
+                          if key in QUICK_RESULT_KEYS}
             self.quick["60:60"] = "sixty"
             self.with_ = re.compile(re.escape(_("with %d")).replace("%d", r"(\d+)"))
             self.without = re.compile(re.escape(_("without %d")).replace("%d", r"(\d+)"))
