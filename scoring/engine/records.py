@@ -192,7 +192,7 @@ def _spec(key: str, read: Reader, write: Writer = _same) -> dict[str, Any]:
 
 
 def _shape(cls: type) -> dict[str, tuple[str, Reader, Writer]]:
-    """JSON key -> (attribute, reader, writer) of a record class (cached on the class)."""
+    """JSON key -> (attribute, reader, writer) of a record class (cached per class)."""
     cached = _SHAPES.get(cls)
     if cached is None:
         cached = {}
@@ -233,7 +233,7 @@ class _Keyed:
             if spec is None:
                 if key in cls.BLANK_KEYS and (raw is None or raw is False or raw == []
                                               or (key == "kontra" and raw == "none")):
-                    blanks.append((key, raw))
+                    blanks.append((key, () if raw == [] else raw))  # () keeps it hashable
                     continue
                 raise RecordError(where + key, f"not a field of a {cls.__name__}")
             name, read, _write = spec
@@ -252,7 +252,8 @@ class _Keyed:
         out: dict[str, Json] = {}
         for key in self.keys:
             if key in blanks:
-                out[key] = blanks[key]
+                blank = blanks[key]
+                out[key] = [] if blank == () else blank
             elif key in self.nulls:
                 out[key] = None
             else:
@@ -391,8 +392,9 @@ class GameRecord(_Record):
     note: str | None = field(default=None, metadata=_spec("note", _str))
     # a lone deal's own table (deal-record.md: rules, options, players), kept as JSON
     rules: str | None = field(default=None, metadata=_spec("rules", _str))
-    options: Json = field(default=None, metadata=_spec("options", _raw))
-    players: Json = field(default=None, metadata=_spec("players", _raw))
+    # (JSON objects and lists: compared, but left out of the hash)
+    options: Json = field(default=None, hash=False, metadata=_spec("options", _raw))
+    players: Json = field(default=None, hash=False, metadata=_spec("players", _raw))
     keys: tuple[str, ...] = ()
     nulls: frozenset[str] = frozenset()
     blanks: tuple[tuple[str, Json], ...] = ()
@@ -417,8 +419,9 @@ class RamschRecord(_Record):
     number: int | None = field(default=None, metadata=_spec("number", _int))
     note: str | None = field(default=None, metadata=_spec("note", _str))
     rules: str | None = field(default=None, metadata=_spec("rules", _str))
-    options: Json = field(default=None, metadata=_spec("options", _raw))
-    players: Json = field(default=None, metadata=_spec("players", _raw))
+    # (JSON objects and lists: compared, but left out of the hash)
+    options: Json = field(default=None, hash=False, metadata=_spec("options", _raw))
+    players: Json = field(default=None, hash=False, metadata=_spec("players", _raw))
     keys: tuple[str, ...] = ()
     nulls: frozenset[str] = frozenset()
     blanks: tuple[tuple[str, Json], ...] = ()
@@ -442,8 +445,9 @@ class PenaltyRecord(_Record):
     number: int | None = field(default=None, metadata=_spec("number", _int))
     note: str | None = field(default=None, metadata=_spec("note", _str))
     rules: str | None = field(default=None, metadata=_spec("rules", _str))
-    options: Json = field(default=None, metadata=_spec("options", _raw))
-    players: Json = field(default=None, metadata=_spec("players", _raw))
+    # (JSON objects and lists: compared, but left out of the hash)
+    options: Json = field(default=None, hash=False, metadata=_spec("options", _raw))
+    players: Json = field(default=None, hash=False, metadata=_spec("players", _raw))
     keys: tuple[str, ...] = ()
     nulls: frozenset[str] = frozenset()
     blanks: tuple[tuple[str, Json], ...] = ()
@@ -465,8 +469,9 @@ class PassedRecord(_Record):
     number: int | None = field(default=None, metadata=_spec("number", _int))
     note: str | None = field(default=None, metadata=_spec("note", _str))
     rules: str | None = field(default=None, metadata=_spec("rules", _str))
-    options: Json = field(default=None, metadata=_spec("options", _raw))
-    players: Json = field(default=None, metadata=_spec("players", _raw))
+    # (JSON objects and lists: compared, but left out of the hash)
+    options: Json = field(default=None, hash=False, metadata=_spec("options", _raw))
+    players: Json = field(default=None, hash=False, metadata=_spec("players", _raw))
     keys: tuple[str, ...] = ()
     nulls: frozenset[str] = frozenset()
     blanks: tuple[tuple[str, Json], ...] = ()
@@ -488,8 +493,9 @@ class MisdealRecord(_Record):
     number: int | None = field(default=None, metadata=_spec("number", _int))
     note: str | None = field(default=None, metadata=_spec("note", _str))
     rules: str | None = field(default=None, metadata=_spec("rules", _str))
-    options: Json = field(default=None, metadata=_spec("options", _raw))
-    players: Json = field(default=None, metadata=_spec("players", _raw))
+    # (JSON objects and lists: compared, but left out of the hash)
+    options: Json = field(default=None, hash=False, metadata=_spec("options", _raw))
+    players: Json = field(default=None, hash=False, metadata=_spec("players", _raw))
     keys: tuple[str, ...] = ()
     nulls: frozenset[str] = frozenset()
     blanks: tuple[tuple[str, Json], ...] = ()

@@ -222,6 +222,16 @@ def test_records_are_frozen_and_compare_by_value() -> None:
         a.kind = DealKind.GAME  # type: ignore[misc]
 
 
+def test_every_record_hashes() -> None:
+    """A frozen record is hashable, the JSON it keeps as JSON (a lone deal's own table, an
+    empty list of another kind's field) included."""
+    records = [deal_record(d) for _case, d in CASE_DEALS]
+    records.append(deal_record({"kind": "passed", "passed_18": []}))
+    assert len({hash(r) for r in records}) > 100
+    assert deal_record({"kind": "passed", "passed_18": []}).to_json() == {
+        "kind": "passed", "passed_18": []}
+
+
 def test_a_ramsch_knows_its_form() -> None:
     full = deal_record({"kind": "ramsch", "ramsch": {"points": {"0": 50}, "tricks": {}}})
     short = deal_record({"kind": "ramsch", "ramsch": {"losers": {"1": 50}, "jungfrau": 1}})
