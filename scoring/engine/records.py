@@ -1,11 +1,13 @@
 """The deal record as types: the closed vocabularies as enums and one frozen dataclass per kind
 of record (game, Ramsch, passed-in, penalty, misdeal), ``DealRecord`` their union.
 
-JSON (deal-record.md) is read and written only at the edges: ``DealRecord.from_json(d)`` /
-``deal_record(d)`` and ``record.to_json()``. A record keeps which keys it was given and in which
-order, and which of them were ``null``, so ``to_json(from_json(x)) == x`` byte for byte: what a
-database, an export or the spec holds never changes by passing through the types. The enums'
-values are the spec's strings (``str`` enums), so ``Kontra.RE == "re"``.
+JSON (deal-record.md) is read and written only at the edges: ``deal_record(d)`` (a record of
+any kind; ``GameRecord.from_json(d)`` … where only one kind will do) and ``record.to_json()``.
+A record keeps which keys it was given and in which order, and which of them were ``null``, so
+``to_json(from_json(x)) == x`` byte for byte: what a database, an export or the spec holds
+never changes by passing through the types. The enums' values are the spec's strings (``str``
+enums), so ``Kontra.RE == "re"``; ``to_json`` writes them as plain strings, as the engine reads
+them.
 
 ``from_json`` checks the shape only (types, known keys, the vocabularies); whether a record is
 a deal that can have happened under a table's rules is the engine's judgement (``evaluate``,
@@ -19,7 +21,7 @@ import dataclasses
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, ClassVar, TypeAlias
+from typing import Any, ClassVar, Self, TypeAlias
 
 Json: TypeAlias = Any  # a value json.loads gives: None, bool, int, float, str, list, dict
 
@@ -337,8 +339,12 @@ class _Record(_Keyed):
     KIND: ClassVar[DealKind]
 
     @classmethod
-    def from_json(cls, d: Json) -> DealRecord:
-        return deal_record(d)
+    def from_json(cls, d: Json) -> Self:
+        """The record of this kind that ``d`` is (``deal_record`` for any kind)."""
+        record = deal_record(d)
+        if not isinstance(record, cls):
+            raise RecordError("kind", f"a {cls.KIND.value} record, not {record.kind.value}")
+        return record
 
     @classmethod
     def _of(cls, d: Mapping[str, Json]) -> Any:

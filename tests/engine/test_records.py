@@ -208,6 +208,14 @@ def test_the_engine_takes_typed_records() -> None:
     assert evaluate_table(typed) == evaluate_table(table)
 
 
+def test_from_json_of_one_kind() -> None:
+    game = GameRecord.from_json({"kind": "game", "declarer": 0, "game": "null"})
+    assert game.game is GameType.NULL
+    with pytest.raises(RecordError) as caught:
+        GameRecord.from_json({"kind": "passed"})
+    assert caught.value.field == "kind"
+
+
 def test_record_json_takes_either() -> None:
     d = {"kind": "misdeal"}
     assert record_json(deal_record(d)) == d == record_json(d)
