@@ -26,10 +26,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 # up first. The engine itself runs without it.
 import _support  # noqa: E402, F401
 
-from scoring.engine import evaluate, evaluate_table  # noqa: E402
+from scoring.engine import evaluate, evaluate_table, generate_deals, random_game  # noqa: E402  # noqa: E402
 from scoring.engine.deal import legal_bids  # noqa: E402
 from scoring.engine.options import parse_options  # noqa: E402
-from scoring.writes.demo import generate_deals, random_game  # noqa: E402
 
 OPTIONS = {
     "kontra": True, "ramsch": "when_all_pass",

@@ -1,7 +1,7 @@
 """Bringing old lists in from the browser (issue 16): an uploaded file is checked in full and
 shown as a preview (what will be added, what is there already, every problem named by line,
 table or deal); the file is held, with its SHA-256, until the club admin confirms, and then
-imported in one transaction by the same reader the commands use (interchange.py for the JSON
+imported in one transaction by the same reader the commands use (imports.py for the JSON
 of deal-record.md, paper.py for the CSV of a paper season).
 
 The preview of a JSON file is the import itself, run in a transaction that is rolled back:
@@ -39,18 +39,20 @@ from scoring.models import (
     Season,
     Table,
 )
-from scoring.writes.interchange import (
+from scoring.writes.import_checks import loads
+from scoring.writes.import_problems import (
     ImportProblem,
-    ImportReport,
     OverBounds,
-    ProfileClash,
     Words,
     _Number,
     budget,
+    tick,
+)
+from scoring.writes.imports import (
+    ImportReport,
+    ProfileClash,
     import_club_report,
     import_evening_report,
-    loads,
-    tick,
 )
 from scoring.writes.paper import import_totals, plan_totals
 from scoring.writes.services import Actor
@@ -59,7 +61,7 @@ from scoring.writes.sheetcsv import import_sheet, plan_sheet
 
 def max_bytes() -> int:
     """The largest file a club admin may upload (IMPORT_MAX_BYTES); a larger club file is
-    imported with `manage.py import_club` (interchange.MAX_FILE_BYTES)."""
+    imported with `manage.py import_club` (import_checks.MAX_FILE_BYTES)."""
     return int(settings.IMPORT_MAX_BYTES)
 
 
