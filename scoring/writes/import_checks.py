@@ -1,7 +1,8 @@
 """The checks of an import in the interchange format (deal-record.md "An evening"): the
 file read as JSON within its bounds, then everything about an evening or a club that needs no
 database, every table through the engine. Nothing here writes: ``check_evening`` gives the
-planned evening that writes/imports.py writes in one transaction."""
+planned evening, ``check_club`` the planned club, that writes/imports.py writes in one
+transaction."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import datetime
 import json
 import math
 import sys
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
@@ -18,15 +20,15 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import SkatError, evaluate, evaluate_table
-from scoring.models import RuleProfile
+from scoring.models import RuleProfile, Season
 from scoring.writes.import_problems import (
     ImportProblem,
+    Number,
+    Refusal,
     Where,
     Words,
-    _at,
-    _Number,
-    _problem,
-    _Refusal,
+    at_place,
+    problem_at,
     tick,
 )
 
@@ -81,7 +83,7 @@ def loads(raw: bytes) -> Any:
     if len(raw) > MAX_FILE_BYTES:
         raise ImportProblem(Words(_("The file is too large: %(size)s bytes; at most "
                                      "%(limit)s bytes can be imported at once."),
-                                  size=_Number(len(raw)), limit=_Number(MAX_FILE_BYTES)))
+                                  size=Number(len(raw)), limit=Number(MAX_FILE_BYTES)))
     try:
         document = json.loads(raw, parse_constant=_no_constant)
     except UnicodeDecodeError:
@@ -182,7 +184,7 @@ def _place(path: tuple[Any, ...]) -> Where:
         return Words(_("The file"))
     place = parts[0]
     for part in parts[1:]:
-        place = _at(place, part)
+        place = at_place(place, part)
     return place
 
 
@@ -224,20 +226,20 @@ def _check_record(record: Any, spot: Where) -> dict[str, Any]:
     ``note`` (text for people, at most MAX_NOTE characters, or null), and the size of every
     other text in it (a penalty's reason, a card)."""
     if not isinstance(record, dict):
-        raise _problem(spot, Words(_("A deal must be a JSON object.")))
+        raise problem_at(spot, Words(_("A deal must be a JSON object.")))
     if _depth(record) > MAX_DEAL_DEPTH:
-        raise _problem(spot, Words(_("nested too deep (a deal record nests at most "
+        raise problem_at(spot, Words(_("nested too deep (a deal record nests at most "
                                       "%(depth)d levels)."), depth=MAX_DEAL_DEPTH))
     note = record.get("note")
     if note is not None and (not isinstance(note, str) or len(note) > MAX_NOTE):
         raise ImportProblem(Words(_("%(what)s must be a text of at most %(count)d "
-                                     "characters."), what=_at(spot, "note"), count=MAX_NOTE))
+                                     "characters."), what=at_place(spot, "note"), count=MAX_NOTE))
     stack: list[Any] = [record]
     while stack:
         item = stack.pop()
         if isinstance(item, str):
             if len(item) > MAX_RECORD_TEXT and item is not note:
-                raise _problem(spot, Words(_("A text in the record is longer than "
+                raise problem_at(spot, Words(_("A text in the record is longer than "
                                               "%(count)d characters."), count=MAX_RECORD_TEXT))
         elif isinstance(item, dict):
             stack.extend(item.keys())
@@ -254,10 +256,10 @@ def _clean_json(value: Any, where: Where) -> None:
         item = stack.pop()
         if isinstance(item, str):
             if "\x00" in item:
-                raise _problem(where, Words(_("Text must not contain NUL characters.")))
+                raise problem_at(where, Words(_("Text must not contain NUL characters.")))
         elif isinstance(item, float):
             if not math.isfinite(item):
-                raise _problem(where, Words(_("Numbers must be finite.")))
+                raise problem_at(where, Words(_("Numbers must be finite.")))
         elif isinstance(item, dict):
             for key, sub in item.items():
                 stack.append(key)
@@ -271,7 +273,7 @@ def _object(value: Any, where: Where, allowed: frozenset[str]) -> dict[str, Any]
         raise ImportProblem(Words(_("%(what)s must be a JSON object."), what=where))
     unknown = sorted(str(k) for k in value if k not in allowed)
     if unknown:
-        raise _problem(where, Words(_("unknown field %(field)s."), field=repr(unknown[0])))
+        raise problem_at(where, Words(_("unknown field %(field)s."), field=repr(unknown[0])))
     return value
 
 
@@ -324,50 +326,50 @@ def _rules(source: dict[str, Any], where: Where) -> dict[str, Any]:
     values = {key: source.get(key) for key in RULE_KEYS}
     for key in ("rules", "scoring", "currency"):
         if not isinstance(values[key], str):
-            raise ImportProblem(Words(_("%(what)s must be a text."), what=_at(where, key)))
+            raise ImportProblem(Words(_("%(what)s must be a text."), what=at_place(where, key)))
     if not isinstance(values["options"], dict):
         raise ImportProblem(Words(_("%(what)s must be a JSON object."),
-                                  what=_at(where, "options")))
+                                  what=at_place(where, "options")))
     if values["settlement"] is not None and not isinstance(values["settlement"], dict):
         raise ImportProblem(Words(_("%(what)s must be a JSON object or null."),
-                                  what=_at(where, "settlement")))
+                                  what=at_place(where, "settlement")))
     if not isinstance(values["stake"], str):
         raise ImportProblem(Words(_("%(what)s must be a decimal written as text, e.g. "
-                                     "\"0.05\"."), what=_at(where, "stake")))
+                                     "\"0.05\"."), what=at_place(where, "stake")))
     try:
         stake = Decimal(values["stake"])
         if not stake.is_finite():
             raise ArithmeticError
     except ArithmeticError:
         raise ImportProblem(Words(_("%(what)s must be a decimal such as \"0.05\"."),
-                                  what=_at(where, "stake"))) from None
+                                  what=at_place(where, "stake"))) from None
     values["stake"] = stake
     values["settlement"] = values["settlement"] or {}
     probe = RuleProfile(name="x", **values)
     try:
         probe.full_clean(exclude=["club", "name"])
     except ValidationError as err:
-        raise _problem(where, _Refusal(err)) from None
+        raise problem_at(where, Refusal(err)) from None
     return values
 
 
 # ---------------------------------------------------------------- checking an evening
 
-class _PlannedTable:
+class PlannedTable:
     def __init__(self, number: int, series: int, players: list[str], first_dealer: int,
                  deals: list[dict[str, Any]], deleted: list[tuple[int, dict[str, Any]]]) -> None:
         self.number, self.series, self.players = number, series, players
         self.first_dealer, self.deals, self.deleted = first_dealer, deals, deleted
 
 
-class _PlannedEvening:
+class PlannedEvening:
     def __init__(self, doc: dict[str, Any], rules: dict[str, Any],
-                 tables: list[_PlannedTable]) -> None:
+                 tables: list[PlannedTable]) -> None:
         self.doc, self.rules, self.tables = doc, rules, tables
 
 
 def _check_table(raw: Any, index: int, rules: dict[str, Any], series_rounds: int | None,
-                 ) -> _PlannedTable:
+                 ) -> PlannedTable:
     tick()
     where = Words(_("Table %(number)s"), number=index)
     doc = _object(raw, where, TABLE_KEYS)
@@ -391,16 +393,16 @@ def _check_table(raw: Any, index: int, rules: dict[str, Any], series_rounds: int
         if theirs != ours:
             raise ImportProblem(Words(_("%(what)s differs from the evening's; an evening has "
                                          "one set of rules for all its tables."),
-                                      what=_at(where, key)))
-    number = _int(doc.get("number", index), _at(where, "number"), 1, 999)
-    series = _int(doc.get("series", 1), _at(where, "series"), 1, 99)
+                                      what=at_place(where, key)))
+    number = _int(doc.get("number", index), at_place(where, "number"), 1, 999)
+    series = _int(doc.get("series", 1), at_place(where, "series"), 1, 99)
     engine_doc = {key: doc[key] for key in CONTRACT_TABLE_KEYS if key in doc}
     engine_doc.update({key: (str(rules[key]) if key == "stake" else rules[key])
                        for key in RULE_KEYS})
     engine_doc["settlement"] = rules["settlement"] or None
     if not isinstance(doc.get("deals"), list):
         raise ImportProblem(Words(_("%(what)s must be a list of deal records."),
-                                  what=_at(where, "deals")))
+                                  what=at_place(where, "deals")))
     for k, record in enumerate(doc["deals"], 1):
         if not k % 64:
             tick()
@@ -411,16 +413,16 @@ def _check_table(raw: Any, index: int, rules: dict[str, Any], series_rounds: int
         place: Where = where if err.deal is None else _deal(where, err.deal)
         if err.field and err.deal is None:
             place = Words(_("%(where)s (%(field)s)"), where=where, field=err.field)
-        raise _problem(place, err) from None
+        raise problem_at(place, err) from None
     players = list(result["players"]) if isinstance(result["players"], list) else []
     if not players:  # the engine also takes a number of players; a table to store needs names
         raise ImportProblem(Words(_("%(what)s must be a list of names."),
-                                  what=_at(where, "players")))
+                                  what=at_place(where, "players")))
     if series_rounds is not None:
         length = series_rounds * len(players)
         counted = sum(1 for row in result["deals"] if row["counts"])
         if counted > length:
-            raise _problem(where, Words(_("a series has %(length)d games here; this table "
+            raise problem_at(where, Words(_("a series has %(length)d games here; this table "
                                            "has %(count)d."), length=length, count=counted))
     deals = []
     for record in engine_doc["deals"]:
@@ -431,30 +433,30 @@ def _check_table(raw: Any, index: int, rules: dict[str, Any], series_rounds: int
     deleted_raw = doc.get("deleted_deals", [])
     if not isinstance(deleted_raw, list):
         raise ImportProblem(Words(_("%(what)s must be a list."),
-                                  what=_at(where, "deleted_deals")))
+                                  what=at_place(where, "deleted_deals")))
     total = len(deals) + len(deleted_raw)
     deleted: list[tuple[int, dict[str, Any]]] = []
     seen: set[int] = set()
     for k, item in enumerate(deleted_raw, 1):
         spot = _deal(where, k, deleted=True)
         item = _object(item, spot, frozenset({"position", "record"}))
-        position = _int(item.get("position"), _at(spot, "position"), 1, total)
+        position = _int(item.get("position"), at_place(spot, "position"), 1, total)
         assert position is not None
         if position in seen:
-            raise _problem(spot, Words(_("position %(position)d is given twice."),
+            raise problem_at(spot, Words(_("position %(position)d is given twice."),
                                        position=position))
         seen.add(position)
         record = item.get("record")
         if not isinstance(record, dict):
             raise ImportProblem(Words(_("%(what)s must be a JSON object."),
-                                      what=_at(spot, "record")))
+                                      what=at_place(spot, "record")))
         _check_record(record, spot)
         deleted.append((position, record))
     for k, (position, record) in enumerate(deleted, 1):
         tick()
         _check_deleted(engine_doc, deals, deleted, position, record,
                        _deal(where, k, deleted=True))
-    return _PlannedTable(number or index, series or 1, players,
+    return PlannedTable(number or index, series or 1, players,
                          int(engine_doc.get("first_dealer", 0)), deals, sorted(deleted,
                                                                               key=lambda x: x[0]))
 
@@ -487,59 +489,137 @@ def _check_deleted(engine_doc: dict[str, Any], live: list[dict[str, Any]],
     except SkatError as err:
         spot_field = (Words(_("%(where)s (%(field)s)"), where=spot, field=err.field)
                       if err.field else spot)
-        raise _problem(spot_field, err) from None
+        raise problem_at(spot_field, err) from None
 
 
 def check_evening(raw: Any, where: Where | None = None,
-                  club_slug: str | None = None) -> _PlannedEvening:
+                  club_slug: str | None = None) -> PlannedEvening:
     """Everything about an evening document that needs no database, checked in full."""
     if where is None:
         check_nesting(raw)
     doc = _object(raw, where or Words(_("The evening")), EVENING_KEYS)
     _clean_json({k: v for k, v in doc.items() if k != "tables"},
                 where or Words(_("The evening")))
-    _slug(doc.get("club"), _at(where, "club"))
+    _slug(doc.get("club"), at_place(where, "club"))
     if club_slug is not None and doc["club"] != club_slug:
-        raise _problem(where, Words(_("The evening belongs to club %(theirs)s, not "
+        raise problem_at(where, Words(_("The evening belongs to club %(theirs)s, not "
                                        "%(ours)s."), theirs=repr(doc["club"]),
                                     ours=repr(club_slug)))
-    _date(doc.get("date"), _at(where, "date"))
-    _text(doc.get("name"), _at(where, "name"))
-    _text(doc.get("profile_name", ""), _at(where, "profile_name"), blank=True)
-    _bool(doc.get("closed", False), _at(where, "closed"))
+    _date(doc.get("date"), at_place(where, "date"))
+    _text(doc.get("name"), at_place(where, "name"))
+    _text(doc.get("profile_name", ""), at_place(where, "profile_name"), blank=True)
+    _bool(doc.get("closed", False), at_place(where, "closed"))
     if doc.get("season") is not None:
-        _text(doc["season"], _at(where, "season"))
-    series_rounds = _int(doc.get("series_rounds"), _at(where, "series_rounds"), 1, 50,
+        _text(doc["season"], at_place(where, "season"))
+    series_rounds = _int(doc.get("series_rounds"), at_place(where, "series_rounds"), 1, 50,
                          null=True)
     tables = doc.get("tables")
     if not isinstance(tables, list):
         raise ImportProblem(Words(_("%(what)s must be a list of tables."),
-                                  what=_at(where, "tables")))
+                                  what=at_place(where, "tables")))
     if "rules" in doc:
         rule_source = doc
     elif tables and isinstance(tables[0], dict):
         rule_source = tables[0]
     else:
-        raise _problem(where, Words(_("An evening without tables must give its rules.")))
+        raise problem_at(where, Words(_("An evening without tables must give its rules.")))
     options = rule_source.get("options")
     rules = _rules({**rule_source, "options": {} if options is None else options,
                     "stake": rule_source.get("stake", "0"),
                     "currency": rule_source.get("currency", "EUR"),
                     "scoring": rule_source.get("scoring", "classic"),
-                    "rules": rule_source.get("rules", "isko")}, _at(where, "rules"))
+                    "rules": rule_source.get("rules", "isko")}, at_place(where, "rules"))
     planned = []
     places: set[tuple[int, int]] = set()
     for index, table in enumerate(tables, 1):
         try:
             plan = _check_table(table, index, rules, series_rounds)
         except ImportProblem as err:
-            raise _problem(where, err) from None
+            raise problem_at(where, err) from None
         if (plan.series, plan.number) in places:
-            raise _problem(_at(where, Words(_("Table %(number)s"), number=index)), Words(
+            raise problem_at(at_place(where, Words(_("Table %(number)s"), number=index)), Words(
                 _("series %(series)d has two tables numbered %(number)d."),
                 series=plan.series, number=plan.number))
         places.add((plan.series, plan.number))
         planned.append(plan)
-    return _PlannedEvening(doc, rules, planned)
+    return PlannedEvening(doc, rules, planned)
 
 
+@dataclass
+class PlannedClub:
+    """A club document checked in full: what import_club will find or make, and write."""
+
+    slug: str
+    name: str
+    language: str
+    players: list[tuple[str, bool]]  # (name, guest)
+    profiles: list[tuple[str, dict[str, Any]]]  # (name, rule fields)
+    seasons: list[dict[str, Any]]  # a Season's fields
+    evenings: list[PlannedEvening]
+
+
+def check_club(raw: Any) -> PlannedClub:
+    """Everything about a club document that needs no database, checked in full."""
+    check_nesting(raw)
+    doc = _object(raw, Words(_("The club")), CLUB_KEYS)
+    slug = _slug(doc.get("club"), "club")
+    name = _text(doc.get("name", slug), "name")
+    club_language = doc.get("language", "de")
+    if club_language not in ("de", "en"):
+        raise ImportProblem(Words(_("%(what)s must be \"de\" or \"en\"."), what="language"))
+    people = doc.get("players", [])
+    if not isinstance(people, list):
+        raise ImportProblem(Words(_("%(what)s must be a list."), what="players"))
+    wanted_players = []
+    for k, person in enumerate(people, 1):
+        who = Words(PLACE_NAMES["players"], number=k)
+        person = _object(person, who, frozenset({"name", "guest"}))
+        wanted_players.append((_text(person.get("name"), at_place(who, "name")),
+                               _bool(person.get("guest", False), at_place(who, "guest"))))
+    profile_docs = doc.get("rule_profiles", [])
+    if not isinstance(profile_docs, list):
+        raise ImportProblem(Words(_("%(what)s must be a list."), what="rule_profiles"))
+    wanted_profiles = []
+    for k, profile in enumerate(profile_docs, 1):
+        where = Words(PLACE_NAMES["rule_profiles"], number=k)
+        profile = _object(profile, where, frozenset({"name", *RULE_KEYS}))
+        wanted_profiles.append((_text(profile.get("name"), at_place(where, "name")),
+                                _rules(profile, where)))
+    seasons = doc.get("seasons", [])
+    if not isinstance(seasons, list):
+        raise ImportProblem(Words(_("%(what)s must be a list."), what="seasons"))
+    wanted_seasons = []
+    for k, season in enumerate(seasons, 1):
+        where = Words(PLACE_NAMES["seasons"], number=k)
+        season = _object(season, where, frozenset({
+            "name", "start", "end", "evaluation", "best_of", "min_evenings", "series_rounds"}))
+        fields = {
+            "name": _text(season.get("name"), at_place(where, "name")),
+            "start": _date(season.get("start"), at_place(where, "start")),
+            "end": _date(season.get("end"), at_place(where, "end")),
+            "evaluation": season.get("evaluation", "seeger_fabian"),
+            "best_of": _int(season.get("best_of"), at_place(where, "best_of"), 1, 999, null=True),
+            "min_evenings": _int(season.get("min_evenings", 1), at_place(where, "min_evenings"),
+                                 0, 999),
+            "series_rounds": _int(season.get("series_rounds"), at_place(where, "series_rounds"),
+                                  1, 50, null=True),
+        }
+        if fields["evaluation"] not in Season.Evaluation.values:
+            raise ImportProblem(Words(_("%(what)s must be classic or seeger_fabian."),
+                                      what=at_place(where, "evaluation")))
+        if fields["end"] < fields["start"]:
+            raise problem_at(where, Words(_("The season cannot end before it starts.")))
+        wanted_seasons.append(fields)
+    evenings = doc.get("evenings", [])
+    if not isinstance(evenings, list):
+        raise ImportProblem(Words(_("%(what)s must be a list."), what="evenings"))
+    plans = [check_evening(e, Words(PLACE_NAMES["evenings"], number=k), club_slug=slug)
+             for k, e in enumerate(evenings, 1)]
+    return PlannedClub(slug, name, club_language, wanted_players, wanted_profiles,
+                       wanted_seasons, plans)
+
+
+def check_profile_name(name: str) -> str:
+    """A new name for a rule profile of the file (the choice on a clash), checked as the
+    file's own names are."""
+    return _text(name, Words(_("The new name of a rule profile")))

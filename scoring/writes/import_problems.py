@@ -48,7 +48,7 @@ class Words:
         return f"Words({str(self.template)!r}, {self.params!r})"
 
 
-class _Refusal:
+class Refusal:
     """A model's ValidationError inside a message: Django's own messages are lazy, so they
     come out in the language asked for."""
 
@@ -62,7 +62,7 @@ class _Refusal:
             return " ".join(str(m) for m in self.error.messages)
 
 
-class _Number:
+class Number:
     """A large number, grouped the way the language writes it (20,971,520 / 20.971.520)."""
 
     __slots__ = ("value",)
@@ -78,7 +78,7 @@ class _Number:
 Where = Words | str  # a place in the file ("Table 1, deal 3") or a field name ("date")
 
 
-def _at(place: Where | None, what: Where) -> Where:
+def at_place(place: Where | None, what: Where) -> Where:
     """``what`` at ``place``: "Table 1: number", "Evening 2: Table 1, deal 3: …"; at the
     top of the file just ``what``."""
     if place is None or place == "":
@@ -166,7 +166,7 @@ class _Seconds:
                                  else None)
 
 
-def _problem(place: Where | None, what: Words | Localized) -> ImportProblem:
+def problem_at(place: Where | None, what: Words | Localized) -> ImportProblem:
     """A problem at a place of the file: "Table 1, deal 2: note must be …"."""
     if place is None or place == "":
         return ImportProblem(what)

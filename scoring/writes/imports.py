@@ -6,6 +6,7 @@ table and the deal, and nothing is written. The export is reads/export.py."""
 
 from __future__ import annotations
 
+import datetime
 import json
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -23,44 +24,37 @@ from scoring.models import AuditEntry, Club, Deal, Evening, Player, RuleProfile,
 from scoring.reads.export import evening_export
 from scoring.writes import scores
 from scoring.writes.import_checks import (
-    CLUB_KEYS,
     PLACE_NAMES,
     RULE_KEYS,
-    _bool,
-    _date,
-    _int,
-    _object,
-    _PlannedEvening,
-    _rules,
-    _slug,
-    _text,
+    PlannedEvening,
+    check_club,
     check_evening,
-    check_nesting,
+    check_profile_name,
 )
 from scoring.writes.import_problems import (
     ImportProblem,
+    Refusal,
     Where,
     Words,
-    _at,
-    _problem,
-    _Refusal,
+    at_place,
+    problem_at,
     tick,
 )
 from scoring.writes.services import Actor, check_season, evening_audit, table_create
 
 # ---------------------------------------------------------------- writing
 
-def _write_evening(plan: _PlannedEvening, club: Club, players: dict[str, Player],
+def _write_evening(plan: PlannedEvening, club: Club, players: dict[str, Player],
                    where: Where | None) -> Evening:
     doc = plan.doc
     season = None
     if doc.get("season") is not None:
         season = Season.objects.filter(club=club, name=doc["season"]).first()
         if season is None:
-            raise _problem(where, Words(_("Club %(club)s has no season %(season)s (import "
+            raise problem_at(where, Words(_("Club %(club)s has no season %(season)s (import "
                                            "the whole club, or create the season first)."),
                                         club=repr(club.slug), season=repr(doc["season"])))
-    evening = Evening(club=club, date=_date(doc["date"], "date"), name=doc["name"],
+    evening = Evening(club=club, date=datetime.date.fromisoformat(doc["date"]), name=doc["name"],
                       profile_name=doc.get("profile_name", ""),
                       closed=doc.get("closed", False), season=season,
                       series_rounds=doc.get("series_rounds"), **plan.rules)
@@ -68,7 +62,7 @@ def _write_evening(plan: _PlannedEvening, club: Club, players: dict[str, Player]
         evening.full_clean()
         check_season(evening)
     except ValidationError as err:
-        raise _problem(where, _Refusal(err)) from None
+        raise problem_at(where, Refusal(err)) from None
     evening.save()
     for index, table in enumerate(plan.tables, 1):
         tick()
@@ -81,8 +75,8 @@ def _write_evening(plan: _PlannedEvening, club: Club, players: dict[str, Player]
             made = table_create(evening=evening, players=seated, first_dealer=table.first_dealer,
                                 number=table.number, series=table.series)
         except ValidationError as err:
-            raise _problem(_at(where, Words(_("Table %(number)s"), number=index)),
-                           _Refusal(err)) from None
+            raise problem_at(at_place(where, Words(_("Table %(number)s"), number=index)),
+                           Refusal(err)) from None
         live = iter(table.deals)
         deleted = dict(table.deleted)
         rows = []
@@ -104,7 +98,7 @@ def _club(slug: str, name: str | None = None, language: str | None = None) -> Cl
         try:
             club.full_clean()
         except ValidationError as err:
-            raise _problem(Words(_("Club %(club)s"), club=repr(slug)), _Refusal(err)) from None
+            raise problem_at(Words(_("Club %(club)s"), club=repr(slug)), Refusal(err)) from None
         club.save()
     return club
 
@@ -117,7 +111,7 @@ def _run(write: Any) -> Any:
     except ImportProblem:
         raise
     except ValidationError as err:
-        raise ImportProblem(_Refusal(err)) from None
+        raise ImportProblem(Refusal(err)) from None
     except DatabaseError as err:
         raise ImportProblem(Words(_("The database refused the import: %(error)s"),
                                   error=str(err))) from None
@@ -146,16 +140,16 @@ def _content(evening: Evening) -> dict[str, Any]:
     return document
 
 
-def _add_evening(plan: _PlannedEvening, club: Club, players: dict[str, Player],
+def _add_evening(plan: PlannedEvening, club: Club, players: dict[str, Player],
                  where: Where | None,
                  report: ImportReport, actor: Actor, source: str) -> Evening:
     """Write the planned evening, unless the club has it already (see IMPORT_ACTOR above);
     either way the evening's audit log gets an entry."""
     tick()
     what = source or gettext("standard input")
-    same = list(Evening.objects.filter(club=club, date=_date(plan.doc["date"], "date"),
-                                       name=plan.doc["name"]).select_related("club",
-                                                                             "season"))
+    day = datetime.date.fromisoformat(plan.doc["date"])  # checked by check_evening
+    same = list(Evening.objects.filter(club=club, date=day, name=plan.doc["name"])
+                .select_related("club", "season"))
     known = dict(players)
     savepoint = transaction.savepoint() if same else None
     evening = _write_evening(plan, club, players, where)
@@ -219,71 +213,17 @@ def import_club_report(raw: Any, *, actor: Actor = IMPORT_ACTOR, source: str = "
     ProfileClash, unless ``profiles`` says what to do with it: file's name → another name to
     take the file's profile under, or "" to keep the club's own and not take the file's."""
     choices = profiles or {}
-    check_nesting(raw)
-    doc = _object(raw, Words(_("The club")), CLUB_KEYS)
-    slug = _slug(doc.get("club"), "club")
-    name = _text(doc.get("name", slug), "name")
-    club_language = doc.get("language", "de")
-    if club_language not in ("de", "en"):
-        raise ImportProblem(Words(_("%(what)s must be \"de\" or \"en\"."), what="language"))
-    people = doc.get("players", [])
-    if not isinstance(people, list):
-        raise ImportProblem(Words(_("%(what)s must be a list."), what="players"))
-    wanted_players = []
-    for k, person in enumerate(people, 1):
-        who = Words(PLACE_NAMES["players"], number=k)
-        person = _object(person, who, frozenset({"name", "guest"}))
-        wanted_players.append((_text(person.get("name"), _at(who, "name")),
-                               _bool(person.get("guest", False), _at(who, "guest"))))
-    profiles = doc.get("rule_profiles", [])
-    if not isinstance(profiles, list):
-        raise ImportProblem(Words(_("%(what)s must be a list."), what="rule_profiles"))
-    wanted_profiles = []
-    for k, profile in enumerate(profiles, 1):
-        where = Words(PLACE_NAMES["rule_profiles"], number=k)
-        profile = _object(profile, where, frozenset({"name", *RULE_KEYS}))
-        wanted_profiles.append((_text(profile.get("name"), _at(where, "name")),
-                                _rules(profile, where)))
-    seasons = doc.get("seasons", [])
-    if not isinstance(seasons, list):
-        raise ImportProblem(Words(_("%(what)s must be a list."), what="seasons"))
-    wanted_seasons = []
-    for k, season in enumerate(seasons, 1):
-        where = Words(PLACE_NAMES["seasons"], number=k)
-        season = _object(season, where, frozenset({
-            "name", "start", "end", "evaluation", "best_of", "min_evenings", "series_rounds"}))
-        fields = {
-            "name": _text(season.get("name"), _at(where, "name")),
-            "start": _date(season.get("start"), _at(where, "start")),
-            "end": _date(season.get("end"), _at(where, "end")),
-            "evaluation": season.get("evaluation", "seeger_fabian"),
-            "best_of": _int(season.get("best_of"), _at(where, "best_of"), 1, 999, null=True),
-            "min_evenings": _int(season.get("min_evenings", 1), _at(where, "min_evenings"),
-                                 0, 999),
-            "series_rounds": _int(season.get("series_rounds"), _at(where, "series_rounds"),
-                                  1, 50, null=True),
-        }
-        if fields["evaluation"] not in Season.Evaluation.values:
-            raise ImportProblem(Words(_("%(what)s must be classic or seeger_fabian."),
-                                      what=_at(where, "evaluation")))
-        if fields["end"] < fields["start"]:
-            raise _problem(where, Words(_("The season cannot end before it starts.")))
-        wanted_seasons.append(fields)
-    evenings = doc.get("evenings", [])
-    if not isinstance(evenings, list):
-        raise ImportProblem(Words(_("%(what)s must be a list."), what="evenings"))
-    plans = [check_evening(e, Words(PLACE_NAMES["evenings"], number=k), club_slug=slug)
-             for k, e in enumerate(evenings, 1)]
+    wanted = check_club(raw)
 
     def write() -> ImportReport:
-        club = _club(slug, name, club_language)
+        club = _club(wanted.slug, wanted.name, wanted.language)
         report = ImportReport(club)
         players = {p.name: p for p in Player.objects.filter(club=club)}
-        for person, guest in wanted_players:
+        for person, guest in wanted.players:
             if person not in players:
                 players[person] = Player.objects.create(club=club, name=person, guest=guest)
         clashes: list[Clash] = []
-        for title, rules in wanted_profiles:
+        for title, rules in wanted.profiles:
             existing = RuleProfile.objects.filter(club=club, name=title).first()
             theirs = RuleProfile(name=title, **rules)
             if existing is None:
@@ -297,14 +237,14 @@ def import_club_report(raw: Any, *, actor: Actor = IMPORT_ACTOR, source: str = "
             # else: the club's own profile of that name stays, the file's is not taken
         if clashes:
             raise ProfileClash(clashes)
-        for fields in wanted_seasons:
+        for fields in wanted.seasons:
             existing_season = Season.objects.filter(club=club, name=fields["name"]).first()
             if existing_season is None:
                 Season.objects.create(club=club, **fields)
             elif any(getattr(existing_season, key) != value for key, value in fields.items()):
                 raise ImportProblem(Words(_("Season %(name)s exists in the club with other "
                                              "settings."), name=repr(fields["name"])))
-        for k, plan in enumerate(plans, 1):
+        for k, plan in enumerate(wanted.evenings, 1):
             _add_evening(plan, club, players, Words(PLACE_NAMES["evenings"], number=k),
                          report, actor, source)
         return report
@@ -404,7 +344,7 @@ class _Joined:
 
 def _take_as(club: Club, name: str, rules: dict[str, Any]) -> None:
     """The file's profile under another name (one the club has must have its rules)."""
-    title = _text(name, Words(_("The new name of a rule profile")))
+    title = check_profile_name(name)
     existing = RuleProfile.objects.filter(club=club, name=title).first()
     if existing is None:
         RuleProfile.objects.create(club=club, name=title, **rules)

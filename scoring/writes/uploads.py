@@ -42,9 +42,9 @@ from scoring.models import (
 from scoring.writes.import_checks import loads
 from scoring.writes.import_problems import (
     ImportProblem,
+    Number,
     OverBounds,
     Words,
-    _Number,
     budget,
     tick,
 )
@@ -258,7 +258,7 @@ def _too_many(what: str, count: int, limit: int) -> OverBounds:
         "lines": gettext_lazy("The file has %(count)s lines; one upload may hold at most "
                               "%(limit)s."),
     }
-    return OverBounds(Words(templates[what], count=_Number(count), limit=_Number(limit)))
+    return OverBounds(Words(templates[what], count=Number(count), limit=Number(limit)))
 
 
 def _bound(what: str, count: int) -> None:
@@ -308,7 +308,7 @@ def check(*, club: Club, actor: Actor, kind: str, name: str, content: bytes,
     if len(content) > max_bytes():
         raise OverBounds(Words(gettext_lazy("The file is too large: %(size)s bytes; one upload "
                                             "may hold at most %(limit)s bytes."),
-                               size=_Number(len(content)), limit=_Number(max_bytes())))
+                               size=Number(len(content)), limit=Number(max_bytes())))
     with budget(float(settings.IMPORT_MAX_SECONDS)):
         if kind == PendingImport.Kind.SHEET:
             _bound("lines", content.count(b"\n"))
