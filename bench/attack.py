@@ -55,9 +55,9 @@ from django.conf import settings  # noqa: E402
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.db import connection  # noqa: E402
 
+from scoring.engine import generate_deals  # noqa: E402
 from scoring.models import Club, Evening, Membership  # noqa: E402
 from scoring.presets import PRESETS  # noqa: E402
-from scoring.writes.demo import generate_deals  # noqa: E402
 
 P99_TARGET_MS = 250.0
 TABLETS = 12

@@ -63,6 +63,7 @@ from django.core.management import call_command  # noqa: E402
 from django.db.models import F  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
+from scoring.engine import generate_deals  # noqa: E402
 from scoring.models import (  # noqa: E402
     Club,
     Deal,
@@ -74,7 +75,6 @@ from scoring.models import (  # noqa: E402
 )
 from scoring.presets import PRESETS  # noqa: E402
 from scoring.writes import scores  # noqa: E402
-from scoring.writes.demo import generate_deals  # noqa: E402
 from scoring.writes.services import evening_create, table_create  # noqa: E402
 
 P99_TARGET_MS = 250.0

@@ -22,14 +22,18 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-# The deal generator lives in scoring.writes (issue 14), which imports the models: Django is set
-# up first. The engine itself runs without it.
+# The deal generator is the engine's own (scoring/engine/sample.py); _support still sets Django
+# up, as every bench does, though the engine runs without it.
 import _support  # noqa: E402, F401
 
-from scoring.engine import evaluate, evaluate_table  # noqa: E402
-from scoring.engine.deal import legal_bids  # noqa: E402
-from scoring.engine.options import parse_options  # noqa: E402
-from scoring.writes.demo import generate_deals, random_game  # noqa: E402
+from scoring.engine import (  # noqa: E402
+    evaluate,
+    evaluate_table,
+    generate_deals,
+    legal_bids,
+    parse_options,
+    random_game,
+)
 
 OPTIONS = {
     "kontra": True, "ramsch": "when_all_pass",

@@ -34,11 +34,13 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.urls import reverse  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
-from scoring.engine import evaluate_table  # noqa: E402
+from scoring.engine import (
+    evaluate_table,  # noqa: E402
+    generate_deals,  # noqa: E402
+)
 from scoring.models import Club, Deal, Membership, Player, RuleProfile, Table  # noqa: E402
 from scoring.presets import PRESETS  # noqa: E402
 from scoring.reads.sheet import table_document, table_sheet, tables_with_everything  # noqa: E402
-from scoring.writes.demo import generate_deals  # noqa: E402
 from scoring.writes.services import Actor, deal_record, evening_create, table_create  # noqa: E402
 
 DEALS = 150

@@ -41,9 +41,10 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.urls import reverse  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
+from scoring.demo.user import USERNAME
+from scoring.engine import generate_deals  # noqa: E402
 from scoring.models import Club, Deal, Evening, RuleProfile, Table  # noqa: E402
 from scoring.reads.federation import federation_ranking  # noqa: E402
-from scoring.writes.demo import USERNAME, generate_deals  # noqa: E402
 from scoring.writes.services import (  # noqa: E402
     Actor,
     deal_record,

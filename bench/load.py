@@ -64,9 +64,9 @@ from django.core.management import call_command  # noqa: E402
 from django.db.models import Count  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
+from scoring.engine import generate_deals  # noqa: E402
 from scoring.models import Club, Deal, Membership, Player, RuleProfile, Season  # noqa: E402
 from scoring.presets import PRESETS  # noqa: E402
-from scoring.writes.demo import generate_deals  # noqa: E402
 from scoring.writes.services import Actor, deal_record, evening_create, table_create  # noqa: E402
 
 TABLES = 12

@@ -59,8 +59,11 @@ from _support import (  # noqa: E402 (sets Django up)
     stop,
 )
 
-from scoring.engine import evaluate, evaluate_table  # noqa: E402
-from scoring.writes.demo import generate_deals  # noqa: E402
+from scoring.engine import (  # noqa: E402
+    evaluate,
+    evaluate_table,
+    generate_deals,  # noqa: E402
+)
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from tests.web.engine_records import records  # noqa: E402
 

@@ -49,9 +49,9 @@ def setup_django(db_path: str) -> None:
 def make_table(deals: int) -> Table:
     from django.utils import timezone
 
+    from scoring.engine import generate_deals
     from scoring.models import Club, Deal, Player, RuleProfile, Table
     from scoring.presets import PRESETS
-    from scoring.writes.demo import generate_deals
     from scoring.writes.services import evening_create, table_create
 
     preset = PRESETS["club_evening"]

@@ -36,11 +36,11 @@ from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
+from scoring.demo.season import build_season  # noqa: E402
 from scoring.engine import evaluate_table  # noqa: E402
 from scoring.models import Deal, Season, Table  # noqa: E402
 from scoring.pdf.standings import standings_pdf  # noqa: E402
 from scoring.reads.sheet import table_document, tables_with_everything  # noqa: E402
-from scoring.writes.demo_season import build_season  # noqa: E402
 from scoring.writes.services import Actor, deal_record  # noqa: E402
 
 EVENINGS, TABLES = 40, 12

@@ -40,8 +40,7 @@ def _settings(rules: object, options: object, scoring: object) -> tuple[object, 
     """What a profile plays by, compared by meaning: the rule system, the options as the
     engine reads them (``{}`` and ``{"kontra": false}`` are the same rules) and the scoring.
     None for options the engine refuses (they match no preset)."""
-    from scoring.engine import SkatError
-    from scoring.engine.options import parse_options
+    from scoring.engine import SkatError, parse_options
 
     try:
         parsed = parse_options(rules, options, 4)

@@ -2,7 +2,7 @@
 that no cell a person typed (a player named ``=HYPERLINK("http://x")``) reaches a spreadsheet
 as a formula. tests/test_architecture.py fails on a csv writer anywhere else.
 
-Pure Python: the sheet's CSV (writes/interchange.py), the tournament's ranking
+Pure Python: the sheet's CSV (reads/export.py), the tournament's ranking
 (views/tournament.py) and any later export call ``csv_text``."""
 
 from __future__ import annotations

@@ -514,7 +514,7 @@ def test_bringing_old_lists_in_speaks_german(client: Client, db: None) -> None:
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     from scoring.models import Evening, PendingImport
-    from scoring.writes.interchange import evening_export
+    from scoring.reads.export import evening_export
 
     from .web.factories import make_user
     from .web.interchange_data import build_club, evening_of

@@ -1,13 +1,32 @@
 """Skatclub's scoring engine: pure Python, no Django.
 
-Public API (shapes in deal-record.md):
+Public API (shapes in deal-record.md); everything outside scoring/engine imports from here,
+never from a submodule (tests/test_architecture.py checks):
 - ``evaluate(deal)``: one deal record -> value, entries and an explanation;
 - ``evaluate_table(table)``: an evening at one table -> dealers, rounds, Bock, running totals,
   Seeger-Fabian, settlement;
 - ``evaluate_record(obj)``: either, as the ``score`` command reads it;
 - ``SkatError``: the one error type, carrying the field and a sentence a scorer understands:
   ``message`` in English (the contract's language), ``message_in("de")`` in German
-  (messages_de.py), formatted only when asked for.
+  (messages_de.py), formatted only when asked for; ``Localized`` is anything that renders
+  in a language that way, ``language`` the supported language for a code;
+- rule options: ``parse_options``, ``Options``, ``OptionValue``, ``option_defaults``,
+  ``bock_defaults``, ``SYSTEMS``;
+- games and bids: ``Game``, ``ISKO_GAMES``, ``HISTORIC_GAMES``, ``AMERICAN1898_GAMES``,
+  ``QUICK_RESULTS``, ``legal_bids``, ``game_enabled``, ``auction``, ``is_legal_bid``,
+  ``card_points``, ``matadors``;
+- deal records: ``active_seats`` (who plays at a table of 4 to 6), ``normalised`` and
+  ``same_deal`` (a record as the engine reads it);
+- money: ``settle``, ``SettlementOptions``, ``SettlementError``, ``parse_settlement_options``,
+  ``parse_stake``, ``minor_unit``;
+- ``cyclic_gc_paused()``: a context manager that pauses Python's cyclic garbage collector
+  while a large result is built (as evaluate_table does), restoring it after;
+- the deal record as types (records.py: ``DealRecord``, ``GameRecord`` … ``deal_record``,
+  ``record_json``, the enums ``GameType``, ``Kontra``, ``DealKind``, ``Concession``,
+  ``QuickResult``) and the engine's answers as types (scores.py: ``DealScore``,
+  ``ScoredTable``, ``TableDeal``, ``ScoredEvening``);
+- ``generate_deals``, ``random_game``, ``random_ramsch``: realistic played deals (sample.py),
+  for demos, benchmarks and tests.
 
 Rule systems: ``isko`` (International Skat Order), ``american1898`` (St. Louis rules),
 ``hoyle`` (Foster's Hoyle). The authority on every rule is DECISIONS.md.
@@ -17,8 +36,11 @@ from __future__ import annotations
 
 from .bidding import auction, is_legal_bid
 from .cards import card_points, matadors
-from .errors import SkatError
-from .fields import same_deal
+from .deal import QUICK_RESULTS, game_enabled, legal_bids
+from .errors import Localized, SkatError, language
+from .fields import active_seats, normalised, same_deal
+from .games import AMERICAN1898_GAMES, HISTORIC_GAMES, ISKO_GAMES, Game
+from .options import SYSTEMS, Options, OptionValue, bock_defaults, option_defaults, parse_options
 from .records import (
     Concession,
     DealKind,
@@ -38,18 +60,76 @@ from .records import (
     is_record,
     record_json,
 )
+from .sample import generate_deals, random_game, random_ramsch
 from .scores import DealScore, ScoredEvening, ScoredTable, TableDeal
+from .settlement import (
+    SettlementError,
+    SettlementOptions,
+    minor_unit,
+    parse_settlement_options,
+    parse_stake,
+    settle,
+)
+from .table import _cyclic_gc_paused as cyclic_gc_paused
 from .table import evaluate, evaluate_evening, evaluate_record, evaluate_table
 
 __all__ = [
-    "SkatError", "auction", "card_points", "evaluate", "evaluate_evening", "evaluate_record",
+    "AMERICAN1898_GAMES",
+    "HISTORIC_GAMES",
+    "ISKO_GAMES",
+    "QUICK_RESULTS",
+    "SYSTEMS",
+    "Concession",
+    "DealKind",
+    "DealRecord",
+    "DealScore",
+    "Game",
+    "GameRecord",
+    "GameType",
+    "Kontra",
+    "Localized",
+    "MisdealRecord",
+    "OptionValue",
+    "Options",
+    "PassedRecord",
+    "PenaltyOrder",
+    "PenaltyRecord",
+    "QuickResult",
+    "RamschPlay",
+    "RamschRecord",
+    "RecordError",
+    "ScoredEvening",
+    "ScoredTable",
+    "SettlementError",
+    "SettlementOptions",
+    "SkatError",
+    "TableDeal",
+    "active_seats",
+    "auction",
+    "bock_defaults",
+    "card_points",
+    "cyclic_gc_paused",
+    "deal_record",
+    "evaluate",
+    "evaluate_evening",
+    "evaluate_record",
     "evaluate_table",
-    "is_legal_bid", "matadors",
-    # the deal record as types (records.py) and the engine's answers as types (scores.py)
-    "Concession", "DealKind", "DealRecord", "GameRecord", "GameType", "Kontra", "MisdealRecord",
-    "PassedRecord", "PenaltyOrder", "PenaltyRecord", "QuickResult", "RamschPlay",
-    "RamschRecord", "RecordError", "deal_record", "is_record", "record_json",
-    "DealScore", "ScoredEvening", "TableDeal", "ScoredTable",
-    # whether two records are the same deal (the table screen's conflicts, issue 23)
+    "game_enabled",
+    "generate_deals",
+    "is_legal_bid",
+    "is_record",
+    "language",
+    "legal_bids",
+    "matadors",
+    "minor_unit",
+    "normalised",
+    "option_defaults",
+    "parse_options",
+    "parse_settlement_options",
+    "parse_stake",
+    "random_game",
+    "random_ramsch",
+    "record_json",
     "same_deal",
+    "settle",
 ]

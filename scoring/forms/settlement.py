@@ -13,7 +13,7 @@ from django.core.exceptions import ValidationError
 from django.utils.formats import sanitize_separators
 from django.utils.translation import gettext_lazy as _
 
-from scoring.engine.settlement import (
+from scoring.engine import (
     SettlementError,
     minor_unit,
     parse_settlement_options,

@@ -41,8 +41,7 @@ from django.utils.formats import date_format
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from scoring.engine import SkatError
-from scoring.engine.settlement import minor_unit
+from scoring.engine import SkatError, minor_unit
 from scoring.models import Evening, Seat, Table
 from scoring.money import money, rate
 from scoring.pdf import grid as grids

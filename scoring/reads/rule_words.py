@@ -19,7 +19,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from scoring.engine.games import AMERICAN1898_GAMES
+from scoring.engine import AMERICAN1898_GAMES
 from scoring.money import money, rate
 
 SEPARATOR = " · "

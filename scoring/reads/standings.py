@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scoring.collation import name_key
-from scoring.engine.table import _cyclic_gc_paused as cyclic_gc_paused
+from scoring.engine import cyclic_gc_paused
 from scoring.models import Evening, ImportedTotal, Player, Scoring, Season, Table
 from scoring.reads.results import Game, TableRef, TableResult, table_refs, table_results
 

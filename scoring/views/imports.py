@@ -22,8 +22,10 @@ from django.views.decorators.http import require_safe
 from scoring import access
 from scoring.forms.imports import ConfirmForm, DeleteEveningForm, UploadForm
 from scoring.models import Club, ClubLogEntry, Deal, ImportedTotal, PendingImport
-from scoring.writes import interchange, removal, uploads
-from scoring.writes.interchange import ImportProblem, OverBounds, dumps
+from scoring.reads import export
+from scoring.reads.export import dumps
+from scoring.writes import removal, uploads
+from scoring.writes.import_problems import ImportProblem, OverBounds
 from scoring.writes.services import Actor
 
 
@@ -182,7 +184,7 @@ def _download(document: dict[str, Any], filename: str) -> HttpResponse:
 def club_export(request: HttpRequest, slug: str) -> HttpResponse:
     """The club as `manage.py export_club` writes it (club admins only)."""
     club, _member = access.club_for(request, slug, admin=True)
-    return _download(interchange.club_export(club), f"{club.slug}.json")
+    return _download(export.club_export(club), f"{club.slug}.json")
 
 
 @require_safe
@@ -190,7 +192,7 @@ def club_export(request: HttpRequest, slug: str) -> HttpResponse:
 def evening_export(request: HttpRequest, pk: int) -> HttpResponse:
     """The evening as `manage.py export_evening` writes it (the club's admins only)."""
     evening, _member = access.evening_for(request, pk, admin=True)
-    return _download(interchange.evening_export(evening),
+    return _download(export.evening_export(evening),
                      f"{evening.club.slug}-{evening.date.isoformat()}-{evening.pk}.json")
 
 

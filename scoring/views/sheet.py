@@ -34,7 +34,7 @@ from scoring.models import (
     Table,
 )
 from scoring.notation import record_summary
-from scoring.reads import live
+from scoring.reads import export, live
 from scoring.reads.change_words import changed_fields
 from scoring.reads.sheet import (
     audit_for_deal,
@@ -44,7 +44,6 @@ from scoring.reads.sheet import (
     table_sheet,
     tables_with_everything,
 )
-from scoring.writes import interchange
 
 LAYOUTS = ("standard", "historical")
 
@@ -77,7 +76,7 @@ def sheet_csv(request: HttpRequest, pk: int) -> HttpResponse:
     table_for(request, pk)  # 404 for strangers, before anything is read
     table = tables_with_everything(Table.objects.filter(pk=pk)).get()
     sheet = table_sheet(table, _lang(), explain=False)  # a spreadsheet has no tooltips
-    response = HttpResponse(interchange.sheet_csv(sheet), content_type="text/csv; charset=utf-8")
+    response = HttpResponse(export.sheet_csv(sheet), content_type="text/csv; charset=utf-8")
     name = f"{table.evening.date:%Y-%m-%d}-{_('table')}-{table.number}"
     if table.series > 1:
         name += f"-{_('series')}-{table.series}"

@@ -29,8 +29,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from scoring import access
-from scoring.engine import SkatError
-from scoring.engine.fields import same_deal
+from scoring.engine import SkatError, same_deal
 from scoring.models import AuditEntry, Deal, HeldOperation, Membership, Table
 from scoring.notation import short_names
 from scoring.reads.sheet import (

@@ -2,7 +2,8 @@
 
 - ``services``: deals, evenings, tables, seasons and series, checked by the engine, audited;
 - ``seating``: who sits where in a drawn or seeded series;
-- ``interchange``: import and export in the interchange format (deal-record.md);
+- ``import_checks``, ``imports``: import in the interchange format (deal-record.md), checked
+  in full, then written in one transaction (the export is ``scoring.reads.export``);
+  ``import_problems``: the words and problems of every import;
 - ``backup``: a consistent snapshot of the database and its restore;
-- ``demo``, ``demo_season``: realistic demo clubs, written through the services.
 """

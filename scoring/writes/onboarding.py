@@ -35,11 +35,14 @@ from scoring.models import (
     Seat,
 )
 from scoring.presets import PRESETS
-from scoring.writes import demo_season, mail
+from scoring.writes import mail
 
-# The demo clubs (manage.py demo, manage.py demo_season) do not make a site set up: after
-# `make run` the set-up page is still there for the club's own start.
-DEMO_SLUGS = ("demo", demo_season.SLUG)
+# The demo clubs (manage.py demo, manage.py demo_season; scoring/demo/ takes their slugs from
+# here) do not make a site set up: after `make run` the set-up page is still there for the
+# club's own start.
+DEMO_SLUG = "demo"
+DEMO_SEASON_SLUG = "demo-saison"
+DEMO_SLUGS = (DEMO_SLUG, DEMO_SEASON_SLUG)
 
 REGISTRATION_SALT = "skatclub.register"
 REGISTRATION_DAYS = 2

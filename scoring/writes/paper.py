@@ -53,7 +53,7 @@ from scoring.models import (
     Scoring,
     Season,
 )
-from scoring.writes.interchange import ImportProblem
+from scoring.writes.import_problems import ImportProblem
 from scoring.writes.services import Actor, check_season, evening_audit
 
 MAX_LINES = 5000

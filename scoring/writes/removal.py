@@ -1,7 +1,7 @@
 """Deleting a whole evening (club admins, from the evening's page).
 
-Apart from services.py because it keeps the evening as exported (writes/interchange.py) in
-the club's log, and interchange imports services to write what it reads.
+Apart from services.py because it keeps the evening as exported (reads/export.py) in
+the club's log, and writes/imports.py imports services to write what it reads.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from scoring.models import ClubLogEntry, Deal, Evening
-from scoring.writes.interchange import evening_export
+from scoring.reads.export import evening_export
 from scoring.writes.services import Actor
 
 

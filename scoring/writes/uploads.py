@@ -1,7 +1,7 @@
 """Bringing old lists in from the browser (issue 16): an uploaded file is checked in full and
 shown as a preview (what will be added, what is there already, every problem named by line,
 table or deal); the file is held, with its SHA-256, until the club admin confirms, and then
-imported in one transaction by the same reader the commands use (interchange.py for the JSON
+imported in one transaction by the same reader the commands use (imports.py for the JSON
 of deal-record.md, paper.py for the CSV of a paper season).
 
 The preview of a JSON file is the import itself, run in a transaction that is rolled back:
@@ -39,18 +39,20 @@ from scoring.models import (
     Season,
     Table,
 )
-from scoring.writes.interchange import (
+from scoring.writes.import_checks import loads
+from scoring.writes.import_problems import (
     ImportProblem,
-    ImportReport,
+    Number,
     OverBounds,
-    ProfileClash,
     Words,
-    _Number,
     budget,
+    tick,
+)
+from scoring.writes.imports import (
+    ImportReport,
+    ProfileClash,
     import_club_report,
     import_evening_report,
-    loads,
-    tick,
 )
 from scoring.writes.paper import import_totals, plan_totals
 from scoring.writes.services import Actor
@@ -59,7 +61,7 @@ from scoring.writes.sheetcsv import import_sheet, plan_sheet
 
 def max_bytes() -> int:
     """The largest file a club admin may upload (IMPORT_MAX_BYTES); a larger club file is
-    imported with `manage.py import_club` (interchange.MAX_FILE_BYTES)."""
+    imported with `manage.py import_club` (import_checks.MAX_FILE_BYTES)."""
     return int(settings.IMPORT_MAX_BYTES)
 
 
@@ -256,7 +258,7 @@ def _too_many(what: str, count: int, limit: int) -> OverBounds:
         "lines": gettext_lazy("The file has %(count)s lines; one upload may hold at most "
                               "%(limit)s."),
     }
-    return OverBounds(Words(templates[what], count=_Number(count), limit=_Number(limit)))
+    return OverBounds(Words(templates[what], count=Number(count), limit=Number(limit)))
 
 
 def _bound(what: str, count: int) -> None:
@@ -306,7 +308,7 @@ def check(*, club: Club, actor: Actor, kind: str, name: str, content: bytes,
     if len(content) > max_bytes():
         raise OverBounds(Words(gettext_lazy("The file is too large: %(size)s bytes; one upload "
                                             "may hold at most %(limit)s bytes."),
-                               size=_Number(len(content)), limit=_Number(max_bytes())))
+                               size=Number(len(content)), limit=Number(max_bytes())))
     with budget(float(settings.IMPORT_MAX_SECONDS)):
         if kind == PendingImport.Kind.SHEET:
             _bound("lines", content.count(b"\n"))

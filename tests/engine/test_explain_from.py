@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from scoring.engine import evaluate_table
-from scoring.writes.demo import generate_deals
+from scoring.engine import evaluate_table, generate_deals
 
 OPTIONS = {"kontra": True, "ramsch": "when_all_pass",
            "bock": {"triggers": ["sixty_sixty", "kontra_lost", "re"], "ramsch_round_after": 1}}

@@ -3,7 +3,7 @@
 
 Seeded, so a failure comes back with the same records. The raw material is the engine's own
 case files (tests/engine/cases: every rule system, Kontra, Spitze, Ramsch, Bock, settlements)
-and tables that scoring.writes.demo plays under the "Club evening" preset (Kontra, Bock rounds,
+and tables that generate_deals plays under the "Club evening" preset (Kontra, Bock rounds,
 Ramsch rounds after Bock). Records are then garbled: a field takes a value another record
 had for it, a junk value, or goes missing, so that errors are compared too (same field, same
 message) and not only results. Numbers stay within what JSON carries exactly in a browser
@@ -20,8 +20,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from scoring.engine import generate_deals
 from scoring.presets import PRESETS
-from scoring.writes.demo import generate_deals
 
 CASES = Path(__file__).resolve().parents[1] / "engine" / "cases"
 SYSTEMS = ("isko", "american1898", "hoyle")

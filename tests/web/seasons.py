@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from scoring.engine.fields import active_seats
+from scoring.engine import active_seats
 from scoring.models import Club, Evening, Player, RuleProfile, Season, Table
 from scoring.presets import PRESETS
 from scoring.writes.services import Actor, deal_record, evening_create, table_create

@@ -22,9 +22,9 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
+from scoring.engine import generate_deals
 from scoring.models import Table, Tournament
 from scoring.reads.tournament import tournament_ranking
-from scoring.writes.demo import generate_deals
 from scoring.writes.services import Actor, deal_record
 
 from .factories import make_club

@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring.engine.fields import active_seats
+from scoring.engine import active_seats
 from scoring.writes.services import Actor, evening_close
 
 from . import pdfs

@@ -17,11 +17,11 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from scoring.engine import generate_deals
 from scoring.models import Deal, Table, Tournament, TournamentSeries
 from scoring.reads import cockpit as reads
 from scoring.views import board
 from scoring.writes import tournament as tw
-from scoring.writes.demo import generate_deals
 from scoring.writes.services import Actor, deal_record
 from scoring.writes.signing import sign
 

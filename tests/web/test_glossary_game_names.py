@@ -25,10 +25,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from scoring.engine import evaluate
-from scoring.engine.deal import legal_bids
-from scoring.engine.games import HISTORIC_GAMES, ISKO_GAMES
-from scoring.engine.options import parse_options
+from scoring.engine import HISTORIC_GAMES, ISKO_GAMES, evaluate, legal_bids, parse_options
 from scoring.reads.rule_words import describe_rules
 from scoring.reads.sheet import details_of, game_label
 

@@ -14,7 +14,8 @@ from django.urls import reverse
 
 from scoring import access
 from scoring.models import Evening, PendingImport
-from scoring.writes import interchange, uploads
+from scoring.reads import export
+from scoring.writes import import_checks, import_problems, imports, uploads
 
 from .interchange_data import build_club, evening_of
 from .test_import_words import refusal
@@ -52,7 +53,9 @@ def test_the_preview_page_does_not_read_the_file_again(client: Client,
                  "preview_sheet", "preview_totals"):
         monkeypatch.setattr(uploads, name, _refuse, raising=False)
     for name in ("loads", "check_evening", "evaluate_table", "check_nesting"):
-        monkeypatch.setattr(interchange, name, _refuse)
+        for module in (import_checks, imports, export):
+            if hasattr(module, name):
+                monkeypatch.setattr(module, name, _refuse)
     url = reverse("scoring:import-preview", args=[club.slug, pending.pk])
     with django_assert_max_num_queries(12):
         again = client.get(url)
@@ -87,7 +90,7 @@ def _deals(club: Any, count: int) -> bytes:
 
 
 def _club_file(club: Any, evenings: int = 0, players: int = 0) -> bytes:
-    doc = interchange.club_export(club)
+    doc = export.club_export(club)
     doc["evenings"] = doc["evenings"][:1] * evenings
     doc["players"] = [{"name": f"P{n}", "guest": False} for n in range(players)]
     return json.dumps(doc).encode()
@@ -155,11 +158,11 @@ def test_the_bound_of_time_stops_a_long_check_between_its_steps(
     stops there (nothing written), whatever step it is in."""
     club = build_club()
     clock = iter(float(n) for n in range(10_000))
-    monkeypatch.setattr(interchange, "monotonic", lambda: next(clock))
+    monkeypatch.setattr(import_problems, "monotonic", lambda: next(clock))
     before = written()
-    with pytest.raises(interchange.OverBounds, match="longer than 5 seconds"), \
+    with pytest.raises(import_problems.OverBounds, match="longer than 5 seconds"), \
             override_settings(IMPORT_MAX_SECONDS=5):
-        uploads.check(club=club, actor=interchange.IMPORT_ACTOR, kind="json", name="x",
+        uploads.check(club=club, actor=imports.IMPORT_ACTOR, kind="json", name="x",
                       content=_deals(club, 60), options={})
     assert written() == before
     assert not Evening.objects.filter(name="Neu").exists()

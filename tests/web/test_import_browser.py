@@ -14,7 +14,7 @@ import pytest
 from django.urls import reverse
 
 from scoring.models import Evening, ImportedTotal, Season
-from scoring.writes.interchange import evening_export
+from scoring.reads.export import evening_export
 
 from .factories import browser_login, make_user
 from .interchange_data import build_club, evening_of

@@ -15,8 +15,8 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.models import Club, Evening, Membership, PendingImport, RuleProfile, Table
+from scoring.reads import export
 from scoring.reads.standings import season_standings
-from scoring.writes import interchange
 
 from .factories import make_club, make_user
 from .interchange_data import build_club, evening_of
@@ -129,7 +129,7 @@ def test_a_club_exported_in_the_browser_comes_back_through_the_browser(client: C
 def _clashing(club: Club) -> tuple[bytes, RuleProfile]:
     """The club's export with its first profile's stake changed: a file from another site
     whose profile of the same name differs."""
-    doc = interchange.club_export(club)
+    doc = export.club_export(club)
     ours = RuleProfile.objects.get(club=club, name=doc["rule_profiles"][0]["name"])
     RuleProfile.objects.filter(pk=ours.pk).update(stake=Decimal("0"))
     doc["rule_profiles"][0]["stake"] = "0.01"

@@ -12,7 +12,10 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.models import Club, Deal, Evening, Table
-from scoring.writes.interchange import ImportProblem, evening_export, import_evening, loads
+from scoring.reads.export import evening_export
+from scoring.writes.import_checks import loads
+from scoring.writes.import_problems import ImportProblem
+from scoring.writes.imports import import_evening
 
 from .factories import make_user
 from .interchange_data import build_club, evening_of

@@ -25,7 +25,8 @@ from hypothesis import strategies as st
 from scoring.access import SESSION_KEY
 from scoring.engine import evaluate_record
 from scoring.models import Club, Deal, Evening, Membership, Player, RuleProfile, Table
-from scoring.writes.interchange import ImportProblem, import_evening
+from scoring.writes.import_problems import ImportProblem
+from scoring.writes.imports import import_evening
 from scoring.writes.services import evening_create, table_create
 
 from .interchange_data import DAY, build_club, evening_of, play, won
@@ -348,8 +349,8 @@ def test_score_reads_an_exported_evening_and_agrees_with_the_sheets() -> None:
 
 def test_a_name_that_looks_like_a_formula_stays_text_in_the_csv() -> None:
     from scoring.models import Player
+    from scoring.reads.export import sheet_csv
     from scoring.reads.sheet import table_sheet, tables_with_everything
-    from scoring.writes.interchange import sheet_csv
 
     evening = evening_of(build_club())
     table = tables_with_everything(evening.tables.all()).order_by("series", "number").first()

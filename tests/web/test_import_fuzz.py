@@ -15,8 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring.models import Club, Evening, Season
+from scoring.reads.export import evening_export
 from scoring.writes import uploads
-from scoring.writes.interchange import ImportProblem, evening_export
+from scoring.writes.import_problems import ImportProblem
 from scoring.writes.paper import plan_totals
 from scoring.writes.services import Actor
 
@@ -157,8 +158,8 @@ def _sheet() -> bytes:
         from django.utils import translation
 
         from scoring.models import Table
+        from scoring.reads.export import sheet_csv
         from scoring.reads.sheet import table_sheet, tables_with_everything
-        from scoring.writes.interchange import sheet_csv
         club = _club()
         table = tables_with_everything(Table.objects.filter(
             evening__club=club, evening__name="Clubabend", series=1)).get()

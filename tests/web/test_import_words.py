@@ -14,13 +14,9 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.models import Evening, PendingImport, Season
-from scoring.writes.interchange import (
-    MAX_FILE_BYTES,
-    ImportProblem,
-    import_club,
-    import_evening,
-    loads,
-)
+from scoring.writes.import_checks import MAX_FILE_BYTES, loads
+from scoring.writes.import_problems import ImportProblem
+from scoring.writes.imports import import_club, import_evening
 
 from ..test_i18n import english_on, visible_text
 from .interchange_data import build_club

@@ -28,9 +28,9 @@ from scoring.models import (
     Season,
     Table,
 )
+from scoring.reads.export import evening_export
 from scoring.reads.standings import season_standings
 from scoring.writes import uploads
-from scoring.writes.interchange import evening_export
 from scoring.writes.services import Actor, evening_close
 
 from .factories import make_club, make_user
@@ -117,7 +117,7 @@ def test_an_export_uploaded_twice_adds_nothing_the_second_time(client: Client) -
 def test_a_club_file_previews_each_evening_and_imports_them(client: Client) -> None:
     club = build_club()
     admin_of(club, client)
-    from scoring.writes.interchange import club_export
+    from scoring.reads.export import club_export
     doc = club_export(club)
     doc["evenings"][0]["name"] = "Neu"
     page = upload(client, club, json.dumps(doc).encode(), "club.json").content.decode()
@@ -376,8 +376,8 @@ def test_an_evening_of_that_name_with_other_results_is_refused(client: Client) -
 def test_a_score_sheet_csv_is_added_to_an_evening_once(client: Client) -> None:
     from django.utils import translation
 
+    from scoring.reads.export import sheet_csv
     from scoring.reads.sheet import table_sheet, tables_with_everything
-    from scoring.writes.interchange import sheet_csv
     from scoring.writes.services import evening_create
 
     from .interchange_data import profile

@@ -18,12 +18,12 @@ from django.utils import translation
 from playwright.sync_api import Page
 from pytest_django.live_server_helper import LiveServer
 
+from scoring.demo.season import build_season
 from scoring.models import AuditEntry, Club, Deal, Evening, Player, Table
+from scoring.reads.export import sheet_csv
 from scoring.reads.sheet import table_sheet, tables_with_everything
 from scoring.reads.standings import evening_ranking
 from scoring.views.tables import evening_table
-from scoring.writes.demo_season import build_season
-from scoring.writes.interchange import sheet_csv
 
 from .factories import make_club, make_table
 from .seasons import game, play

@@ -17,8 +17,7 @@ from playwright.sync_api import Error as PlaywrightError
 from pytest_django.live_server_helper import LiveServer
 from pytest_playwright import CreateContextCallback
 
-from scoring.engine import evaluate_table
-from scoring.engine.errors import SkatError
+from scoring.engine import SkatError, evaluate_table
 from scoring.models import AuditEntry, HeldOperation, Table
 from scoring.reads.sheet import table_document
 from scoring.writes.services import Actor, evening_close

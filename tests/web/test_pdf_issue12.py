@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from scoring.engine.fields import active_seats
+from scoring.engine import active_seats
 from scoring.models import Club, Evening, Player, RuleProfile, Table
 from scoring.pdf.standings import standings_pdf
 from scoring.presets import PRESETS

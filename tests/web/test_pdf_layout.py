@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from scoring.engine.fields import active_seats
+from scoring.engine import active_seats
 from scoring.models import Player, RuleProfile, Table
 from scoring.pdf import grid
 from scoring.presets import PRESETS

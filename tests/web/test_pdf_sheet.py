@@ -12,11 +12,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from scoring.engine import evaluate_table
+from scoring.engine import evaluate_table, generate_deals
 from scoring.models import Club, Deal, Player, RuleProfile, Table
 from scoring.presets import PRESETS
 from scoring.reads.sheet import table_document, tables_with_everything
-from scoring.writes.demo import generate_deals
 from scoring.writes.services import deal_delete, evening_create, table_create
 
 from . import pdfs

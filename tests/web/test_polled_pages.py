@@ -268,8 +268,8 @@ def test_sheet_fragment_and_season_table_use_the_kept_states(
     """A table's sheet takes its digest from its evening's kept states (no seats read), the
     season table its digest from the season's (none of its five queries); a deal saved
     through the services is on both at the next request."""
+    from scoring.demo.season import build_season
     from scoring.models import Season
-    from scoring.writes.demo_season import build_season
 
     build_season(evenings=2, tables=2, series=1, seed=3)
     season = Season.objects.get()
@@ -331,8 +331,8 @@ def standings_computed(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 def test_season_table_is_computed_once_per_change_for_every_viewer(
         client: Client, standings_computed: list[int]) -> None:
+    from scoring.demo.season import build_season
     from scoring.models import Season
-    from scoring.writes.demo_season import build_season
 
     build_season(evenings=2, tables=2, series=1, seed=3)
     season = Season.objects.get()
@@ -372,8 +372,8 @@ def test_season_table_shows_the_last_one_while_another_worker_computes_the_chang
         client: Client, standings_computed: list[int]) -> None:
     from django.core.cache import caches
 
+    from scoring.demo.season import build_season
     from scoring.models import Season
-    from scoring.writes.demo_season import build_season
 
     build_season(evenings=2, tables=2, series=1, seed=3)
     season = Season.objects.get()

@@ -20,8 +20,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring.engine import evaluate_table
-from scoring.engine.fields import normalised, same_deal
+from scoring.engine import evaluate_table, normalised, same_deal
 from scoring.models import Deal, Table
 from scoring.reads.sheet import table_document
 from scoring.writes.services import Actor, deal_record

@@ -10,8 +10,8 @@ from django.urls import reverse
 from playwright.sync_api import Page
 from pytest_django.live_server_helper import LiveServer
 
+from scoring.demo.season import build_season
 from scoring.models import Season
-from scoring.writes.demo_season import build_season
 
 from .factories import browser_login, make_user
 

@@ -19,8 +19,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils.html import escape
 
+from scoring.demo.season import build_season
 from scoring.models import Club, Deal, Evening, Player, Season, Table
-from scoring.writes.demo_season import build_season
 from scoring.writes.services import evening_create, series_draw
 
 from .factories import make_club, make_user

@@ -11,8 +11,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils.translation import override
 
-from scoring.engine import SkatError
-from scoring.engine.fields import active_seats
+from scoring.engine import SkatError, active_seats
 from scoring.models import Table
 from scoring.reads.standings import evening_ranking
 from scoring.writes import seating

@@ -10,8 +10,9 @@ import pytest
 from django.utils import translation
 
 from scoring.models import Club, Deal, Evening, Table
+from scoring.reads.export import sheet_csv
 from scoring.reads.sheet import table_sheet, tables_with_everything
-from scoring.writes.interchange import ImportProblem, sheet_csv
+from scoring.writes.import_problems import ImportProblem
 from scoring.writes.services import Actor, evening_create
 from scoring.writes.sheetcsv import import_sheet, plan_sheet
 

@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from scoring.engine.fields import active_seats
+from scoring.engine import active_seats
 from scoring.models import Deal, Table
 from scoring.reads.sheet import bock_words
 from scoring.writes.services import Actor, deal_record

@@ -13,7 +13,7 @@ from django.urls import reverse
 from pytest_django import DjangoAssertNumQueries
 
 from scoring.access import SESSION_KEY
-from scoring.engine.fields import active_seats
+from scoring.engine import active_seats
 from scoring.models import Club, Deal, Table
 from scoring.writes.services import Actor, deal_delete, deal_record
 

@@ -25,10 +25,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from scoring.engine import generate_deals
 from scoring.models import Table, Tournament
 from scoring.pdf import tournament as documents
 from scoring.pdf import weasy
-from scoring.writes.demo import generate_deals
 from scoring.writes.services import Actor, deal_record
 
 from .factories import make_club, make_user

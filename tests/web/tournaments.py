@@ -7,10 +7,10 @@ from decimal import Decimal
 
 from django.utils import timezone
 
+from scoring.engine import generate_deals
 from scoring.models import Club, RuleProfile, Table, Tournament
 from scoring.presets import PRESETS
 from scoring.writes import tournament as tw
-from scoring.writes.demo import generate_deals
 from scoring.writes.services import Actor, deal_record
 
 GUESTS = ["Gustav Gast", "Hilde Heim", "Ida Ivens", "Jens Jahn", "Karl Kurz", "Lena Lang",

@@ -11,7 +11,8 @@ from typing import Any
 
 from django.core.management.base import CommandError, OutputWrapper
 
-from scoring.writes.interchange import ImportProblem, loads
+from scoring.writes.import_checks import loads
+from scoring.writes.import_problems import ImportProblem
 from scoring.writes.services import Actor
 
 STDIN = "-"

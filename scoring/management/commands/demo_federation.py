@@ -3,7 +3,7 @@ of played league evenings, for benchmarks on PostgreSQL (bench/federation.py).
 
 Clubs fed-0001 … each get a season of the year (--year, default this one) with weekly
 evenings of --tables tables, every table a full series of --rounds rounds of generated,
-engine-scored deals with their audit entries and table scores (writes/demo_federation.py).
+engine-scored deals with their audit entries and table scores (scoring/demo/federation.py).
 Resumable: clubs that exist are kept, so a stopped build goes on where it stopped, and a
 larger --clubs adds clubs to a smaller build. Prints how long each part took.
 """
@@ -17,9 +17,9 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 from django.utils import timezone
 
+from scoring.demo.federation import build_federation
+from scoring.demo.user import PASSWORD, USERNAME
 from scoring.models import Deal
-from scoring.writes.demo import PASSWORD, USERNAME
-from scoring.writes.demo_federation import build_federation
 
 
 class Command(BaseCommand):

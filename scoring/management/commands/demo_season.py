@@ -13,9 +13,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from scoring.demo.season import build_season
+from scoring.demo.user import PASSWORD, USERNAME
 from scoring.models import Deal
-from scoring.writes.demo import PASSWORD, USERNAME
-from scoring.writes.demo_season import build_season
 
 
 class Command(BaseCommand):

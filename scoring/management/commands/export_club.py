@@ -8,7 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from scoring.models import Club
-from scoring.writes.interchange import club_export, dumps
+from scoring.reads.export import club_export, dumps
 
 from ._io import write_text
 

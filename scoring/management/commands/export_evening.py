@@ -7,7 +7,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from scoring.models import Evening
-from scoring.writes.interchange import dumps, evening_export
+from scoring.reads.export import dumps, evening_export
 
 from ._io import write_text
 

@@ -9,8 +9,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import translation
 
 from scoring.models import Table
+from scoring.reads.export import sheet_csv
 from scoring.reads.sheet import table_sheet, tables_with_everything
-from scoring.writes.interchange import sheet_csv
 
 from ._io import write_text
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from scoring.writes.interchange import import_club_report
+from scoring.writes.imports import import_club_report
 
 from ._io import importer, read_json, run_import
 

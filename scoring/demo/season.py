@@ -21,7 +21,8 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from scoring.engine import evaluate_table
+from scoring.demo.user import demo_admin
+from scoring.engine import evaluate_table, generate_deals
 from scoring.models import (
     AuditEntry,
     Club,
@@ -34,10 +35,9 @@ from scoring.models import (
 )
 from scoring.reads.sheet import table_document
 from scoring.writes import scores
-from scoring.writes.demo import demo_admin, generate_deals
+from scoring.writes.onboarding import DEMO_SEASON_SLUG as SLUG
 from scoring.writes.services import evening_create, series_draw, series_seed
 
-SLUG = "demo-saison"
 CLUB_NAME = "Skatclub Grand Hand (Demo-Saison)"
 PROFILE = {"name": "Liga (ISkO, Seeger-Fabian)", "rules": "isko", "options": {},
            "scoring": "seeger_fabian", "stake": Decimal("0.01"), "currency": "EUR",

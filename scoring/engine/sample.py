@@ -1,8 +1,9 @@
-"""Realistic played deals for demos and benchmarks, generated through the engine, and the demo
-user who runs the demo clubs.
+"""Realistic played deals, generated through the engine: for the demo clubs (scoring/demo/),
+the benchmarks and the tests.
 
 Every deal is valid where it stands: the generator follows the round tracker (who deals, who
-plays, Bock and Ramsch rounds) exactly as evaluate_table will replay it.
+plays, Bock and Ramsch rounds) exactly as evaluate_table will replay it. Seeded, so the same
+arguments give the same deals.
 """
 
 from __future__ import annotations
@@ -10,23 +11,19 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from django.contrib.auth import get_user_model
-
-from scoring.engine.deal import legal_bids
-from scoring.engine.fields import active_seats
-from scoring.engine.options import parse_options
-from scoring.engine.table import _context, score_record
-from scoring.engine.tracker import RoundTracker, bock_triggers
-from scoring.models import Club, Membership
-
-USERNAME = "demo"
-PASSWORD = "skat-demo"  # a demo on 127.0.0.1 only; printed so the reader can log in
+from .deal import legal_bids
+from .options import parse_options
+from .table import _context, score_record
+from .tracker import RoundTracker, bock_triggers
 
 BASES = {"diamonds": 9, "hearts": 10, "spades": 11, "clubs": 12, "grand": 24}
 
 
 def random_game(rng: random.Random, declarer: int, bids: list[int], *, kontra: bool,
                 seats: tuple[int, ...], grand_hand: bool = False) -> dict[str, Any]:
+    """A game record as a table plays it: a suit game, Grand or Null by their usual shares, a
+    bid that fits its value (now and then an overbid), counted points or a quick result, and
+    (``kontra``) now and then a Kontra or Re by a defender among ``seats``."""
     if grand_hand:
         game, hand = "grand", True
     else:
@@ -59,6 +56,7 @@ def random_game(rng: random.Random, declarer: int, bids: list[int], *, kontra: b
 
 
 def random_ramsch(rng: random.Random, seats: tuple[int, ...]) -> dict[str, Any]:
+    """A Ramsch record for the three ``seats``: card points adding up to 120, tricks to 10."""
     tricks = [3, 3, 4]
     rng.shuffle(tricks)
     a = rng.randint(5, 60)
@@ -103,18 +101,3 @@ def generate_deals(n_deals: int, players: int, rules: str = "isko",
         tracker.finish(triggered, level if counts else 0, counts)
         deals.append(d)
     return deals
-
-
-__all__ = ["PASSWORD", "USERNAME", "active_seats", "demo_admin", "generate_deals", "random_game",
-           "random_ramsch"]
-
-
-def demo_admin(club: Club) -> Any:
-    """The demo user (made once), as an admin of ``club``."""
-    user_model = get_user_model()
-    user = user_model.objects.filter(username=USERNAME).first()
-    if user is None:
-        user = user_model.objects.create_user(USERNAME, password=PASSWORD)
-    Membership.objects.update_or_create(user=user, club=club,
-                                        defaults={"role": Membership.Role.ADMIN})
-    return user

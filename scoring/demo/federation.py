@@ -29,7 +29,9 @@ from typing import Any, cast
 from django.db import connection, transaction
 from django.db.models import Model
 
-from scoring.engine import evaluate_table
+from scoring.demo.season import PROFILE, attendance, roster
+from scoring.demo.user import demo_admin
+from scoring.engine import evaluate_table, generate_deals
 from scoring.models import (
     AuditEntry,
     Club,
@@ -43,8 +45,6 @@ from scoring.models import (
     TableScore,
     new_access_code,
 )
-from scoring.writes.demo import demo_admin, generate_deals
-from scoring.writes.demo_season import PROFILE, attendance, roster
 
 PREFIX = "fed-"
 TOWNS = [
