@@ -18,9 +18,11 @@ from __future__ import annotations
 from .bidding import auction, is_legal_bid
 from .cards import card_points, matadors
 from .errors import SkatError
+from .rulesets import AMERICAN1898, DEFAULT, HOYLE, ISKO, NAMES, Ruleset, ruleset, rulesets_json
 from .table import evaluate, evaluate_evening, evaluate_record, evaluate_table
 
 __all__ = [
+    "AMERICAN1898", "DEFAULT", "HOYLE", "ISKO", "NAMES", "Ruleset", "ruleset", "rulesets_json",
     "SkatError", "auction", "card_points", "evaluate", "evaluate_evening", "evaluate_record",
     "evaluate_table",
     "is_legal_bid", "matadors",
