@@ -7,6 +7,7 @@ Nothing is ever "fixed" silently: a value is either recorded as given or refused
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -15,9 +16,9 @@ from django import forms
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from scoring.engine import SkatError
-from scoring.engine.deal import QUICK_RESULTS, game_enabled, legal_bids
-from scoring.engine.games import HISTORIC_GAMES, ISKO_GAMES, Game
+from scoring.engine import Ruleset, SkatError, ruleset
+from scoring.engine.deal import QUICK_RESULTS
+from scoring.engine.games import Game
 from scoring.engine.options import Options, parse_options
 from scoring.reads.sheet import CONCESSION_CHOICES, KONTRA_CHOICES
 
@@ -79,7 +80,8 @@ def group_of(field: str | None) -> str:
 
 @dataclass(frozen=True)
 class Rules:
-    """What the screen offers under an evening's rule system and options."""
+    """What the screen offers under an evening's rule system and options: the system's
+    ruleset (engine/rulesets) asked with the evening's parsed options."""
 
     system: str
     options: Options
@@ -92,49 +94,53 @@ class Rules:
                    players)
 
     @property
+    def ruleset(self) -> Ruleset:
+        return ruleset(self.system)
+
+    @property
+    def all_games(self) -> dict[str, Game]:
+        return self.ruleset.all_games(self.options)
+
+    @property
     def games(self) -> list[Game]:
-        if self.system == "isko":
-            table = ISKO_GAMES[self.options.grand_base]
-            order = ["clubs", "spades", "hearts", "diamonds", "grand", "null"]
-            return [table[key] for key in order]
-        return [g for g in HISTORIC_GAMES[self.system].values()
-                if game_enabled(self.system, g, self.options)]
+        return self.ruleset.games(self.options)
+
+    @property
+    def game_headings(self) -> bool:
+        """The games are grouped under family headings (else shown with suit symbols)."""
+        return self.ruleset.game_headings
 
     @property
     def bids(self) -> list[int]:
-        return sorted(legal_bids(self.system, self.options))
+        return self.ruleset.bids(self.options)
 
     @property
     def common_bids(self) -> list[int]:
-        if self.system == "isko":
-            return [b for b in self.bids if b <= 60]
-        return self.bids[:18]
+        return self.ruleset.common_bids(self.options)
 
     @property
     def kontra(self) -> bool:
-        if self.system == "isko":
-            return self.options.kontra
-        return self.system == "american1898" and self.options.contra
+        return self.ruleset.kontra(self.options)
 
     @property
     def hand(self) -> bool:
-        return self.system == "isko"
+        return self.ruleset.declares("hand", self.options)
 
     @property
     def ouvert(self) -> bool:
-        return self.system == "isko" or any(g.ouvert_value for g in self.games)
+        return self.ruleset.declares("ouvert", self.options)
 
     @property
     def spitze(self) -> bool:
-        return self.system == "isko" and self.options.spitze
+        return self.ruleset.spitze(self.options)
 
     @property
     def schenken(self) -> bool:
-        return self.system == "isko" and self.options.schenken
+        return self.ruleset.schenken(self.options)
 
     @property
     def passt_mir_nicht(self) -> bool:
-        return self.system == "hoyle"
+        return self.ruleset.declares("passt_mir_nicht", self.options)
 
     @property
     def ramsch(self) -> bool:
@@ -142,12 +148,17 @@ class Rules:
 
     @property
     def pushes(self) -> bool:
-        return self.system == "isko" and self.options.schieberamsch != "off"
+        return self.ruleset.pushes(self.options)
 
     @property
     def skat_to_nobody(self) -> bool:
-        return self.system == "american1898" or (
-            self.system == "isko" and self.options.ramsch_skat == "nobody")
+        return self.ruleset.skat_to_nobody(self.options)
+
+    @property
+    def implies_json(self) -> str:
+        """What each declaration switches on with it, as JSON for entry.js (data-implies)."""
+        return json.dumps({k: list(v) for k, v in self.ruleset.implies.items()},
+                          separators=(",", ":"))
 
     @property
     def bock_manual(self) -> bool:
@@ -231,8 +242,7 @@ class DealForm(forms.Form):
             field = self.fields[name]
             assert isinstance(field, forms.ChoiceField)
             field.choices = [("", "–"), *seats]
-        all_games = (ISKO_GAMES[rules.options.grand_base] if rules.system == "isko"
-                     else HISTORIC_GAMES[rules.system])
+        all_games = rules.all_games
         # Every game key of the system is accepted here, so that a game switched off by an
         # option is refused by the engine with its reason rather than a bare "invalid".
         game = self.fields["game"]

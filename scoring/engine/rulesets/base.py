@@ -19,6 +19,14 @@ if TYPE_CHECKING:
 
 # The declarations of the table screen, in the order it shows them.
 DECLARATIONS = ("hand", "schneider_announced", "schwarz_announced", "ouvert", "passt_mir_nicht")
+# What a declaration switches on with it (in a suit game or Grand; a fixed game such as Null
+# Ouvert takes none): Schwarz announced needs Schneider announced and Hand, Ouvert all three.
+IMPLIES: Mapping[str, tuple[str, ...]] = {
+    "schneider_announced": ("hand",),
+    "schwarz_announced": ("hand", "schneider_announced"),
+    "ouvert": ("hand", "schneider_announced", "schwarz_announced"),
+    "hand": (),
+}
 # The scorings of a table (models.Scoring's values).
 CLASSIC, SEEGER_FABIAN, BEER = "classic", "seeger_fabian", "beer"
 
@@ -34,9 +42,8 @@ class Ruleset:
     option_keys: tuple[str, ...]
     # Defaults that differ from options.Options' own for this system.
     option_overrides: Mapping[str, Any] = field(default_factory=dict)
-    # What each declaration switches on with it (in a suit game or Grand; Null Ouvert is just
-    # Ouvert): the table screen's toggles follow it.
-    implies: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # What each declaration switches on with it: the table screen's toggles follow it.
+    implies: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: IMPLIES)
     # Scorings a table may be scored with (models.Scoring values).
     scorings: tuple[str, ...] = (CLASSIC,)
     # Table sizes whose players get Seeger-Fabian points (empty: never).
@@ -46,6 +53,8 @@ class Ruleset:
     game_headings: bool = True
     # Bock rounds (option bock) exist in this system.
     bock: bool = False
+    # Ramsch's own rules: refused while option ramsch is off.
+    ramsch_options: tuple[str, ...] = ()
 
     # ------------------------------------------------------------ options
 
@@ -134,5 +143,5 @@ class Ruleset:
 
     def as_json(self) -> dict[str, Any]:
         """What the browser needs of the system (rendered by the server as JSON)."""
-        return {"name": self.name, "options": list(self.option_keys), "bock": self.bock,
+        return {"name": self.name, "options": list(self.option_keys),
                 "implies": {k: list(v) for k, v in self.implies.items()}}

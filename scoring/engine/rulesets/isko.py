@@ -56,11 +56,9 @@ RULESET = Isko(
     option_keys=(
         "penalty_points", "grand_base", "lost_hand_single", "kontra", "kontra_requires_18",
         "spitze", "schenken", "rum", "ramsch", *RAMSCH_OPTIONS, "overbid_charge", "bock"),
-    implies={"schneider_announced": ("hand",), "schwarz_announced": ("hand",
-                                                                     "schneider_announced"),
-             "ouvert": ("hand", "schneider_announced", "schwarz_announced"), "hand": ()},
     scorings=(CLASSIC, SEEGER_FABIAN),
     seeger_fabian_tables=(3, 4),
     game_headings=False,
     bock=True,
+    ramsch_options=RAMSCH_OPTIONS,
 )
