@@ -19,6 +19,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from scoring.engine import Ruleset, SkatError, ruleset
 from scoring.engine.games import AMERICAN1898_GAMES
 from scoring.money import money, rate
 
@@ -176,14 +177,22 @@ def _isko(o: Mapping[str, Any]) -> Iterator[str]:
         yield _isko_ramsch(o)
 
 
-def _historic(system: str, o: Mapping[str, Any]) -> Iterator[str]:
-    frage_default = system == "american1898"
+def _system(rules: object) -> Ruleset | None:
+    try:
+        return ruleset(rules)
+    except SkatError:
+        return None  # described as a historic system, every key shown as stored
+
+
+def _historic(system: Ruleset | None, o: Mapping[str, Any]) -> Iterator[str]:
+    keys = system.option_keys if system is not None else ()
+    frage_default = system is not None and system.option_defaults()["frage"] is True
     frage = o.get("frage", frage_default)
     if frage is not frage_default:
         yield _("with Call play") if frage else _("without Call play")
     if o.get("revolution") is False:
         yield _("without Revolution")
-    if system == "hoyle" and o.get("uno_duo") is False:
+    if "uno_duo" in keys and o.get("uno_duo") is False:
         yield _("without Uno and Duo")
     games = o.get("exceptional")
     if isinstance(games, list) and games:
@@ -197,7 +206,8 @@ def _historic(system: str, o: Mapping[str, Any]) -> Iterator[str]:
         details = []
         if o.get("point_ramsch") is True:
             details.append(_("Point Ramsch"))
-        if system == "hoyle" and type(o.get("ramsch_base")) is int and o["ramsch_base"] != 20:
+        if "ramsch_base" in keys and type(o.get("ramsch_base")) is int and (
+                o["ramsch_base"] != 20):
             details.append(_("the loser loses %(n)d") % {"n": o["ramsch_base"]})
         every = _int(o.get("forced_ramsch_every"), 0)
         if every:
@@ -213,11 +223,12 @@ def _historic(system: str, o: Mapping[str, Any]) -> Iterator[str]:
 def house_rules(rules: str, options: Mapping[str, Any] | None) -> list[str]:
     """What the options change from the rule system's own rules, one phrase each."""
     o: Mapping[str, Any] = options if isinstance(options, Mapping) else {}
-    if rules == "isko":
+    system = _system(rules)
+    if system is not None and not system.historic:
         parts = list(_isko(o))
         known = ISKO_KEYS
     else:
-        parts = list(_historic(rules, o))
+        parts = list(_historic(system, o))
         known = HISTORIC_KEYS
     penalty = o.get("penalty_points")
     if type(penalty) is int and penalty != 10:

@@ -24,9 +24,9 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoring.engine import SkatError, evaluate_table
+from scoring.engine import SkatError, evaluate_table, ruleset
 from scoring.engine.deal import QUICK_RESULTS
-from scoring.engine.games import HISTORIC_GAMES, ISKO_GAMES
+from scoring.engine.options import parse_options
 from scoring.models import AuditEntry, Deal, Evening, Player, Table
 from scoring.reads.sheet import DECLARATION_LABELS, QUICK_LABELS, RECORD_NAMES, game_for
 from scoring.writes import scores
@@ -72,8 +72,7 @@ class _Words:
 
     def __init__(self, evening: Evening, lang: str) -> None:
         self.games: dict[str, tuple[str, bool, bool]] = {}  # name -> key, hand, ouvert
-        keys = (ISKO_GAMES[evening.options.get("grand_base", 24)] if evening.rules == "isko"
-                else HISTORIC_GAMES.get(evening.rules, {}))
+        keys = ruleset(evening.rules).all_games(parse_options(evening.rules, evening.options, 4))
         with translation.override(lang):
             for key in keys:
                 game = game_for(evening.rules, evening.options, key)

@@ -32,5 +32,6 @@ RULESET = American1898(
         "penalty_points", "frage", "revolution", "overbid_charge", "ramsch", "exceptional",
         "contra", "point_ramsch", "forced_ramsch_every", "beer_limit"),
     option_overrides={"ramsch": "when_all_pass"},
+    historic=True,
     scorings=(CLASSIC, BEER),
 )

@@ -55,6 +55,9 @@ class Ruleset:
     bock: bool = False
     # Ramsch's own rules: refused while option ramsch is off.
     ramsch_options: tuple[str, ...] = ()
+    # One of the historic systems (American 1898, Hoyle): the games of games.HISTORIC_GAMES
+    # and the options they share (frage, revolution …), described together in words.
+    historic: bool = False
 
     # ------------------------------------------------------------ options
 

@@ -29,5 +29,6 @@ RULESET = Hoyle(
         "penalty_points", "frage", "revolution", "overbid_charge", "ramsch", "uno_duo",
         "ramsch_base"),
     option_overrides={"ramsch": "when_all_pass", "frage": False},
+    historic=True,
     scorings=(CLASSIC,),
 )
