@@ -331,8 +331,6 @@ OPTION_DEFAULTS: dict[str, dict[str, OptionValue]] = {
           if key in defaults}
     for key in OPTION_KEYS
 }
-# Ramsch's own rules (of the systems that have them): refused while Ramsch is off.
-RAMSCH_OPTIONS = tuple(dict.fromkeys(k for name in NAMES for k in ruleset(name).ramsch_options))
 BOCK_DEFAULTS = bock_defaults()
 
 
@@ -456,14 +454,10 @@ class RuleProfileForm(forms.Form):
     ramsch_base = forms.IntegerField(label=_("A Ramsch loser loses (Hoyle)"), min_value=1,
                                      max_value=1000)
 
-    ISKO_FIELDS = ("grand_base", "kontra", "kontra_requires_18", "spitze", "schenken", "rum",
-                   "lost_hand_single")
-    RAMSCH_FIELDS = RAMSCH_OPTIONS
+    # The fields of option bock (a group of its own): only for a system with Bock rounds.
     BOCK_FIELDS = ("bock", "bock_triggers", "bock_value_at_least", "bock_loss_at_least",
                    "bock_rounds_without_bock", "bock_stacking", "bock_includes_trigger",
                    "bock_one_per_deal", "bock_ramsch_round_after", "bock_manual")
-    HISTORIC_FIELDS = ("frage", "revolution", "uno_duo", "exceptional", "contra",
-                       "point_ramsch", "forced_ramsch_every", "beer_limit", "ramsch_base")
 
     def __init__(self, *args: Any, club: Club, instance: RuleProfile | None = None,
                  **kwargs: Any) -> None:
