@@ -98,7 +98,7 @@ def _bock(bock: Mapping[str, Any]) -> str:
     return f"{text} ({', '.join(details)})" if details else text
 
 
-def _isko_ramsch(o: Mapping[str, Any]) -> str:
+def _skat_order_ramsch(o: Mapping[str, Any]) -> str:
     details = []
     if o.get("ramsch_scoring") == "simple":
         details.append(_("simple Ramsch"))
@@ -153,7 +153,7 @@ def _exceptional_name(key: str) -> str:
     return game.in_lang("de" if translation.get_language() == "de" else "en")
 
 
-def _isko(o: Mapping[str, Any]) -> Iterator[str]:
+def _skat_order(o: Mapping[str, Any]) -> Iterator[str]:
     if o.get("grand_base") == 20:
         yield _("Grand counts 20")
     if o.get("kontra") is True:
@@ -174,7 +174,7 @@ def _isko(o: Mapping[str, Any]) -> Iterator[str]:
     if isinstance(bock, Mapping):
         yield _bock(bock)
     if o.get("ramsch") == "when_all_pass":
-        yield _isko_ramsch(o)
+        yield _skat_order_ramsch(o)
 
 
 def _system(rules: object) -> Ruleset | None:
@@ -225,7 +225,7 @@ def house_rules(rules: str, options: Mapping[str, Any] | None) -> list[str]:
     o: Mapping[str, Any] = options if isinstance(options, Mapping) else {}
     system = _system(rules)
     if system is not None and not system.historic:
-        parts = list(_isko(o))
+        parts = list(_skat_order(o))
         known = ISKO_KEYS
     else:
         parts = list(_historic(system, o))

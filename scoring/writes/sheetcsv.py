@@ -26,7 +26,6 @@ from django.utils.translation import ngettext
 
 from scoring.engine import SkatError, evaluate_table, ruleset
 from scoring.engine.deal import QUICK_RESULTS
-from scoring.engine.options import parse_options
 from scoring.models import AuditEntry, Deal, Evening, Player, Table
 from scoring.reads.sheet import DECLARATION_LABELS, QUICK_LABELS, RECORD_NAMES, game_for
 from scoring.writes import scores
@@ -72,7 +71,7 @@ class _Words:
 
     def __init__(self, evening: Evening, lang: str) -> None:
         self.games: dict[str, tuple[str, bool, bool]] = {}  # name -> key, hand, ouvert
-        keys = ruleset(evening.rules).all_games(parse_options(evening.rules, evening.options, 4))
+        keys = ruleset(evening.rules).game_table(evening.options)
         with translation.override(lang):
             for key in keys:
                 game = game_for(evening.rules, evening.options, key)

@@ -174,3 +174,13 @@ def test_the_browser_s_json() -> None:
     assert json.loads(json.dumps(data)) == data
     assert data[ISKO]["options"] == list(ruleset(ISKO).option_keys)
     assert data[HOYLE]["implies"] == {k: list(v) for k, v in ruleset(HOYLE).implies.items()}
+
+
+def test_the_game_table_for_labels_reads_stored_options() -> None:
+    assert ruleset(ISKO).game_table({})["grand"].base == 24
+    assert ruleset(ISKO).game_table({"grand_base": 20})["grand"].base == 20
+    assert "tourne_hearts" in ruleset(HOYLE).game_table({})
+    assert "solo_clubs" in ruleset(AMERICAN1898).game_table({"contra": True})
+    for name in NAMES:
+        o = parse_options(name, {}, 3)
+        assert ruleset(name).all_games(o) == ruleset(name).game_table({})

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..games import HISTORIC_GAMES, Game
 from .base import BEER, CLASSIC, Ruleset
@@ -16,7 +17,7 @@ NAME = "american1898"
 
 @dataclass(frozen=True)
 class American1898(Ruleset):
-    def all_games(self, options: Options) -> dict[str, Game]:
+    def game_table(self, raw_options: Mapping[str, Any]) -> dict[str, Game]:
         return HISTORIC_GAMES[NAME]
 
     def kontra(self, options: Options) -> bool:

@@ -74,6 +74,11 @@ class Ruleset:
 
     def all_games(self, options: Options) -> dict[str, Game]:
         """Every game key of the system (a game switched off by an option too)."""
+        return self.game_table({"grand_base": options.grand_base})
+
+    def game_table(self, raw_options: Mapping[str, Any]) -> dict[str, Game]:
+        """The games by key under an options object as stored (not parsed): the table the
+        sheet's labels and a sheet read back use."""
         raise NotImplementedError
 
     def games(self, options: Options) -> list[Game]:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..games import HISTORIC_GAMES, Game
 from .base import CLASSIC, Ruleset
@@ -16,7 +17,7 @@ NAME = "hoyle"
 
 @dataclass(frozen=True)
 class Hoyle(Ruleset):
-    def all_games(self, options: Options) -> dict[str, Game]:
+    def game_table(self, raw_options: Mapping[str, Any]) -> dict[str, Game]:
         return HISTORIC_GAMES[NAME]
 
     def declares(self, declaration: str, options: Options) -> bool:

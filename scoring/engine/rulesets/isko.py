@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..games import ISKO_GAMES, Game
 from .base import CLASSIC, SEEGER_FABIAN, Ruleset
@@ -22,8 +23,8 @@ RAMSCH_OPTIONS = ("ramsch_scoring", "ramsch_skat", "ramsch_ties", "ramsch_jungfr
 
 @dataclass(frozen=True)
 class Isko(Ruleset):
-    def all_games(self, options: Options) -> dict[str, Game]:
-        return ISKO_GAMES[options.grand_base]
+    def game_table(self, raw_options: Mapping[str, Any]) -> dict[str, Game]:
+        return ISKO_GAMES[raw_options.get("grand_base", 24)]
 
     def games(self, options: Options) -> list[Game]:
         table = self.all_games(options)
