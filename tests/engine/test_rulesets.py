@@ -38,6 +38,8 @@ def test_an_unknown_system_is_the_engine_s_error(name: object) -> None:
     assert refused.value.field == "rules"
     assert refused.value.message == ("Unknown rule system: use one of isko, american1898, "
                                      "hoyle.")
+    german = refused.value.message_in("de")
+    assert german != refused.value.message and "isko, american1898, hoyle" in german
 
 
 @pytest.mark.parametrize("name", NAMES)
