@@ -18,11 +18,13 @@ from __future__ import annotations
 from .bidding import auction, is_legal_bid
 from .cards import card_points, matadors
 from .errors import SkatError
+from .form_record import form_from_record, form_values, record_from_form, short_ramsch_given
 from .rulesets import AMERICAN1898, DEFAULT, HOYLE, ISKO, NAMES, Ruleset, ruleset, rulesets_json
 from .table import evaluate, evaluate_evening, evaluate_record, evaluate_table
 
 __all__ = [
     "AMERICAN1898", "DEFAULT", "HOYLE", "ISKO", "NAMES", "Ruleset", "ruleset", "rulesets_json",
+    "form_from_record", "form_values", "record_from_form", "short_ramsch_given",
     "SkatError", "auction", "card_points", "evaluate", "evaluate_evening", "evaluate_record",
     "evaluate_table",
     "is_legal_bid", "matadors",

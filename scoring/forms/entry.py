@@ -16,9 +16,15 @@ from django import forms
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from scoring.engine import Ruleset, SkatError, ruleset
+from scoring.engine import (
+    Ruleset,
+    SkatError,
+    form_from_record,
+    record_from_form,
+    ruleset,
+    short_ramsch_given,
+)
 from scoring.engine.deal import QUICK_RESULTS
-from scoring.engine.form_record import form_from_record, record_from_form, short_ramsch_given
 from scoring.engine.games import Game
 from scoring.engine.options import Options, parse_options
 from scoring.reads.sheet import CONCESSION_CHOICES, KONTRA_CHOICES
