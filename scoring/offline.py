@@ -37,13 +37,15 @@ class Bundle:
 
 @lru_cache(maxsize=1)
 def engine_bundle() -> Bundle:
-    """scoring/engine/*.py as a zip importable from sys.path (package scoring.engine)."""
+    """scoring/engine/**/*.py as a zip importable from sys.path (package scoring.engine and
+    its subpackages, such as rulesets/)."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         # scoring/__init__.py is empty on the server too; the zip needs the package to exist.
         archive.writestr(zipfile.ZipInfo("scoring/__init__.py", ZIP_TIME), b"")
-        for path in sorted(ENGINE_DIR.glob("*.py")):
-            info = zipfile.ZipInfo(f"scoring/engine/{path.name}", ZIP_TIME)
+        for path in sorted(ENGINE_DIR.rglob("*.py")):
+            name = path.relative_to(ENGINE_DIR).as_posix()
+            info = zipfile.ZipInfo(f"scoring/engine/{name}", ZIP_TIME)
             info.compress_type = zipfile.ZIP_DEFLATED
             archive.writestr(info, path.read_bytes())
     data = buffer.getvalue()

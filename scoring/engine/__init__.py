@@ -28,6 +28,13 @@ never from a submodule (tests/test_architecture.py checks):
 - ``generate_deals``, ``random_game``, ``random_ramsch``: realistic played deals (sample.py),
   for demos, benchmarks and tests.
 
+- rule systems: ``ruleset(name)`` answers what the rest of the code asks of a system (its
+  options, declarations and what they imply, bids, games, whether Seeger-Fabian applies),
+  ``ISKO``, ``AMERICAN1898``, ``HOYLE``, ``DEFAULT``, ``NAMES``, ``rulesets_json`` (the same
+  for the browser);
+- the table screen's form and a record: ``record_from_form``, ``form_from_record``,
+  ``form_values``, ``short_ramsch_given`` (form_record.py; the offline table through jsonapi).
+
 Rule systems: ``isko`` (International Skat Order), ``american1898`` (St. Louis rules),
 ``hoyle`` (Foster's Hoyle). The authority on every rule is DECISIONS.md.
 """
@@ -39,6 +46,7 @@ from .cards import card_points, matadors
 from .deal import QUICK_RESULTS, game_enabled, legal_bids
 from .errors import Localized, SkatError, language
 from .fields import active_seats, normalised, same_deal
+from .form_record import form_from_record, form_values, record_from_form, short_ramsch_given
 from .games import AMERICAN1898_GAMES, HISTORIC_GAMES, ISKO_GAMES, Game
 from .options import SYSTEMS, Options, OptionValue, bock_defaults, option_defaults, parse_options
 from .records import (
@@ -60,6 +68,7 @@ from .records import (
     is_record,
     record_json,
 )
+from .rulesets import AMERICAN1898, DEFAULT, HOYLE, ISKO, NAMES, Ruleset, ruleset, rulesets_json
 from .sample import generate_deals, random_game, random_ramsch
 from .scores import DealScore, ScoredEvening, ScoredTable, TableDeal
 from .settlement import (
@@ -74,9 +83,14 @@ from .table import _cyclic_gc_paused as cyclic_gc_paused
 from .table import evaluate, evaluate_evening, evaluate_record, evaluate_table
 
 __all__ = [
+    "AMERICAN1898",
     "AMERICAN1898_GAMES",
+    "DEFAULT",
     "HISTORIC_GAMES",
+    "HOYLE",
+    "ISKO",
     "ISKO_GAMES",
+    "NAMES",
     "QUICK_RESULTS",
     "SYSTEMS",
     "Concession",
@@ -98,6 +112,7 @@ __all__ = [
     "RamschPlay",
     "RamschRecord",
     "RecordError",
+    "Ruleset",
     "ScoredEvening",
     "ScoredTable",
     "SettlementError",
@@ -114,6 +129,8 @@ __all__ = [
     "evaluate_evening",
     "evaluate_record",
     "evaluate_table",
+    "form_from_record",
+    "form_values",
     "game_enabled",
     "generate_deals",
     "is_legal_bid",
@@ -129,7 +146,11 @@ __all__ = [
     "parse_stake",
     "random_game",
     "random_ramsch",
+    "record_from_form",
     "record_json",
+    "ruleset",
+    "rulesets_json",
     "same_deal",
     "settle",
+    "short_ramsch_given",
 ]

@@ -4,8 +4,11 @@
 ``call("evaluate", text, lang)`` and ``call("evaluate_table", text, lang, explain,
 explain_from)`` take the record as JSON text and answer JSON text: what ``evaluate`` or
 ``evaluate_table`` returns, or ``{"error": {"field", "message", "deal"}}`` with the message in
-``lang``, the shape the ``score`` command prints. Nothing here knows a rule of Skat; it only
-moves text in and out, so the browser and the server cannot disagree on a result.
+``lang``, the shape the ``score`` command prints. ``call("record_from_form", text)`` takes
+the table screen's raw form data (``{name: [text, ...]}``, as the browser's FormData holds it)
+and answers the deal record ``DealForm`` would build of it (form_record.py). Nothing here knows
+a rule of Skat; it only moves text in and out, so the browser and the server cannot disagree
+on a result or a record.
 """
 
 from __future__ import annotations
@@ -14,10 +17,11 @@ import json
 from typing import Any
 
 from .errors import SkatError
+from .form_record import form_values, record_from_form
 from .scores import DealScore, ScoredTable
 from .table import evaluate, evaluate_table
 
-FUNCTIONS = ("evaluate", "evaluate_table")
+FUNCTIONS = ("evaluate", "evaluate_table", "record_from_form")
 
 
 def _error(message: str) -> dict[str, Any]:
@@ -33,6 +37,10 @@ def result(function: str, record: object, lang: str = "en", explain: bool = Fals
             return evaluate(record, lang)
         if function == "evaluate_table":
             return evaluate_table(record, lang, explain=explain, explain_from=explain_from)
+        if function == "record_from_form":
+            if not isinstance(record, dict):
+                return _error("internal error: the form data is not an object")
+            return record_from_form(form_values(record))
         return _error(f"internal error: unknown function {function!r}")
     except SkatError as exc:
         return {"error": exc.as_dict(lang)}

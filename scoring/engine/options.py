@@ -9,8 +9,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .errors import SkatError
+from .rulesets import AMERICAN1898, NAMES, RULESETS
 
-SYSTEMS = ("isko", "american1898", "hoyle")
+SYSTEMS = NAMES
 
 BOCK_TRIGGERS = (
     "sixty_sixty", "kontra_lost", "re", "grand_hand", "null_ouvert_hand", "schneider",
@@ -122,9 +123,9 @@ def _parse_bock(raw: object) -> BockOptions | None:
     return BockOptions(**values)
 
 
-_COMMON = {"penalty_points": lambda k, v: _int(k, v, 0, 10_000)}
-
-_ISKO = {
+# Every option's parser; which system takes which option is the registry's (rulesets/).
+_PARSER: dict[str, Any] = {
+    "penalty_points": lambda k, v: _int(k, v, 0, 10_000),
     "grand_base": lambda k, v: _choice(k, v, (24, 20)),
     "lost_hand_single": _bool, "kontra": _bool, "kontra_requires_18": _bool,
     "spitze": _bool, "schenken": _bool, "rum": _bool,
@@ -162,29 +163,18 @@ def _exceptional(key: str, value: object) -> frozenset[str]:
     return frozenset(value)
 
 
-_HISTORIC_COMMON = {
+_PARSER.update({
     "frage": _bool, "revolution": _bool,
-    "overbid_charge": lambda k, v: _choice(k, v, ("next_multiple", "bid")),
-    "ramsch": lambda k, v: _choice(k, v, ("off", "when_all_pass")),
-}
-_AM98 = {
-    **_HISTORIC_COMMON,
     "exceptional": _exceptional, "contra": _bool, "point_ramsch": _bool,
     "forced_ramsch_every": lambda k, v: _int(k, v, 0, 100),
     "beer_limit": lambda k, v: _int(k, v, 1, 100_000),
-}
-_HOYLE = {**_HISTORIC_COMMON, "uno_duo": _bool, "ramsch_base": lambda k, v: _int(k, v, 1, 1000)}
+    "uno_duo": _bool, "ramsch_base": lambda k, v: _int(k, v, 1, 1000),
+})
 
 _PARSERS: dict[str, dict[str, Any]] = {
-    "isko": {**_COMMON, **_ISKO},
-    "american1898": {**_COMMON, **_AM98},
-    "hoyle": {**_COMMON, **_HOYLE},
-}
+    name: {key: _PARSER[key] for key in r.option_keys} for name, r in RULESETS.items()}
 _SYSTEM_DEFAULTS: dict[str, dict[str, Any]] = {
-    "isko": {},
-    "american1898": {"ramsch": "when_all_pass"},
-    "hoyle": {"ramsch": "when_all_pass", "frage": False},
-}
+    name: dict(r.option_overrides) for name, r in RULESETS.items()}
 
 
 # A default as an options object writes it (JSON): a set is a list in its canonical order.
@@ -231,7 +221,7 @@ def parse_options(system: object, raw: object, players: int) -> Options:
     assert isinstance(system, str)
     parsers = _PARSERS[system]
     values: dict[str, Any] = dict(_SYSTEM_DEFAULTS[system])
-    if system == "american1898":
+    if system == AMERICAN1898:
         values["beer_limit"] = 151 if players == 3 else 201
     for key, value in raw.items():
         parser = parsers.get(key)
@@ -270,7 +260,7 @@ def _check_combinations(o: Options) -> None:
         raise SkatError("options.ramsch_round_grand_hand", "Option ramsch_round_grand_hand "
                         "applies to Ramsch rounds after Bock: it needs "
                         "bock.ramsch_round_after.")
-    if o.system == "american1898" and o.forced_ramsch_every and o.ramsch == "off":
+    if o.system == AMERICAN1898 and o.forced_ramsch_every and o.ramsch == "off":
         raise SkatError("options.forced_ramsch_every", "Forced Ramsch needs option ramsch on.")
 
 

@@ -15,14 +15,8 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from scoring.collation import ordered_by_name
-from scoring.engine import SkatError
-from scoring.engine.options import (
-    SYSTEMS,
-    OptionValue,
-    bock_defaults,
-    option_defaults,
-    parse_options,
-)
+from scoring.engine import DEFAULT, NAMES, SkatError, ruleset, rulesets_json
+from scoring.engine.options import OptionValue, bock_defaults, option_defaults, parse_options
 from scoring.models import Club, Membership, Player, RuleProfile, RuleSystem, Scoring, Season
 from scoring.money import rate
 
@@ -317,8 +311,6 @@ def _choices(*pairs: tuple[_K, StrOrPromise]) -> list[tuple[_K, StrOrPromise]]:
     return list(pairs)
 
 
-ISKO = "isko"
-HISTORIC = ("american1898", "hoyle")
 # Each option of deal-record.md "Options" (bock is a group of its own, below), in the order a
 # profile's options object lists them, with its default per rule system as the engine has it
 # (absent: not an option of that system; None for beer_limit, which the table's size decides).
@@ -333,16 +325,12 @@ OPTION_KEYS = (
     "frage", "revolution", "exceptional", "contra", "point_ramsch", "forced_ramsch_every",
     "beer_limit", "uno_duo", "ramsch_base",
 )
-_SYSTEM_DEFAULTS = {system: option_defaults(system) for system in SYSTEMS}
+_SYSTEM_DEFAULTS = {system: option_defaults(system) for system in NAMES}
 OPTION_DEFAULTS: dict[str, dict[str, OptionValue]] = {
     key: {system: defaults[key] for system, defaults in _SYSTEM_DEFAULTS.items()
           if key in defaults}
     for key in OPTION_KEYS
 }
-# Ramsch's own rules in isko: refused while Ramsch is off.
-ISKO_RAMSCH_OPTIONS = ("ramsch_scoring", "ramsch_skat", "ramsch_ties", "ramsch_jungfrau",
-                       "ramsch_durchmarsch", "schieberamsch", "ramsch_all_tied",
-                       "ramsch_kontra", "ramsch_cap", "ramsch_round_grand_hand")
 BOCK_DEFAULTS = bock_defaults()
 
 
@@ -387,7 +375,7 @@ class RuleProfileForm(forms.Form):
         ("bid", _("the bid itself"))))
     ramsch = forms.ChoiceField(label=_("When all pass"), choices=_choices(
         ("off", _("the cards are thrown in")), ("when_all_pass", _("Ramsch is played"))))
-    # isko
+    # International Skat Order
     grand_base = forms.TypedChoiceField(label=_("Grand counts"), coerce=int, choices=_choices(
         (24, "24"), (20, "20")))
     kontra = forms.BooleanField(label=_("Kontra and Re"), required=False)
@@ -448,7 +436,7 @@ class RuleProfileForm(forms.Form):
                     "another."))
     bock_manual = forms.BooleanField(
         label=_("Bock can also be set by hand at the table"), required=False)
-    # american1898 and hoyle
+    # American 1898 and Hoyle
     frage = forms.BooleanField(label=_("Call play"), required=False)
     revolution = forms.BooleanField(label=_("Revolution"), required=False)
     uno_duo = forms.BooleanField(label=_("Uno and Duo (Hoyle)"), required=False)
@@ -466,14 +454,10 @@ class RuleProfileForm(forms.Form):
     ramsch_base = forms.IntegerField(label=_("A Ramsch loser loses (Hoyle)"), min_value=1,
                                      max_value=1000)
 
-    ISKO_FIELDS = ("grand_base", "kontra", "kontra_requires_18", "spitze", "schenken", "rum",
-                   "lost_hand_single")
-    RAMSCH_FIELDS = ISKO_RAMSCH_OPTIONS
+    # The fields of option bock (a group of its own): only for a system with Bock rounds.
     BOCK_FIELDS = ("bock", "bock_triggers", "bock_value_at_least", "bock_loss_at_least",
                    "bock_rounds_without_bock", "bock_stacking", "bock_includes_trigger",
                    "bock_one_per_deal", "bock_ramsch_round_after", "bock_manual")
-    HISTORIC_FIELDS = ("frage", "revolution", "uno_duo", "exceptional", "contra",
-                       "point_ramsch", "forced_ramsch_every", "beer_limit", "ramsch_base")
 
     def __init__(self, *args: Any, club: Club, instance: RuleProfile | None = None,
                  **kwargs: Any) -> None:
@@ -484,7 +468,7 @@ class RuleProfileForm(forms.Form):
 
     @staticmethod
     def initial_from(profile: RuleProfile) -> dict[str, Any]:
-        system = profile.rules if profile.rules in RuleSystem.values else ISKO
+        system = profile.rules if profile.rules in RuleSystem.values else DEFAULT
         raw = profile.options if isinstance(profile.options, dict) else {}
         initial: dict[str, Any] = {
             "name": profile.name, "rules": system, "scoring": profile.scoring,
@@ -492,12 +476,18 @@ class RuleProfileForm(forms.Form):
         for key, defaults in OPTION_DEFAULTS.items():
             default = defaults.get(system, _field_default(key))
             initial[key] = raw.get(key, default) if system in defaults else default
-        bock = raw.get("bock") if system == ISKO else None
+        bock = raw.get("bock") if ruleset(system).bock else None
         initial["bock"] = isinstance(bock, dict)
         for key, default in BOCK_DEFAULTS.items():
             value = bock.get(key, default) if isinstance(bock, dict) else default
             initial[f"bock_{key}"] = value
         return initial
+
+    @property
+    def systems(self) -> dict[str, dict[str, object]]:
+        """Each rule system's options, for profile.js (json_script): a fieldset shows while
+        the chosen system has an option among its fields."""
+        return rulesets_json()
 
     def other_systems_fields(self, system: object) -> list[str]:
         """The option fields the rule system does not have: ignored, so a value left in a
@@ -505,7 +495,7 @@ class RuleProfileForm(forms.Form):
         if system not in RuleSystem.values:
             return []
         names = [k for k, defaults in OPTION_DEFAULTS.items() if system not in defaults]
-        return names + (list(self.BOCK_FIELDS) if system != ISKO else [])
+        return names + ([] if ruleset(system).bock else list(self.BOCK_FIELDS))
 
     def _drop_other_systems_fields(self) -> None:
         """Run first in clean(), right after every field was cleaned on its own."""
@@ -543,7 +533,7 @@ class RuleProfileForm(forms.Form):
                 value = [g for g, _label in EXCEPTIONAL_CHOICES if g in value]
             if value != defaults[system]:
                 options[key] = value
-        if system == ISKO and data.get("bock"):
+        if ruleset(system).bock and data.get("bock"):
             bock: dict[str, Any] = {"triggers": [
                 t for t, _label in BOCK_TRIGGER_CHOICES if t in data.get("bock_triggers", [])]}
             for key, default in BOCK_DEFAULTS.items():
@@ -560,34 +550,34 @@ class RuleProfileForm(forms.Form):
         if self.errors or data.get("rules") is None:
             return data
         system = data["rules"]
-        if system == ISKO:
-            if data["ramsch"] == "off":
-                changed = [self.fields[k].label for k in ISKO_RAMSCH_OPTIONS
-                           if data.get(k) != OPTION_DEFAULTS[k][ISKO]]
-                if changed:
-                    self.add_error("ramsch", _(
-                        "These rules are for Ramsch, which is off: %(rules)s. Play Ramsch "
-                        "when all pass, or set them back.") % {
-                        "rules": ", ".join(str(c) for c in changed)})
-            if data.get("ramsch_kontra") and not data.get("kontra"):
-                self.add_error("ramsch_kontra", _(
-                    "Kontra and Re on Ramsch need Kontra and Re: switch Kontra and Re on."))
-            if data.get("ramsch_round_grand_hand") == "counts" and not (
-                    data.get("bock") and data.get("bock_ramsch_round_after")):
-                self.add_error("ramsch_round_grand_hand", _(
-                    "This is about Ramsch rounds after Bock rounds: switch Bock rounds on and "
-                    "set “%(field)s” first.") % {
-                    "field": self.fields["bock_ramsch_round_after"].label})
-            if not data.get("bock"):
-                changed = [self.fields[f"bock_{k}"].label for k, v in BOCK_DEFAULTS.items()
-                           if data.get(f"bock_{k}") != v and not (
-                               k == "triggers" and isinstance(v, list)  # in any order
-                               and set(data.get("bock_triggers", [])) == set(v))]
-                if changed:
-                    self.add_error("bock", _(
-                        "These rules are for Bock rounds, which are off: %(rules)s. Switch "
-                        "Bock rounds on, or set them back.") % {
-                        "rules": ", ".join(str(c) for c in changed)})
+        rules = ruleset(system)
+        if data["ramsch"] == "off":
+            changed = [self.fields[k].label for k in rules.ramsch_options
+                       if data.get(k) != OPTION_DEFAULTS[k][system]]
+            if changed:
+                self.add_error("ramsch", _(
+                    "These rules are for Ramsch, which is off: %(rules)s. Play Ramsch "
+                    "when all pass, or set them back.") % {
+                    "rules": ", ".join(str(c) for c in changed)})
+        if data.get("ramsch_kontra") and not data.get("kontra"):
+            self.add_error("ramsch_kontra", _(
+                "Kontra and Re on Ramsch need Kontra and Re: switch Kontra and Re on."))
+        if data.get("ramsch_round_grand_hand") == "counts" and not (
+                data.get("bock") and data.get("bock_ramsch_round_after")):
+            self.add_error("ramsch_round_grand_hand", _(
+                "This is about Ramsch rounds after Bock rounds: switch Bock rounds on and "
+                "set “%(field)s” first.") % {
+                "field": self.fields["bock_ramsch_round_after"].label})
+        if rules.bock and not data.get("bock"):
+            changed = [self.fields[f"bock_{k}"].label for k, v in BOCK_DEFAULTS.items()
+                       if data.get(f"bock_{k}") != v and not (
+                           k == "triggers" and isinstance(v, list)  # in any order
+                           and set(data.get("bock_triggers", [])) == set(v))]
+            if changed:
+                self.add_error("bock", _(
+                    "These rules are for Bock rounds, which are off: %(rules)s. Switch "
+                    "Bock rounds on, or set them back.") % {
+                    "rules": ", ".join(str(c) for c in changed)})
         if self.errors:
             return data
         profile = self.instance

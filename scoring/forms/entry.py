@@ -7,6 +7,7 @@ Nothing is ever "fixed" silently: a value is either recorded as given or refused
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -15,11 +16,21 @@ from django import forms
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from scoring.engine import DealRecord, SkatError, deal_record
-from scoring.engine.deal import QUICK_RESULTS, game_enabled, legal_bids
-from scoring.engine.games import HISTORIC_GAMES, ISKO_GAMES, Game
-from scoring.engine.options import Options, parse_options
-from scoring.reads.sheet import CONCESSION_CHOICES, KONTRA_CHOICES
+from scoring.engine import (
+    QUICK_RESULTS,
+    DealRecord,
+    Game,
+    Options,
+    Ruleset,
+    SkatError,
+    deal_record,
+    form_from_record,
+    parse_options,
+    record_from_form,
+    ruleset,
+    short_ramsch_given,
+)
+from scoring.reads.deal_labels import CONCESSION_CHOICES, KONTRA_CHOICES
 
 KIND_CHOICES = [
     ("game", _("Game")),
@@ -79,7 +90,8 @@ def group_of(field: str | None) -> str:
 
 @dataclass(frozen=True)
 class Rules:
-    """What the screen offers under an evening's rule system and options."""
+    """What the screen offers under an evening's rule system and options: the system's
+    ruleset (engine/rulesets) asked with the evening's parsed options."""
 
     system: str
     options: Options
@@ -92,49 +104,53 @@ class Rules:
                    players)
 
     @property
+    def ruleset(self) -> Ruleset:
+        return ruleset(self.system)
+
+    @property
+    def all_games(self) -> dict[str, Game]:
+        return self.ruleset.all_games(self.options)
+
+    @property
     def games(self) -> list[Game]:
-        if self.system == "isko":
-            table = ISKO_GAMES[self.options.grand_base]
-            order = ["clubs", "spades", "hearts", "diamonds", "grand", "null"]
-            return [table[key] for key in order]
-        return [g for g in HISTORIC_GAMES[self.system].values()
-                if game_enabled(self.system, g, self.options)]
+        return self.ruleset.games(self.options)
+
+    @property
+    def game_headings(self) -> bool:
+        """The games are grouped under family headings (else shown with suit symbols)."""
+        return self.ruleset.game_headings
 
     @property
     def bids(self) -> list[int]:
-        return sorted(legal_bids(self.system, self.options))
+        return self.ruleset.bids(self.options)
 
     @property
     def common_bids(self) -> list[int]:
-        if self.system == "isko":
-            return [b for b in self.bids if b <= 60]
-        return self.bids[:18]
+        return self.ruleset.common_bids(self.options)
 
     @property
     def kontra(self) -> bool:
-        if self.system == "isko":
-            return self.options.kontra
-        return self.system == "american1898" and self.options.contra
+        return self.ruleset.kontra(self.options)
 
     @property
     def hand(self) -> bool:
-        return self.system == "isko"
+        return self.ruleset.declares("hand", self.options)
 
     @property
     def ouvert(self) -> bool:
-        return self.system == "isko" or any(g.ouvert_value for g in self.games)
+        return self.ruleset.declares("ouvert", self.options)
 
     @property
     def spitze(self) -> bool:
-        return self.system == "isko" and self.options.spitze
+        return self.ruleset.spitze(self.options)
 
     @property
     def schenken(self) -> bool:
-        return self.system == "isko" and self.options.schenken
+        return self.ruleset.schenken(self.options)
 
     @property
     def passt_mir_nicht(self) -> bool:
-        return self.system == "hoyle"
+        return self.ruleset.declares("passt_mir_nicht", self.options)
 
     @property
     def ramsch(self) -> bool:
@@ -142,12 +158,17 @@ class Rules:
 
     @property
     def pushes(self) -> bool:
-        return self.system == "isko" and self.options.schieberamsch != "off"
+        return self.ruleset.pushes(self.options)
 
     @property
     def skat_to_nobody(self) -> bool:
-        return self.system == "american1898" or (
-            self.system == "isko" and self.options.ramsch_skat == "nobody")
+        return self.ruleset.skat_to_nobody(self.options)
+
+    @property
+    def implies_json(self) -> str:
+        """What each declaration switches on with it, as JSON for entry.js (data-implies)."""
+        return json.dumps({k: list(v) for k, v in self.ruleset.implies.items()},
+                          separators=(",", ":"))
 
     @property
     def bock_manual(self) -> bool:
@@ -231,8 +252,7 @@ class DealForm(forms.Form):
             field = self.fields[name]
             assert isinstance(field, forms.ChoiceField)
             field.choices = [("", "–"), *seats]
-        all_games = (ISKO_GAMES[rules.options.grand_base] if rules.system == "isko"
-                     else HISTORIC_GAMES[rules.system])
+        all_games = rules.all_games
         # Every game key of the system is accepted here, so that a game switched off by an
         # option is refused by the engine with its reason rather than a bare "invalid".
         game = self.fields["game"]
@@ -283,78 +303,13 @@ class DealForm(forms.Form):
     # ------------------------------------------------------------ record
 
     def to_record(self) -> dict[str, Any]:
-        """The deal record the input stands for (call after is_valid())."""
-        record = self._record()
-        d = self.cleaned_data
-        # Bock by hand: sent as given, for the engine to accept or refuse (bock.manual).
-        if record["kind"] in ("game", "ramsch", "passed"):
-            if d.get("bock") is not None:
-                record["bock"] = d["bock"]
-            if d.get("bock_round"):
-                record["bock_round"] = True
-        return record
-
-    def _record(self) -> dict[str, Any]:
-        d = self.cleaned_data
-        kind = d.get("kind") or "game"
-        if kind in ("passed", "misdeal"):
-            return {"kind": kind}
-        if kind == "penalty":
-            penalty: dict[str, Any] = {"seat": d.get("penalty_seat")}
-            if d.get("penalty_points") is not None:
-                penalty["points"] = d["penalty_points"]
-            if d.get("penalty_reason"):
-                penalty["reason"] = d["penalty_reason"]
-            return {"kind": "penalty", "penalty": penalty}
-        if kind == "ramsch":
-            points = {str(s): d[p] for s, p, _t in self.ramsch_fields if d.get(p) is not None}
-            tricks = {str(s): d[t] for s, _p, t in self.ramsch_fields if d.get(t) is not None}
-            ramsch: dict[str, Any]
-            if points or tricks or not self.short_ramsch_given():
-                ramsch = {"points": points, "tricks": tricks}
-            else:
-                # A Durchmarsch: nobody else loses and the other two took no trick.
-                durchmarsch = d.get("ramsch_durchmarsch")
-                losers = [] if durchmarsch is not None else sorted(
-                    set(d.get("ramsch_loser") or []))
-                ramsch = {"losers": {str(s): d.get("ramsch_loser_points") for s in losers},
-                          "jungfrau": 2 if durchmarsch is not None else (
-                              d.get("ramsch_jungfrau") or 0),
-                          "durchmarsch": durchmarsch}
-            if d.get("pushes") is not None:
-                ramsch["pushes"] = d["pushes"]
-            if d.get("skat_points") is not None:
-                ramsch["skat_points"] = d["skat_points"]
-            return {"kind": "ramsch", "ramsch": ramsch}
-        record: dict[str, Any] = {"kind": "game", "declarer": d.get("declarer"),
-                                  "game": d.get("game") or None}
-        for key in ("hand", "ouvert", "schneider_announced", "schwarz_announced"):
-            record[key] = bool(d.get(key))
-        optional = {
-            "matadors": d.get("matadors"),
-            "bid": d.get("bid_more") if d.get("bid_more") is not None else d.get("bid"),
-            "result": d.get("result") or None,
-            "declarer_points": d.get("declarer_points"),
-            "declarer_tricks": d.get("declarer_tricks"),
-            "kontra_by": d.get("kontra_by"),
-            "concession": d.get("concession") or None,
-        }
-        record.update({k: v for k, v in optional.items() if v is not None})
-        if d.get("kontra") and d["kontra"] != "none":
-            record["kontra"] = d["kontra"]
-        if d.get("spitze"):
-            record["spitze"] = d["spitze"]
-        if d.get("spitze_made"):
-            record["spitze_made"] = d["spitze_made"] == "yes"
-        if d.get("passt_mir_nicht"):
-            record["passt_mir_nicht"] = True
-        return record
+        """The deal record the input stands for (call after is_valid()): the engine's one
+        form-to-record mapping, which the offline table runs in the browser too."""
+        return record_from_form(self.cleaned_data)
 
     def short_ramsch_given(self) -> bool:
         """Whether the Ramsch was entered the short way (loser, Jungfrau, Durchmarsch)."""
-        d = self.cleaned_data
-        return bool(d.get("ramsch_loser")) or d.get("ramsch_loser_points") is not None or (
-            d.get("ramsch_durchmarsch") is not None) or bool(d.get("ramsch_jungfrau"))
+        return short_ramsch_given(self.cleaned_data)
 
     # ------------------------------------------------------------ messages
 
@@ -391,54 +346,8 @@ class ReasonForm(forms.Form):
     reason = forms.CharField(label=_("Reason"), max_length=500)
 
 
-def _object(value: Any) -> dict[str, Any]:
-    """A part of a stored record that should be an object; anything else (a record stored
-    before the import checked deleted deals, issue 16) reads as empty, never a 500."""
-    return value if isinstance(value, dict) else {}
-
-
-def record_to_initial(record: dict[str, Any]) -> dict[str, Any]:
-    """The form's initial values for a stored record (the edit form)."""
-    kind = record.get("kind", "game")
-    initial: dict[str, Any] = {"kind": kind}
-    if record.get("bock") is not None:
-        initial["bock"] = record["bock"]
-    if record.get("bock_round"):
-        initial["bock_round"] = True
-    if kind == "penalty":
-        penalty = _object(record.get("penalty"))
-        initial.update(penalty_seat=penalty.get("seat"), penalty_points=penalty.get("points"),
-                       penalty_reason=penalty.get("reason") or "")
-        return initial
-    if kind == "ramsch":
-        ramsch = _object(record.get("ramsch"))
-        if "losers" in ramsch or "durchmarsch" in ramsch:
-            losers = _object(ramsch.get("losers"))
-            initial.update(ramsch_loser=[int(s) for s in losers if str(s).isdigit()],
-                           ramsch_loser_points=next(iter(losers.values()), None),
-                           ramsch_jungfrau=ramsch.get("jungfrau") or 0,
-                           ramsch_durchmarsch=ramsch.get("durchmarsch"),
-                           pushes=ramsch.get("pushes"), skat_points=ramsch.get("skat_points"))
-            return initial
-        for key, prefix in (("points", "ramsch_points_"), ("tricks", "ramsch_tricks_")):
-            for seat, value in _object(ramsch.get(key)).items():
-                initial[f"{prefix}{seat}"] = value
-        initial.update(pushes=ramsch.get("pushes"), skat_points=ramsch.get("skat_points"))
-        return initial
-    if kind != "game":
-        return initial
-    for key in ("declarer", "game", "matadors", "bid", "result", "kontra_by", "spitze",
-                "hand", "ouvert", "schneider_announced", "schwarz_announced",
-                "passt_mir_nicht"):
-        if record.get(key) is not None:
-            initial[key] = record[key]
-    initial["declarer_points"] = record.get("declarer_points")
-    initial["declarer_tricks"] = record.get("declarer_tricks")
-    initial["kontra"] = record.get("kontra") or "none"
-    initial["concession"] = record.get("concession") or ""
-    made = record.get("spitze_made")
-    initial["spitze_made"] = "" if made is None else ("yes" if made else "no")
-    return initial
+# The form's initial values for a stored record (the edit form): the engine's mapping.
+record_to_initial = form_from_record
 
 
 def game_symbol(game: Game) -> str:

@@ -19,7 +19,7 @@ from django.db import connection
 
 from scoring.collation import name_key
 from scoring.models import Club, Evening, Player, Table, TableScore
-from scoring.reads.results import fresh_results, table_refs
+from scoring.reads.results import fresh_results, keeps_seeger_fabian, table_refs
 from scoring.reads.standings import tie_key
 
 
@@ -117,12 +117,11 @@ def recomputed(year: int, min_evenings: int) -> FederationRanking:
     results = fresh_results(refs, tables)
     totals: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     played: dict[int, set[int]] = defaultdict(set)
-    # Which tables have scores: the same rule as scores.seeger_fabian_capable (writes).
+    # Which tables have scores: the rule system's answer (as writes/scores.py keeps them).
     for ref in refs:
         result = results[ref.pk]
         if (result.error is not None or result.seeger_fabian is None
-                or ref.evening.rules != "isko" or ref.evening.scoring == "beer"
-                or not 3 <= len(ref.players) <= 4):
+                or not keeps_seeger_fabian(ref.evening, len(ref.players))):
             continue
         for seat, player in enumerate(ref.players[:result.seats]):
             total = totals[player.pk]

@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 from django.core.cache import caches
 from django.db.models import QuerySet
 
-from scoring.engine import SkatError, evaluate_table
+from scoring.engine import SkatError, evaluate_table, ruleset
 from scoring.models import Deal, Evening, Player, Seat, Table
 
 CACHE_ALIAS = "results"
@@ -92,14 +92,26 @@ class TableResult(NamedTuple):
     recorded: int = 0  # live deals recorded, misdeals and penalties too (issue 23)
 
 
-def _scoring(document: dict[str, Any], seats: int) -> str:
+def scoring_for_document(document: dict[str, Any], seats: int) -> str:
     """Seeger-Fabian is scored alongside the classic points wherever the rules allow it
-    (ISkO at a 3- or 4-table), so a season can rank by either whatever the evening chose;
-    the classic totals and the settlement are the same either way."""
-    scoring: str = document.get("scoring", "classic")
-    if scoring == "classic" and document.get("rules") == "isko" and 3 <= seats <= 4:
-        return "seeger_fabian"
-    return scoring
+    (Ruleset.scoring_for), so a season can rank by either whatever the evening chose; the
+    classic totals and the settlement are the same either way."""
+    scoring = str(document.get("scoring", "classic"))
+    try:
+        rules = ruleset(document.get("rules"))
+    except SkatError:
+        return scoring  # the engine refuses the table with its own message
+    return rules.scoring_for(scoring, seats)
+
+
+def keeps_seeger_fabian(evening: Evening, seats: int) -> bool:
+    """Whether a table of ``seats`` at ``evening`` gets Seeger-Fabian points and so table
+    scores for the federation ranking (Ruleset.keeps_seeger_fabian)."""
+    try:
+        rules = ruleset(evening.rules)
+    except SkatError:
+        return False
+    return rules.keeps_seeger_fabian(evening.scoring, seats)
 
 
 def compute(table: TableRef, records: list[dict[str, Any]]) -> TableResult:
@@ -108,7 +120,7 @@ def compute(table: TableRef, records: list[dict[str, Any]]) -> TableResult:
     seats = len(table.players)
     document = {**evening.rules_dict(), "players": [p.name for p in table.players],
                 "first_dealer": table.first_dealer, "deals": records}
-    document["scoring"] = _scoring(document, seats)
+    document["scoring"] = scoring_for_document(document, seats)
     try:
         result = evaluate_table(document)
     except SkatError as err:

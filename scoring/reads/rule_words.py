@@ -19,7 +19,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from scoring.engine import AMERICAN1898_GAMES
+from scoring.engine import AMERICAN1898_GAMES, Ruleset, SkatError, ruleset
 from scoring.money import money, rate
 
 SEPARATOR = " · "
@@ -97,7 +97,7 @@ def _bock(bock: Mapping[str, Any]) -> str:
     return f"{text} ({', '.join(details)})" if details else text
 
 
-def _isko_ramsch(o: Mapping[str, Any]) -> str:
+def _skat_order_ramsch(o: Mapping[str, Any]) -> str:
     details = []
     if o.get("ramsch_scoring") == "simple":
         details.append(_("simple Ramsch"))
@@ -152,7 +152,7 @@ def _exceptional_name(key: str) -> str:
     return game.in_lang("de" if translation.get_language() == "de" else "en")
 
 
-def _isko(o: Mapping[str, Any]) -> Iterator[str]:
+def _skat_order(o: Mapping[str, Any]) -> Iterator[str]:
     if o.get("grand_base") == 20:
         yield _("Grand counts 20")
     if o.get("kontra") is True:
@@ -173,17 +173,25 @@ def _isko(o: Mapping[str, Any]) -> Iterator[str]:
     if isinstance(bock, Mapping):
         yield _bock(bock)
     if o.get("ramsch") == "when_all_pass":
-        yield _isko_ramsch(o)
+        yield _skat_order_ramsch(o)
 
 
-def _historic(system: str, o: Mapping[str, Any]) -> Iterator[str]:
-    frage_default = system == "american1898"
+def _system(rules: object) -> Ruleset | None:
+    try:
+        return ruleset(rules)
+    except SkatError:
+        return None  # described as a historic system, every key shown as stored
+
+
+def _historic(system: Ruleset | None, o: Mapping[str, Any]) -> Iterator[str]:
+    keys = system.option_keys if system is not None else ()
+    frage_default = system is not None and system.option_defaults()["frage"] is True
     frage = o.get("frage", frage_default)
     if frage is not frage_default:
         yield _("with Call play") if frage else _("without Call play")
     if o.get("revolution") is False:
         yield _("without Revolution")
-    if system == "hoyle" and o.get("uno_duo") is False:
+    if "uno_duo" in keys and o.get("uno_duo") is False:
         yield _("without Uno and Duo")
     games = o.get("exceptional")
     if isinstance(games, list) and games:
@@ -197,7 +205,8 @@ def _historic(system: str, o: Mapping[str, Any]) -> Iterator[str]:
         details = []
         if o.get("point_ramsch") is True:
             details.append(_("Point Ramsch"))
-        if system == "hoyle" and type(o.get("ramsch_base")) is int and o["ramsch_base"] != 20:
+        if "ramsch_base" in keys and type(o.get("ramsch_base")) is int and (
+                o["ramsch_base"] != 20):
             details.append(_("the loser loses %(n)d") % {"n": o["ramsch_base"]})
         every = _int(o.get("forced_ramsch_every"), 0)
         if every:
@@ -213,11 +222,12 @@ def _historic(system: str, o: Mapping[str, Any]) -> Iterator[str]:
 def house_rules(rules: str, options: Mapping[str, Any] | None) -> list[str]:
     """What the options change from the rule system's own rules, one phrase each."""
     o: Mapping[str, Any] = options if isinstance(options, Mapping) else {}
-    if rules == "isko":
-        parts = list(_isko(o))
+    system = _system(rules)
+    if system is not None and not system.historic:
+        parts = list(_skat_order(o))
         known = ISKO_KEYS
     else:
-        parts = list(_historic(rules, o))
+        parts = list(_historic(system, o))
         known = HISTORIC_KEYS
     penalty = o.get("penalty_points")
     if type(penalty) is int and penalty != 10:

@@ -135,11 +135,11 @@ def build_controls(form: DealForm, players: list[str], active: list[int],
     groups: list[dict[str, Any]] = []
     for game in rules.games:
         groups_in = FAMILY_GROUPS if _lang() == "de" else FAMILY_GROUPS_EN
-        heading = "" if rules.system == "isko" else groups_in.get(game.family, "")
+        heading = groups_in.get(game.family, "") if rules.game_headings else ""
         if not groups or groups[-1]["heading"] != heading:
             groups.append({"heading": heading, "choices": []})
         name = game.name_de if _lang() == "de" else game.name_en
-        symbol = game_symbol(game) if rules.system == "isko" else ""
+        symbol = "" if rules.game_headings else game_symbol(game)
         groups[-1]["choices"].append(_choice(
             "game", game.key, name, current, tap=f"game-{game.key}", symbol=symbol,
             red=game.trump in ("H", "D"), suit=(game.trump or "").lower(),

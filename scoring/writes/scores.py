@@ -16,25 +16,27 @@ from typing import Any
 from django.db import transaction
 from django.db.models import QuerySet
 
-from scoring.models import Evening, Player, Scoring, Table, TableScore
-from scoring.reads.results import TableRef, TableResult, fresh_results, table_refs
+from scoring.models import Evening, Player, Table, TableScore
+from scoring.reads.results import (
+    TableRef,
+    TableResult,
+    fresh_results,
+    keeps_seeger_fabian,
+    scoring_for_document,
+    table_refs,
+)
 
 
 def seeger_fabian_capable(evening: Evening, seats: int) -> bool:
-    """Tables whose players get Seeger-Fabian points: the International Skat Order at a
-    table of 3 or 4, and not a Beer Skat evening (results.py scores them so alongside)."""
-    return evening.rules == "isko" and evening.scoring != Scoring.BEER and 3 <= seats <= 4
+    """Tables whose players get Seeger-Fabian points (the rule system's answer,
+    Ruleset.keeps_seeger_fabian; results.py scores them so alongside)."""
+    return keeps_seeger_fabian(evening, seats)
 
 
 def scoring_for(document: dict[str, Any]) -> str:
     """The scoring to evaluate a table document with so that its result carries the
-    Seeger-Fabian totals wherever the table can have them; classic totals, games and the
-    settlement are the same either way (results._scoring)."""
-    scoring = str(document.get("scoring", "classic"))
-    if (scoring == "classic" and document.get("rules") == "isko"
-            and 3 <= len(document["players"]) <= 4):
-        return Scoring.SEEGER_FABIAN.value
-    return scoring
+    Seeger-Fabian totals wherever the table can have them (Ruleset.scoring_for)."""
+    return scoring_for_document(document, len(document["players"]))
 
 
 def keep(table: Table, player_ids: list[int], result: Mapping[str, Any]) -> None:

@@ -19,13 +19,12 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from scoring.engine import DealRecord, ScoredTable, SkatError, evaluate_table, record_json
+from scoring.engine import DealRecord, ScoredTable, SkatError, evaluate_table, record_json, ruleset
 from scoring.models import (
     AuditEntry,
     Deal,
     Evening,
     HeldOperation,
-    RuleSystem,
     Scoring,
     Season,
     Seat,
@@ -388,7 +387,7 @@ def check_season(evening: Any) -> None:
     if evening.scoring == Scoring.BEER:
         raise ValidationError(_("A Beer Skat evening cannot count toward a season."))
     if (season.evaluation == Season.Evaluation.SEEGER_FABIAN
-            and evening.rules != RuleSystem.ISKO):
+            and Scoring.SEEGER_FABIAN not in ruleset(evening.rules).scorings):
         raise ValidationError(_(
             "The season is evaluated by Seeger-Fabian, which needs the International Skat "
             "Order."))

@@ -24,8 +24,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoring.engine import SkatError, evaluate_table
-from scoring.engine.games import HISTORIC_GAMES, ISKO_GAMES
+from scoring.engine import SkatError, evaluate_table, ruleset
 from scoring.models import AuditEntry, Deal, Evening, Player, Table
 from scoring.reads.deal_labels import (
     DECLARATION_LABELS,
@@ -77,8 +76,7 @@ class _Words:
 
     def __init__(self, evening: Evening, lang: str) -> None:
         self.games: dict[str, tuple[str, bool, bool]] = {}  # name -> key, hand, ouvert
-        keys = (ISKO_GAMES[evening.options.get("grand_base", 24)] if evening.rules == "isko"
-                else HISTORIC_GAMES.get(evening.rules, {}))
+        keys = ruleset(evening.rules).game_table(evening.options)
         with translation.override(lang):
             for key in keys:
                 game = game_for(evening.rules, evening.options, key)

@@ -76,13 +76,9 @@
       }
     }, true);
 
-    // What a declaration implies (in a suit game or Grand; Null Ouvert is just Ouvert).
-    var IMPLIES = {
-      schneider_announced: ["hand"],
-      schwarz_announced: ["hand", "schneider_announced"],
-      ouvert: ["hand", "schneider_announced", "schwarz_announced"],
-      hand: []
-    };
+    // What a declaration implies (in a suit game or Grand; Null Ouvert is just Ouvert): the
+    // rule system's answer (engine/rulesets), rendered on the form as data-implies.
+    var IMPLIES = JSON.parse(form.getAttribute("data-implies") || "{}");
 
     function toggle(name) {
       return form.querySelector('input[type="checkbox"][name="' + name + '"]');

@@ -254,103 +254,17 @@
 
   // ------------------------------------------------------------------ records
 
-  // The form's fields as a deal record: the mapping scoring/forms/entry.py DealForm._record makes
-  // (no rule: which value counts and whether it is allowed is the engine's to say).
+  // The form's fields as a deal record (a promise): the form's data as the browser holds it
+  // (each name: its texts), read by the engine with the very mapping DealForm uses
+  // (scoring/engine/form_record.py), so a deal saved offline is the record the server would
+  // have built. No rule here: which value counts is the engine's to say.
   function formRecord(source, submitter) {
     var data = new FormData(source, submitter || undefined);
-    function get(name) {
-      var v = data.get(name);
-      return v === null || v === "" ? null : v;
-    }
-    function num(name) {
-      var v = get(name);
-      return v === null ? null : Number(v);
-    }
-    var kind = get("kind") || "game";
-    var record;
-    if (kind === "passed" || kind === "misdeal") {
-      record = {kind: kind};
-    } else if (kind === "penalty") {
-      var penalty = {seat: num("penalty_seat")};
-      if (num("penalty_points") !== null) {
-        penalty.points = num("penalty_points");
-      }
-      if (get("penalty_reason")) {
-        penalty.reason = get("penalty_reason");
-      }
-      return {kind: "penalty", penalty: penalty};
-    } else if (kind === "ramsch") {
-      var points = {}, tricks = {}, any = false;
-      data.forEach(function (value, key) {
-        var m = /^ramsch_(points|tricks)_(\d+)$/.exec(key);
-        if (m && value !== "") {
-          (m[1] === "points" ? points : tricks)[m[2]] = Number(value);
-          any = true;
-        }
-      });
-      var losers = data.getAll("ramsch_loser").filter(Boolean).map(Number);
-      var durch = num("ramsch_durchmarsch");
-      var short = losers.length > 0 || num("ramsch_loser_points") !== null || durch !== null ||
-        Boolean(num("ramsch_jungfrau"));
-      var ramsch;
-      if (any || !short) {
-        ramsch = {points: points, tricks: tricks};
-      } else {
-        var loserMap = {};
-        if (durch === null) {
-          losers.sort(function (a, b) { return a - b; }).forEach(function (s) {
-            loserMap[String(s)] = num("ramsch_loser_points");
-          });
-        }
-        ramsch = {losers: loserMap, jungfrau: durch !== null ? 2 : (num("ramsch_jungfrau") || 0),
-                  durchmarsch: durch};
-      }
-      if (num("pushes") !== null) {
-        ramsch.pushes = num("pushes");
-      }
-      if (num("skat_points") !== null) {
-        ramsch.skat_points = num("skat_points");
-      }
-      record = {kind: "ramsch", ramsch: ramsch};
-    } else {
-      record = {kind: "game", declarer: num("declarer"), game: get("game")};
-      ["hand", "ouvert", "schneider_announced", "schwarz_announced"].forEach(function (k) {
-        record[k] = data.get(k) !== null;
-      });
-      var optional = {
-        matadors: num("matadors"),
-        bid: num("bid_more") !== null ? num("bid_more") : num("bid"),
-        result: get("result"),
-        declarer_points: num("declarer_points"),
-        declarer_tricks: num("declarer_tricks"),
-        kontra_by: num("kontra_by"),
-        concession: get("concession"),
-      };
-      Object.keys(optional).forEach(function (k) {
-        if (optional[k] !== null) {
-          record[k] = optional[k];
-        }
-      });
-      if (get("kontra") && get("kontra") !== "none") {
-        record.kontra = get("kontra");
-      }
-      if (num("spitze")) {
-        record.spitze = num("spitze");
-      }
-      if (get("spitze_made")) {
-        record.spitze_made = get("spitze_made") === "yes";
-      }
-      if (data.get("passt_mir_nicht") !== null) {
-        record.passt_mir_nicht = true;
-      }
-    }
-    if (num("bock") !== null) {
-      record.bock = num("bock");
-    }
-    if (data.get("bock_round") !== null) {
-      record.bock_round = true;
-    }
-    return record;
+    var raw = {};
+    data.forEach(function (value, key) {
+      (raw[key] = raw[key] || []).push(String(value));
+    });
+    return SkatEngine.recordFromForm(raw);
   }
 
   // What the form asks before the engine can say anything (DealForm.clean, same words).
@@ -747,17 +661,19 @@
     }
     var mine = ++previewSeq;
     var asked = lastTap === "result" && !editing;  // a correction is saved by its button
-    var record = formRecord(form);
     var list = listForForm();
     var position = list.at;
     var records = list.list.map(function (e) { return e.record; });
-    records.splice(position, 0, record);
-    var missing = incomplete(record);
-    var done = missing.length ? Promise.resolve({missing: missing}) :
-      SkatEngine.ready().then(function () {
-        return SkatEngine.evaluateTable(tableWith(records), {lang: state.lang, explain: true,
-                                                             explainFrom: position + 1});
-      });
+    var done = formRecord(form).then(function (record) {
+      if (record.error) {
+        return record;
+      }
+      records.splice(position, 0, record);
+      var missing = incomplete(record);
+      return missing.length ? {missing: missing} :
+        SkatEngine.evaluateTable(tableWith(records), {lang: state.lang, explain: true,
+                                                      explainFrom: position + 1});
+    });
     done.then(function (result) {
       if (mine !== previewSeq) {
         return;
@@ -840,7 +756,8 @@
 
   var queuing = {};  // request ids of saves on their way into the queue
   function queueSave(source, submitter) {
-    var record = formRecord(source, submitter);
+    var recordPromise = formRecord(source, submitter);
+    var record = null;
     var requestInput = source.querySelector('input[name="request_id"]');
     var requestId = (requestInput && requestInput.value) || uuid();
     if (!editing && (queuing[requestId] ||
@@ -855,14 +772,18 @@
       return value;
     }
     var list = listForForm();
-    var missing = incomplete(record);
     var records = list.list.map(function (e) { return e.record; });
-    records.splice(list.at, 0, record);
-    var check = missing.length ? Promise.resolve({missing: missing}) :
-      SkatEngine.ready().then(function () {
-        return SkatEngine.evaluateTable(tableWith(records), {lang: state.lang, explain: true,
-                                                             explainFrom: list.at + 1});
-      });
+    var check = recordPromise.then(function (built) {
+      if (built.error) {
+        return built;
+      }
+      record = built;
+      records.splice(list.at, 0, record);
+      var missing = incomplete(record);
+      return missing.length ? {missing: missing} :
+        SkatEngine.evaluateTable(tableWith(records), {lang: state.lang, explain: true,
+                                                      explainFrom: list.at + 1});
+    });
     return check.then(function (result) {
       var messages = result.missing || (result.error ? [result.error.message] : []);
       if (messages.length) {

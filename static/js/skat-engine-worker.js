@@ -4,8 +4,8 @@
  * answers calls through scoring.engine.jsonapi, JSON text in and out. No rule of Skat here.
  *
  * Messages in:  {type: "boot", pyodide: indexURL, engine: bundle URL, mode}
- *               {type: "call", id, fn: "evaluate" | "evaluate_table", json, lang, explain,
- *                explainFrom}
+ *               {type: "call", id, fn: "evaluate" | "evaluate_table" | "record_from_form", json,
+ *                lang, explain, explainFrom}
  * Messages out: {type: "ready", boot, timings} | {type: "failed", message}
  *               {type: "restoring"} (a snapshot is being restored: see skat-engine.js)
  *               {type: "kept", ok, timings} (after a first start: the snapshot is stored)

@@ -18,6 +18,10 @@
  *   SkatEngine.evaluateTable(table, {lang, explain, explainFrom})
  *                                      -> Promise of evaluate_table(table, lang, explain,
  *                                         explain_from)
+ *   SkatEngine.recordFromForm(raw)    -> Promise of the deal record the table screen's form
+ *                                         data stands for ({name: [text, ...]}, as FormData
+ *                                         holds it): the server's DealForm mapping
+ *                                         (scoring/engine/form_record.py), never a copy
  *   SkatEngine.status                  -> "idle" | "loading" | "ready" | "failed"
  *   SkatEngine.error                   -> why it failed (a string), else null
  *   SkatEngine.timings                 -> {start, ready} in performance.now() milliseconds
@@ -63,6 +67,9 @@
     },
     evaluateTable: function (table, options) {
       return call("evaluate_table", table, options || {});
+    },
+    recordFromForm: function (raw) {
+      return call("record_from_form", raw, {});
     },
   };
 

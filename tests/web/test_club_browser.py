@@ -101,13 +101,13 @@ def test_club_page_and_profile_form_fit_the_screen(page: Page, live_server: Live
 
     page.goto(live_server.url + reverse("scoring:profile-edit", args=[profile.pk]))
     fits(page)
-    assert page.locator("fieldset[data-systems='american1898 hoyle']").is_hidden()
-    assert page.locator("fieldset[data-systems='isko']").first.is_visible()
+    assert page.locator("fieldset[data-rule-options]:has(#id_frage)").is_hidden()
+    assert page.locator("fieldset[data-rule-options]:has(#id_grand_base)").first.is_visible()
     page.screenshot(path=str(screenshot_dir / f"profile-form-{name}.png"), full_page=True)
     # Another rule system shows its own options only.
     page.select_option("#id_rules", "hoyle")
-    assert page.locator("fieldset[data-systems='american1898 hoyle']").is_visible()
-    assert page.locator("fieldset[data-systems='isko']").first.is_hidden()
+    assert page.locator("fieldset[data-rule-options]:has(#id_frage)").is_visible()
+    assert page.locator("fieldset[data-rule-options]:has(#id_grand_base)").first.is_hidden()
     page.select_option("#id_rules", "isko")
     # An admin switches two §9 options on and saves.
     page.select_option("#id_ramsch_all_tied", "all_lose")

@@ -49,17 +49,20 @@ def test_the_bundle_is_scoring_engine_as_it_is_on_disk() -> None:
     bundle = offline.engine_bundle()
     with zipfile.ZipFile(io.BytesIO(bundle.data)) as archive:
         names = set(archive.namelist())
-        sources = sorted((ROOT / "scoring" / "engine").glob("*.py"))
-        assert names == {"scoring/__init__.py"} | {f"scoring/engine/{p.name}" for p in sources}
-        for path in sources:
-            assert archive.read(f"scoring/engine/{path.name}") == path.read_bytes(), path.name
+        engine = ROOT / "scoring" / "engine"
+        sources = {p.relative_to(engine).as_posix(): p for p in sorted(engine.rglob("*.py"))}
+        assert names == {"scoring/__init__.py"} | {f"scoring/engine/{n}" for n in sources}
+        for name, path in sources.items():
+            assert archive.read(f"scoring/engine/{name}") == path.read_bytes(), name
     assert bundle.digest == hashlib.sha256(bundle.data).hexdigest()[:16]
 
 
 def test_a_changed_engine_gets_a_new_bundle_and_hash(tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    for path in (ROOT / "scoring" / "engine").glob("*.py"):
-        (tmp_path / path.name).write_bytes(path.read_bytes())
+    engine = ROOT / "scoring" / "engine"
+    for path in engine.rglob("*.py"):
+        (tmp_path / path.relative_to(engine)).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path.relative_to(engine)).write_bytes(path.read_bytes())
     before = offline.engine_bundle()
     monkeypatch.setattr(offline, "ENGINE_DIR", tmp_path)
     offline.engine_bundle.cache_clear()
