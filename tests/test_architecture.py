@@ -258,17 +258,6 @@ def test_the_csv_check_sees_a_writer() -> None:
 
 ENGINE = "scoring.engine"
 
-# Modules that still reach into the engine's submodules, owned by the other parts of issue 27
-# while it is built; the lead switches them to the public API at the merge and empties this.
-PENDING: frozenset[str] = frozenset({
-    "scoring.views.table_live",
-    "scoring.writes.services",
-    "scoring.writes.sheetcsv",
-    "scoring.reads.sheet",
-    "scoring.forms.club",
-    "scoring.forms.entry",
-})
-
 
 def engine_public_names() -> set[str]:
     """The names of ``scoring.engine.__all__``, read from its source."""
@@ -326,15 +315,9 @@ def test_only_the_engines_public_api_is_imported() -> None:
     with X in its ``__all__``: never a submodule, never a private name (make a helper that
     others need public in the engine, with a name and a docstring, and add it to __all__)."""
     bad = [f"{MODULES[module].relative_to(ROOT)}:{reach}" for module in MODULES
-           if not (module == ENGINE or module.startswith(ENGINE + ".")) and module not in PENDING
+           if not (module == ENGINE or module.startswith(ENGINE + "."))
            for reach in reaches_of(module)]
     assert not bad, "imports past the engine's public API:\n" + "\n".join(bad)
-
-
-def test_the_pending_modules_still_need_their_place() -> None:
-    """A module of PENDING that imports only the public API now leaves the list."""
-    done = [module for module in sorted(PENDING) if module in MODULES and not reaches_of(module)]
-    assert not done, f"remove from PENDING, they import only the public API: {done}"
 
 
 def test_the_engine_check_sees_a_reach() -> None:
@@ -357,17 +340,14 @@ def test_the_engine_check_sees_a_reach() -> None:
     assert "generate_deals" in engine_public_names()
 
 
-# No module of scoring/ longer than this: past it a module holds more than one role. The two
-# listed are being split by another part of issue 27 (the lead empties the list at the merge).
+# No module of scoring/ longer than this: past it a module holds more than one role.
 MAX_LINES = 800
-LONG_FOR_NOW: frozenset[str] = frozenset({"scoring.reads.sheet", "scoring.engine.deal"})
 
 
 def test_no_module_is_over_800_lines() -> None:
     long = {module: lines for module, path in MODULES.items()
             if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
-    over = [f"{MODULES[m].relative_to(ROOT)}: {n} lines" for m, n in sorted(long.items())
-            if m not in LONG_FOR_NOW]
+    over = [f"{MODULES[m].relative_to(ROOT)}: {n} lines" for m, n in sorted(long.items())]
     assert not over, f"modules over {MAX_LINES} lines (split them by role): {over}"
 
 
@@ -379,10 +359,6 @@ def test_no_module_is_over_800_lines() -> None:
 SYSTEM_NAMES = frozenset({"isko", "american1898", "hoyle"})
 SYSTEM_CONSTANTS = frozenset({"ISKO", "AMERICAN1898", "HOYLE"})
 SYSTEM_DATA = frozenset({"scoring.presets"})
-# Files other parts of issue 27 were moving at the same time: the lead empties this list at
-# the merge (each file's place and its replacement are in the rules part's report).
-PENDING_FILES = frozenset({"scoring/models.py", "scoring/reads/sheet.py",
-                           "scoring/writes/interchange.py"})
 
 
 def system_names_in(source: str, filename: str = "<source>") -> list[str]:
@@ -412,10 +388,7 @@ def test_no_rule_system_is_named_outside_the_engine() -> None:
     named = {str(path.relative_to(ROOT)): found for module, path in MODULES.items()
              if _asks_the_registry(module)
              and (found := system_names_in(path.read_text(encoding="utf-8"), str(path)))}
-    unexpected = {path: found for path, found in named.items() if path not in PENDING_FILES}
-    assert not unexpected, f"ask scoring.engine.ruleset(name) instead: {unexpected}"
-    done = sorted(PENDING_FILES - set(named))
-    assert not done, f"no system name left here: remove from PENDING_FILES: {done}"
+    assert not named, f"ask scoring.engine.ruleset(name) instead: {named}"
 
 
 def test_no_template_or_script_names_a_rule_system() -> None:

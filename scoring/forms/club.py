@@ -15,8 +15,17 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from scoring.collation import ordered_by_name
-from scoring.engine import DEFAULT, NAMES, SkatError, ruleset, rulesets_json
-from scoring.engine.options import OptionValue, bock_defaults, option_defaults, parse_options
+from scoring.engine import (
+    DEFAULT,
+    NAMES,
+    OptionValue,
+    SkatError,
+    bock_defaults,
+    option_defaults,
+    parse_options,
+    ruleset,
+    rulesets_json,
+)
 from scoring.models import Club, Membership, Player, RuleProfile, RuleSystem, Scoring, Season
 from scoring.money import rate
 

@@ -11,13 +11,24 @@ from django.db import models
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from scoring.engine import SkatError, parse_options, parse_settlement_options, parse_stake
+from scoring.engine import AMERICAN1898 as AMERICAN1898_RULES
+from scoring.engine import DEFAULT as DEFAULT_RULES
+from scoring.engine import HOYLE as HOYLE_RULES
+from scoring.engine import ISKO as ISKO_RULES
+from scoring.engine import (
+    SkatError,
+    parse_options,
+    parse_settlement_options,
+    parse_stake,
+    ruleset,
+)
 
 
 class RuleSystem(models.TextChoices):
-    ISKO = "isko", _("International Skat Order")
-    AMERICAN1898 = "american1898", _("American Skat (1898)")
-    HOYLE = "hoyle", _("Hoyle's Skat")
+    # the engine's names (engine/rulesets); only their words for people are here
+    ISKO = ISKO_RULES, _("International Skat Order")
+    AMERICAN1898 = AMERICAN1898_RULES, _("American Skat (1898)")
+    HOYLE = HOYLE_RULES, _("Hoyle's Skat")
 
 
 class Scoring(models.TextChoices):
@@ -30,7 +41,7 @@ class RulesMixin(models.Model):
     """The rules a profile proposes and an evening freezes: checked by the engine."""
 
     rules = models.CharField(
-        _("rule system"), max_length=20, choices=RuleSystem.choices, default=RuleSystem.ISKO)
+        _("rule system"), max_length=20, choices=RuleSystem.choices, default=DEFAULT_RULES)
     options = models.JSONField(_("options"), default=dict, blank=True)
     scoring = models.CharField(
         _("scoring"), max_length=20, choices=Scoring.choices, default=Scoring.CLASSIC)
@@ -50,9 +61,10 @@ class RulesMixin(models.Model):
             parse_stake(str(self.stake))
         except SkatError as err:
             raise ValidationError({"options": err.message_in(get_language())}) from None
-        if self.scoring == Scoring.BEER and self.rules != RuleSystem.AMERICAN1898:
+        allowed = ruleset(self.rules).scorings
+        if self.scoring == Scoring.BEER and Scoring.BEER not in allowed:
             raise ValidationError({"scoring": _("Beer Skat is scored under the 1898 rules.")})
-        if self.scoring == Scoring.SEEGER_FABIAN and self.rules != RuleSystem.ISKO:
+        if self.scoring == Scoring.SEEGER_FABIAN and Scoring.SEEGER_FABIAN not in allowed:
             raise ValidationError(
                 {"scoring": _("Seeger-Fabian is scored under the International Skat Order.")})
 

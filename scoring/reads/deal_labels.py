@@ -10,16 +10,16 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop, ngettext, pgettext, pgettext_lazy
 
-from scoring.engine import QuickResult
-from scoring.engine.games import HISTORIC_GAMES, ISKO_GAMES, Game
+from scoring.engine import Game, QuickResult, SkatError, ruleset
 
 SUIT_SYMBOLS = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
 
 
 def game_for(rules: str, options: dict[str, Any], key: str) -> Game | None:
-    if rules == "isko":
-        return ISKO_GAMES[options.get("grand_base", 24)].get(key)
-    return HISTORIC_GAMES.get(rules, {}).get(key)
+    try:
+        return ruleset(rules).game_table(options).get(key)
+    except SkatError:  # a system the engine does not know: no game to name
+        return None
 
 
 RECORD_NAMES = {"passed": gettext_noop("passed in"), "ramsch": gettext_noop("Ramsch"),

@@ -10,8 +10,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from scoring.engine import SkatError
-from scoring.engine.settlement import SettlementOptions, minor_unit, parse_settlement_options
+from scoring.engine import SettlementOptions, SkatError, minor_unit, parse_settlement_options
 from scoring.models import Evening, Table
 from scoring.money import rate
 from scoring.reads.score_sheet import ScoreSheet

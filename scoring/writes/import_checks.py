@@ -19,7 +19,7 @@ from django.core.validators import validate_slug
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from scoring.engine import SkatError, evaluate, evaluate_table
+from scoring.engine import DEFAULT, SkatError, evaluate, evaluate_table
 from scoring.models import RuleProfile, Season
 from scoring.writes.import_problems import (
     ImportProblem,
@@ -528,7 +528,7 @@ def check_evening(raw: Any, where: Where | None = None,
                     "stake": rule_source.get("stake", "0"),
                     "currency": rule_source.get("currency", "EUR"),
                     "scoring": rule_source.get("scoring", "classic"),
-                    "rules": rule_source.get("rules", "isko")}, at_place(where, "rules"))
+                    "rules": rule_source.get("rules", DEFAULT)}, at_place(where, "rules"))
     planned = []
     places: set[tuple[int, int]] = set()
     for index, table in enumerate(tables, 1):

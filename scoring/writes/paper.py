@@ -44,12 +44,12 @@ from django.utils.formats import date_format
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from scoring.engine import DEFAULT
 from scoring.models import (
     AuditEntry,
     Evening,
     ImportedTotal,
     Player,
-    RuleSystem,
     Scoring,
     Season,
 )
@@ -347,7 +347,7 @@ def import_totals(content: bytes, season: Season, *, actor: Actor, source: str) 
                 continue
             evening = Evening(
                 club=club, date=paper.date, name=paper.name, season=season, closed=True,
-                rules=RuleSystem.ISKO, options={}, stake=Decimal("0"),
+                rules=DEFAULT, options={}, stake=Decimal("0"),
                 scoring=(Scoring.SEEGER_FABIAN
                          if season.evaluation == Season.Evaluation.SEEGER_FABIAN
                          else Scoring.CLASSIC))

@@ -458,8 +458,8 @@ def evening_settlement(*, evening: Any, stake: Any, currency: str,
     makes every printed PDF of the evening out of date."""
     from django.core.exceptions import ValidationError
 
-    from scoring.engine.settlement import SettlementError, minor_unit, parse_settlement_options
-    from scoring.engine.settlement import settle as dry_settle
+    from scoring.engine import SettlementError, minor_unit, parse_settlement_options
+    from scoring.engine import settle as dry_settle
     from scoring.models import Evening
 
     candidate = Evening.objects.get(pk=evening.pk)

@@ -1,5 +1,5 @@
 """A score sheet in its own CSV layout (the one `export_sheet_csv` and the sheet page write,
-interchange.sheet_csv) read back into deals, and added to an evening as a table (issue 16).
+reads/export.sheet_csv) read back into deals, and added to an evening as a table (issue 16).
 
 The CSV says a deal in a sheet's words (game, details, result, Kontra, Bock) and numbers
 (each player's entry and running total), not in the deal record's fields; some fields it
@@ -34,7 +34,7 @@ from scoring.reads.deal_labels import (
     game_for,
 )
 from scoring.writes import scores
-from scoring.writes.interchange import ImportProblem
+from scoring.writes.import_problems import ImportProblem
 from scoring.writes.paper import MAX_LINES, whole_number
 from scoring.writes.services import Actor, evening_audit, table_create
 

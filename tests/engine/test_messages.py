@@ -36,7 +36,7 @@ TEMPLATE_ARG = {"SkatError": 1, "SettlementError": 1, "Phrase": 0}
 # ---------------------------------------------------------------- the source, statically
 
 def _template_calls() -> Iterator[tuple[str, int, ast.expr]]:
-    for path in sorted(ENGINE.glob("*.py")):
+    for path in sorted(ENGINE.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not isinstance(node, ast.Call):
                 continue

@@ -21,6 +21,6 @@ def test_the_engine_imports_no_django() -> None:
 
 
 def test_no_engine_module_mentions_django() -> None:
-    for path in (ROOT / "scoring" / "engine").glob("*.py"):
+    for path in (ROOT / "scoring" / "engine").rglob("*.py"):
         text = path.read_text(encoding="utf-8")
         assert "import django" not in text and "from django" not in text, path.name
