@@ -48,7 +48,7 @@ from .errors import Localized, SkatError, language
 from .fields import active_seats, normalised, same_deal
 from .form_record import form_from_record, form_values, record_from_form, short_ramsch_given
 from .games import AMERICAN1898_GAMES, HISTORIC_GAMES, ISKO_GAMES, Game
-from .options import SYSTEMS, Options, OptionValue, bock_defaults, option_defaults, parse_options
+from .options import Options, OptionValue, bock_defaults
 from .records import (
     Concession,
     DealKind,
@@ -68,7 +68,19 @@ from .records import (
     is_record,
     record_json,
 )
-from .rulesets import AMERICAN1898, DEFAULT, HOYLE, ISKO, NAMES, Ruleset, ruleset, rulesets_json
+from .rulesets import (
+    AMERICAN1898,
+    DEFAULT,
+    HOYLE,
+    ISKO,
+    NAMES,
+    SYSTEMS,
+    Ruleset,
+    option_defaults,
+    parse_options,
+    ruleset,
+    rulesets_json,
+)
 from .sample import generate_deals, random_game, random_ramsch
 from .scores import DealScore, ScoredEvening, ScoredTable, TableDeal
 from .settlement import (

@@ -7,7 +7,7 @@ from typing import Any
 
 from .deal import legal_bids
 from .errors import SkatError
-from .options import parse_options
+from .rulesets import parse_options
 
 SEATS = ("F", "M", "R")
 

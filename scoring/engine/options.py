@@ -5,13 +5,11 @@ Unknown keys or values are an error naming ``options.<key>``; absent keys take t
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .errors import SkatError
-from .rulesets import AMERICAN1898, NAMES, RULESETS
-
-SYSTEMS = NAMES
 
 BOCK_TRIGGERS = (
     "sixty_sixty", "kontra_lost", "re", "grand_hand", "null_ouvert_hand", "schneider",
@@ -171,10 +169,6 @@ _PARSER.update({
     "uno_duo": _bool, "ramsch_base": lambda k, v: _int(k, v, 1, 1000),
 })
 
-_PARSERS: dict[str, dict[str, Any]] = {
-    name: {key: _PARSER[key] for key in r.option_keys} for name, r in RULESETS.items()}
-_SYSTEM_DEFAULTS: dict[str, dict[str, Any]] = {
-    name: dict(r.option_overrides) for name, r in RULESETS.items()}
 
 
 # A default as an options object writes it (JSON): a set is a list in its canonical order.
@@ -183,16 +177,12 @@ OptionValue = bool | int | str | list[str] | None
 PLAYER_DEPENDENT = frozenset({"beer_limit"})
 
 
-def option_defaults(system: str) -> dict[str, OptionValue]:
-    """Every option ``system`` accepts (deal-record.md "Options"), with its default as the
-    options object writes it; None for an option of PLAYER_DEPENDENT (left out, the table's
-    size decides) and for bock (null: off; its keys' defaults are bock_defaults())."""
-    if system not in SYSTEMS:
-        raise SkatError("rules", "Unknown rule system: use one of {choices}.",
-                        choices=", ".join(SYSTEMS))
-    parsed = parse_options(system, None, 4)
+def defaults_of(keys: tuple[str, ...], parsed: Options) -> dict[str, OptionValue]:
+    """Every option of ``keys`` with its default as the options object writes it, read from
+    the defaults ``parsed``; None for an option of PLAYER_DEPENDENT (left out, the table's size
+    decides) and for bock (null: off; its keys' defaults are bock_defaults())."""
     defaults: dict[str, OptionValue] = {}
-    for key in _PARSERS[system]:
+    for key in keys:
         if key in PLAYER_DEPENDENT:
             defaults[key] = None
         elif key == "exceptional":
@@ -209,26 +199,23 @@ def bock_defaults() -> dict[str, bool | int | str | list[str]]:
     return defaults
 
 
-def parse_options(system: object, raw: object, players: int) -> Options:
-    """Parse the options object of a table or lone deal for a rule system."""
-    if system not in SYSTEMS:
-        raise SkatError("rules", "Unknown rule system: use one of {choices}.",
-                        choices=", ".join(SYSTEMS))
+def parse_for(system: str, keys: tuple[str, ...], overrides: Mapping[str, Any], raw: object,
+              players: int) -> Options:
+    """Parse the options object of a table or lone deal under ``system``, which takes the
+    options ``keys`` with its own ``overrides`` of the defaults (its ruleset's: the registry
+    says which system takes which option; rulesets.parse_options is the way in)."""
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):
         raise SkatError("options", "Options must be an object.")
-    assert isinstance(system, str)
-    parsers = _PARSERS[system]
-    values: dict[str, Any] = dict(_SYSTEM_DEFAULTS[system])
-    if system == AMERICAN1898:
+    values: dict[str, Any] = dict(overrides)
+    if "beer_limit" in keys:
         values["beer_limit"] = 151 if players == 3 else 201
     for key, value in raw.items():
-        parser = parsers.get(key)
-        if parser is None:
+        if key not in keys:
             raise SkatError(f"options.{key}", "Unknown option {key!r} for rule system {system}.",
                             key=key, system=system)
-        values[key] = parser(key, value)
+        values[key] = _PARSER[key](key, value)
     options = Options(system=system, players=players, **values)
     _check_combinations(options)
     return options
@@ -260,43 +247,5 @@ def _check_combinations(o: Options) -> None:
         raise SkatError("options.ramsch_round_grand_hand", "Option ramsch_round_grand_hand "
                         "applies to Ramsch rounds after Bock: it needs "
                         "bock.ramsch_round_after.")
-    if o.system == AMERICAN1898 and o.forced_ramsch_every and o.ramsch == "off":
+    if o.forced_ramsch_every and o.ramsch == "off":
         raise SkatError("options.forced_ramsch_every", "Forced Ramsch needs option ramsch on.")
-
-
-class OptionsCache:
-    """Parsed options, so that a stream of deals sharing one options dict (or none) is parsed
-    once. The cache holds the raw object itself (its id cannot be reused while cached) and a
-    typed snapshot, so a dict changed in place (even True -> 1) is parsed again."""
-
-    def __init__(self) -> None:
-        self._defaults: dict[tuple[object, int], Options] = {}
-        self._entries: dict[tuple[object, int, int], tuple[object, object, Options]] = {}
-
-    def get(self, system: object, raw: object, players: int) -> Options:
-        if type(system) is not str or system not in SYSTEMS:
-            raise SkatError("rules", "Unknown rule system: use one of {choices}.",
-                            choices=", ".join(SYSTEMS))
-        if raw is None or (type(raw) is dict and not raw):
-            hit = self._defaults.get((system, players))
-            if hit is None:
-                hit = self._defaults[(system, players)] = parse_options(system, None, players)
-            return hit
-        key = (system, id(raw), players)
-        entry = self._entries.get(key)
-        if entry is not None and entry[0] is raw and entry[1] == _snapshot(raw):
-            return entry[2]
-        options = parse_options(system, raw, players)
-        if len(self._entries) > 256:
-            self._entries.clear()
-        self._entries[key] = (raw, _snapshot(raw), options)
-        return options
-
-
-def _snapshot(raw: object) -> object:
-    """A deep copy that keeps types apart (True is not 1) for the cache's equality check."""
-    if isinstance(raw, dict):
-        return tuple((k, _snapshot(v)) for k, v in raw.items())
-    if isinstance(raw, list):
-        return ("list", tuple(_snapshot(v) for v in raw))
-    return (type(raw).__name__, raw)

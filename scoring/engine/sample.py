@@ -12,7 +12,7 @@ import random
 from typing import Any
 
 from .deal import legal_bids
-from .options import parse_options
+from .rulesets import parse_options
 from .table import _context, score_record
 from .tracker import RoundTracker, bock_triggers
 

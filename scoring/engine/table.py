@@ -26,9 +26,10 @@ from .deal import (
 from .errors import Phrase, SkatError, who
 from .explain import LANGUAGES
 from .fields import Record, active_seats, seat
-from .options import Options, OptionsCache
+from .options import Options
 from .ramsch import score_ramsch, short_form
 from .records import deal_record, is_record
+from .rulesets import OptionsCache
 from .scores import DealScore, ScoredEvening, ScoredTable, TableDeal
 from .settlement import SettlementError, parse_settlement_options, parse_stake, settle
 from .tracker import RoundTracker, bock_triggers

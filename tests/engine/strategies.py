@@ -6,8 +6,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from scoring.engine import parse_options
 from scoring.engine.deal import legal_bids
-from scoring.engine.options import parse_options
 
 ISKO_BIDS = sorted(legal_bids("isko", parse_options("isko", None, 3)))
 SUIT_GAMES = ["diamonds", "hearts", "spades", "clubs", "grand"]

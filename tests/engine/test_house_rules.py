@@ -7,8 +7,7 @@ from typing import Any
 
 import pytest
 
-from scoring.engine import DealScore, SkatError, evaluate, evaluate_table
-from scoring.engine.options import parse_options
+from scoring.engine import DealScore, SkatError, evaluate, evaluate_table, parse_options
 
 RAMSCH = {"ramsch": "when_all_pass"}
 

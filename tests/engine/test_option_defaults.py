@@ -5,14 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.engine import SkatError
-from scoring.engine.options import (
-    PLAYER_DEPENDENT,
-    SYSTEMS,
-    bock_defaults,
-    option_defaults,
-    parse_options,
-)
+from scoring.engine import SYSTEMS, SkatError, bock_defaults, option_defaults, parse_options
+from scoring.engine.options import PLAYER_DEPENDENT
 
 
 @pytest.mark.parametrize("system", SYSTEMS)

@@ -13,13 +13,15 @@ from scoring.engine import (
     HOYLE,
     ISKO,
     NAMES,
+    SYSTEMS,
     Ruleset,
     SkatError,
+    option_defaults,
+    parse_options,
     ruleset,
     rulesets_json,
 )
 from scoring.engine.deal import legal_bids
-from scoring.engine.options import SYSTEMS, option_defaults, parse_options
 
 
 def test_the_names_are_the_spec_s() -> None:

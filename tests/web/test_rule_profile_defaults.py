@@ -6,13 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.engine.options import (
-    PLAYER_DEPENDENT,
-    SYSTEMS,
-    bock_defaults,
-    option_defaults,
-    parse_options,
-)
+from scoring.engine import SYSTEMS, bock_defaults, option_defaults, parse_options
+from scoring.engine.options import PLAYER_DEPENDENT
 from scoring.forms.club import BOCK_DEFAULTS, OPTION_DEFAULTS, OPTION_KEYS, RuleProfileForm
 from scoring.models import RuleProfile
 

@@ -1,21 +1,19 @@
 """What a rule system answers to the rest of the code: the one place that says which system
 has which declarations, bids, options and scorings (DECISIONS.md is the authority).
 
-A ``Ruleset`` is plain data plus a few questions that need a table's parsed options. It imports
-the engine's modules that parse options and score deals only inside its methods, so that
-options.py may read the registry (which option belongs to which system) without a circle.
+A ``Ruleset`` is plain data plus a few questions that need a table's parsed options. It stands
+above options.py and the deal's modules and imports them; none of them imports the registry
+(options.py parses the keys a ruleset hands it), so there is no circle.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..games import Game
-
-if TYPE_CHECKING:
-    from ..options import Options, OptionValue
+from ..options import Options, OptionValue, defaults_of, parse_for
 
 # The declarations of the table screen, in the order it shows them.
 DECLARATIONS = ("hand", "schneider_announced", "schwarz_announced", "ouvert", "passt_mir_nicht")
@@ -62,13 +60,14 @@ class Ruleset:
     # ------------------------------------------------------------ options
 
     def option_defaults(self) -> dict[str, OptionValue]:
-        """Every option with its default as an options object writes it (options.py)."""
-        from ..options import option_defaults
-        return option_defaults(self.name)
+        """Every option with its default as an options object writes it (deal-record.md
+        "Options"; PLAYER_DEPENDENT ones and bock as None)."""
+        return defaults_of(self.option_keys, self.parse(None, 4))
 
     def parse(self, raw: object, players: int) -> Options:
-        from ..options import parse_options
-        return parse_options(self.name, raw, players)
+        """The options object of a table of ``players`` under this system, parsed and
+        checked (an unknown key or value is a SkatError)."""
+        return parse_for(self.name, self.option_keys, self.option_overrides, raw, players)
 
     # ------------------------------------------------------------ games and bids
 
