@@ -23,9 +23,9 @@ from pytest_django import DjangoAssertNumQueries
 from scoring import access
 from scoring.models import Club, Membership, Season, Table
 
-from .factories import make_club, make_table, make_user
+from .factories import make_club, make_table, make_user, won
 from .seasons import make_season
-from .test_sheet_pages import EN, play, won
+from .test_sheet_pages import EN, play
 
 pytestmark = pytest.mark.django_db
 

@@ -10,8 +10,8 @@ from pytest_django import DjangoAssertNumQueries
 from scoring.models import Club, Deal, Evening, Table
 from scoring.writes.services import table_create
 
-from .factories import make_club, make_table
-from .test_sheet_pages import EN, MINUS, login, plain_games, play, won
+from .factories import login, make_club, make_table, won
+from .test_sheet_pages import EN, MINUS, plain_games, play
 
 pytestmark = pytest.mark.django_db
 

@@ -28,7 +28,8 @@ from scoring.models import Club, Deal, Evening, Membership, Player, RuleProfile,
 from scoring.writes.interchange import ImportProblem, import_evening
 from scoring.writes.services import evening_create, table_create
 
-from .interchange_data import DAY, build_club, evening_of, play, won
+from .factories import won
+from .interchange_data import DAY, build_club, evening_of, play
 
 pytestmark = pytest.mark.django_db
 

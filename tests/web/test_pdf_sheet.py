@@ -20,8 +20,8 @@ from scoring.writes.demo import generate_deals
 from scoring.writes.services import deal_delete, evening_create, table_create
 
 from . import pdfs
-from .factories import make_club
-from .test_sheet_pages import ME, login, play, won
+from .factories import login, make_club, won
+from .test_sheet_pages import ME, play
 
 pytestmark = [pytest.mark.django_db, pdfs.needs_poppler]
 EN = {"accept-language": "en"}

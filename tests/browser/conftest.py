@@ -1,0 +1,89 @@
+"""The browser tests (Playwright, marked ``browser``): pytest-playwright's fixtures —
+``browser``, ``new_context``, ``page`` — configured once: Debian's chromium (never
+Playwright's own download), a 1024×768 landscape tablet with touch and a German locale. A test
+picks another viewport with
+``@pytest.mark.browser_context_args(viewport={"width": 800, "height": 1280})``.
+Screenshots go to ``screenshot_dir``: $SCREENSHOT_DIR, by default screenshots/ in the
+project (gitignored), so that a person can look at them.
+
+Every test here is marked ``browser`` (an unmarked one is marked here), so that
+``-m "not browser"`` leaves the whole folder out; tests/test_layout.py keeps browser tests out of
+the other folders. The shared model fixtures (``table``, ``scorer`` …) come from
+tests/web/fixtures.py; the helpers (``console_errors``, ``fits``, ``wait_until``) from
+tests/browser/helpers.py.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Playwright
+
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS, TABLET
+from tests.django_fixtures import _put_loop_aside, _put_loop_back
+from tests.web.fixtures import club, scorer, table, table_players
+
+__all__ = ["club", "scorer", "table", "table_players"]
+
+SCREENSHOTS = Path(os.environ.get("SCREENSHOT_DIR") or Path(__file__).parents[2] / "screenshots")
+
+
+@pytest.fixture(scope="session")
+def _no_loop_left(django_db_setup: None) -> Iterator[None]:
+    yield
+    _put_loop_aside()  # whatever Playwright left marked, before the database is destroyed
+
+
+@pytest.fixture(scope="session")
+def playwright(_no_loop_left: None, playwright: Playwright) -> Iterator[Playwright]:
+    """pytest-playwright's own, started after the test database exists (so that it stops
+    before the database is destroyed), with its loop put back before it stops."""
+    yield playwright
+    _put_loop_back()
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("chromium is not installed (make system-test-deps)")
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
+    return {**browser_context_args, "viewport": TABLET, "has_touch": True, "locale": "de-DE"}
+
+
+@pytest.fixture
+def screenshot_dir() -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS
+
+
+@pytest.fixture(autouse=True)
+def site_url_of_live_server(request: pytest.FixtureRequest) -> None:
+    """Links in mails and invitations start with SITE_URL (never the request's Host): for a
+    browser test that is the live server, as it would be the site's own address."""
+    if "live_server" in request.fixturenames:
+        settings = request.getfixturevalue("settings")
+        settings.SITE_URL = request.getfixturevalue("live_server").url
+
+
+@pytest.fixture
+def contexts(browser: Any, browser_context_args: dict[str, Any]) -> Iterator[Any]:
+    """Browser contexts made on demand (``contexts(locale=…)``), each closed at the end: a
+    browser test with two people at once (an invitation, a registration)."""
+    made: list[Any] = []
+
+    def new(**extra: Any) -> Any:
+        context = browser.new_context(**{**browser_context_args, **extra})
+        made.append(context)
+        return context
+
+    yield new
+    for context in made:
+        context.close()
