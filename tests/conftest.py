@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -26,6 +27,15 @@ CHROMIUM_ARGS = [
     "--no-first-run", "--disable-quic",
 ]
 TABLET = {"width": 1024, "height": 768}
+SCREENSHOTS = Path(os.environ.get("SCREENSHOT_DIR") or Path(__file__).parents[1] / "screenshots")
+
+
+@pytest.fixture
+def screenshot_dir() -> Path:
+    """Where a test saves what a person may want to look at (PDF pages, screenshots):
+    $SCREENSHOT_DIR, by default screenshots/ in the project (gitignored)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -3,8 +3,7 @@
 Playwright's own download), a 1024×768 landscape tablet with touch and a German locale. A test
 picks another viewport with
 ``@pytest.mark.browser_context_args(viewport={"width": 800, "height": 1280})``.
-Screenshots go to ``screenshot_dir``: $SCREENSHOT_DIR, by default screenshots/ in the
-project (gitignored), so that a person can look at them.
+Screenshots go to ``screenshot_dir`` (tests/conftest.py).
 
 Every test here is marked ``browser`` (an unmarked one is marked here), so that
 ``-m "not browser"`` leaves the whole folder out; tests/test_layout.py keeps browser tests out of
@@ -17,7 +16,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,9 +26,6 @@ from tests.django_fixtures import _put_loop_aside, _put_loop_back
 from tests.web.fixtures import club, scorer, table, table_players
 
 __all__ = ["club", "scorer", "table", "table_players"]
-
-SCREENSHOTS = Path(os.environ.get("SCREENSHOT_DIR") or Path(__file__).parents[2] / "screenshots")
-
 
 @pytest.fixture(scope="session")
 def _no_loop_left(django_db_setup: None) -> Iterator[None]:
@@ -56,12 +51,6 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
     return {**browser_context_args, "viewport": TABLET, "has_touch": True, "locale": "de-DE"}
-
-
-@pytest.fixture
-def screenshot_dir() -> Path:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    return SCREENSHOTS
 
 
 @pytest.fixture(autouse=True)
