@@ -69,7 +69,9 @@ def contexts(new_context: CreateContextCallback) -> Iterator[Callable[[], Browse
     made: list[BrowserContext] = []
 
     def make() -> BrowserContext:
-        context: BrowserContext = new_context()
+        # The offline table's own service worker is what these tests test (blocked elsewhere:
+        # tests/browser/conftest.py).
+        context: BrowserContext = new_context(service_workers="allow")
         made.append(context)
         return context
 
@@ -100,13 +102,10 @@ def installed(page: Page) -> None:
     page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=ENGINE)
     page.wait_for_function("() => window.SkatEngine && SkatEngine.status === 'ready'",
                            timeout=ENGINE)
-    for _ in range(100):  # the worker fetched this page into its cache once it took over
-        if page.evaluate("() => caches.open('skatclub-pages')"
-                         ".then(c => c.match(location.pathname)).then(Boolean)"):
-            break
-        page.wait_for_timeout(100)
-    else:
-        pytest.fail("the service worker did not cache the table screen")
+    # The worker fetched this page into its cache once it took over.
+    page.wait_for_function("() => caches.open('skatclub-pages')"
+                           ".then(c => c.match(location.pathname)).then(Boolean)",
+                           timeout=10_000)
 
 
 def waiting(page: Page) -> list[dict[str, Any]]:

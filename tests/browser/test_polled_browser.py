@@ -16,6 +16,8 @@ from tests.web.factories import browser_login, make_club, make_user, won
 from tests.web.test_evening_overview import evening_with_tables
 from tests.web.test_sheet_pages import ME
 
+from .helpers import wait_until
+
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
 
@@ -48,7 +50,7 @@ def test_the_overview_polls_with_its_etag_and_shows_a_new_deal(
     # a mark on another table's element: a swap of the whole overview would lose it
     page.evaluate(f"() => document.getElementById('evening-table-{second.pk}')"
                   ".setAttribute('data-kept', 'yes')")
-    page.wait_for_timeout(11_000)  # two polls, nothing changed
+    wait_until(page, lambda: len(answers) >= 2, timeout=15, what="two polls")  # every 5 s
     assert len(asked) >= 2 and set(asked) == {shown}
     assert {status for status, _ in answers} == {304}
     assert page.locator("article.compact-sheet").count() == 3
@@ -68,6 +70,7 @@ def test_the_overview_polls_with_its_etag_and_shows_a_new_deal(
     assert page.locator("article.compact-sheet").count() == 3
     now = page.get_attribute("#evening-live", "data-live-etag")
     assert now != shown
-    page.wait_for_timeout(6_000)  # the next poll names the new state and gets 304
+    polled = len(answers)  # the next poll names the new state and gets 304
+    wait_until(page, lambda: len(answers) > polled, timeout=10, what="the next poll")
     assert asked[-1] == now and answers[-1][0] == 304
     page.screenshot(path=str(screenshot_dir / "evening-live-polled.png"), full_page=True)

@@ -34,6 +34,8 @@ from scoring.models import AuditEntry, Deal, Table
 from scoring.writes.services import Actor, deal_record
 from tests.web.factories import browser_login, make_user
 
+from .helpers import wait_until
+
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
 PORTRAIT = {"width": 800, "height": 1280}
@@ -509,10 +511,7 @@ def test_a_retried_or_double_tapped_save_records_one_deal(tablet: Tablet, table:
     assert box is not None and save is not None
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     a.page.touchscreen.tap(x, y)
-    for _ in range(100):
-        if held:
-            break
-        a.page.wait_for_timeout(50)
+    wait_until(a.page, lambda: bool(held), timeout=5, what="the quick result's save")
     a.page.touchscreen.tap(x, y)
     a.page.touchscreen.tap(save["x"] + save["width"] / 2, save["y"] + save["height"] / 2)
     a.page.wait_for_timeout(500)

@@ -13,6 +13,7 @@ from playwright.sync_api import Route, expect
 from scoring.models import Table
 
 from . import test_offline_table_browser as offline_tests
+from .helpers import wait_until
 from .test_offline_table_browser import wait_ops
 from .test_round_browser import Scorer
 
@@ -43,11 +44,7 @@ def test_a_503_keeps_the_operation_and_it_is_sent_again_after_the_wait(
     page.context.set_offline(False)
     page.evaluate("() => SkatOffline.flush()")
     page.wait_for_function("() => SkatOffline.isOffline() === false")
-    for _ in range(300):
-        if answered:
-            break
-        page.wait_for_timeout(100)
-    assert answered, "the queue was not sent"
+    wait_until(page, lambda: bool(answered), timeout=30, what="the queue to be sent")
     ops = page.evaluate("() => SkatOffline.ops()")
     assert [op["status"] for op in ops] == ["pending"], ops
     assert table.deals.count() == 0

@@ -29,6 +29,7 @@ from scoring.models import AuditEntry, Deal, Table
 from scoring.writes.services import Actor, deal_delete, deal_record
 from tests.web.factories import browser_login, make_user
 
+from .helpers import wait_until
 from .test_round_browser import STANDARD_GAME, Scorer, Tablet
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
@@ -242,7 +243,7 @@ def test_the_connection_state_follows_the_polls(tablet: Tablet, table: Table) ->
     state = page.locator(".connection")
     expect(state).to_have_attribute("data-state", "saved")
     # The browser asks with the ETag it has; the server answers 304 Not Modified.
-    page.wait_for_timeout(6000)
+    wait_until(page, lambda: len(answers) >= 2, timeout=15, what="two polls")  # every 2.5 s
     assert answers[0][0] == 200 and len(answers) >= 2, answers
     assert all(status == 304 and etag for status, etag in answers[1:]), answers
     page.route(VERSION, lambda route: route.abort())
