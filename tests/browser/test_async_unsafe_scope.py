@@ -1,4 +1,4 @@
-"""DJANGO_ALLOW_ASYNC_UNSAFE is set for browser tests only (tests/conftest.py): a browser
+"""DJANGO_ALLOW_ASYNC_UNSAFE is set for browser tests only (tests/django_fixtures.py): a browser
 test runs with it, and every other test, also one that runs after a browser test, runs
 without it and without Playwright's event loop marked as running, so that Django's guard
 against ORM calls from an async context still works there.

@@ -28,7 +28,7 @@ OpenTable = Callable[[int, int], tuple[Page, Table]]  # a new table on a tablet 
 def open_table(browser: Browser, browser_context_args: dict[str, Any],
                live_server: LiveServer) -> Iterator[OpenTable]:
     """Opens a new table on a touch tablet of the given size: the session's Debian chromium
-    and context settings (tests/conftest.py), with this test's viewport."""
+    and context settings (tests/browser/conftest.py), with this test's viewport."""
     contexts: list[BrowserContext] = []
 
     def _page(width: int, height: int) -> tuple[Page, Table]:

@@ -223,7 +223,7 @@ def test_evening_live_changes_name_their_series_as_the_whole_overview_does(
 
 @pytest.fixture
 def states_kept(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The states kept as in production, for as long as a test takes (tests/conftest.py
+    """The states kept as in production, for as long as a test takes (tests/django_fixtures.py
     switches keeping off everywhere else)."""
     from scoring.reads import live
 
