@@ -48,20 +48,22 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
 
 
-@pytest.fixture(scope="session")
-def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
-    """Service workers are blocked unless a test asks for them (``service_workers="allow"``,
-    as the offline table's tests do: test_offline_table_browser.py's ``contexts``). Every
-    table screen registers the offline table's worker, which precaches the whole Pyodide
-    runtime (some 12 MB) from the one live server of the session; in tests that do not test
-    it, that was traffic and CPU beside the test's own requests, and a worker still busy when
-    its context closed could go on in the shared browser (see ``retire`` there): the likely
-    cause of the two 30 s timeouts seen only under the whole suite (the audit page of
+@pytest.fixture
+def browser_context_args(browser_context_args: dict[str, Any],
+                         request: pytest.FixtureRequest) -> dict[str, Any]:
+    """Service workers are blocked unless a test is marked ``service_workers`` (the offline
+    table's tests, whose worker is what they test). Every table screen registers the offline
+    table's worker, which precaches the whole Pyodide runtime (some 12 MB) from the one live
+    server of the session; in tests that do not test it, that was traffic and CPU beside the
+    test's own requests, and a worker still busy when its context closed could go on in the
+    shared browser (see ``retire`` in test_offline_table_browser.py): the likely cause of
+    the two 30 s timeouts seen only under the whole suite (the audit page of
     test_two_tablets_offline_conflict_then_append, the save of
     test_a_stale_save_from_a_second_device_is_refused), each a request waiting behind that
     traffic on the session's one live server."""
+    workers = "allow" if request.node.get_closest_marker("service_workers") else "block"
     return {**browser_context_args, "viewport": TABLET, "has_touch": True, "locale": "de-DE",
-            "service_workers": "block"}
+            "service_workers": workers}
 
 
 @pytest.fixture(autouse=True)

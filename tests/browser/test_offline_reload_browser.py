@@ -20,7 +20,10 @@ from . import test_offline_table_browser as offline_tests
 from .test_offline_table_browser import ENGINE, wait_ops, waiting
 from .test_round_browser import Scorer
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
+# The offline table's service worker is part of what these tests test (blocked elsewhere:
+# tests/browser/conftest.py).
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser,
+              pytest.mark.service_workers]
 
 # The offline table's fixtures: a scorer's tablet with the service worker installed and the
 # engine ready, its context retired at the end.

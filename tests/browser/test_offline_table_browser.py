@@ -26,7 +26,10 @@ from tests.web.factories import browser_login, make_user
 
 from .test_round_browser import Scorer
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
+# The offline table's service worker is part of what these tests test (blocked elsewhere:
+# tests/browser/conftest.py).
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser,
+              pytest.mark.service_workers]
 
 TABLET = {"width": 1024, "height": 768}
 ENGINE = 120_000  # ms: Pyodide's first start in a fresh profile on a busy machine
@@ -69,9 +72,7 @@ def contexts(new_context: CreateContextCallback) -> Iterator[Callable[[], Browse
     made: list[BrowserContext] = []
 
     def make() -> BrowserContext:
-        # The offline table's own service worker is what these tests test (blocked elsewhere:
-        # tests/browser/conftest.py).
-        context: BrowserContext = new_context(service_workers="allow")
+        context: BrowserContext = new_context()
         made.append(context)
         return context
 

@@ -25,7 +25,10 @@ from . import test_offline_table_browser as offline_tests
 from .test_offline_table_browser import installed, wait_ops
 from .test_round_browser import Scorer
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
+# The offline table's service worker is part of what these tests test (blocked elsewhere:
+# tests/browser/conftest.py).
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser,
+              pytest.mark.service_workers]
 
 SAME = "Dasselbe Spiel hat das andere Gerät schon gespeichert"
 # Clara's Spades with 1, bid 22, won: 22 at the 3-table's first deal.

@@ -17,7 +17,10 @@ from .helpers import wait_until
 from .test_offline_table_browser import wait_ops
 from .test_round_browser import Scorer
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
+# The offline table's service worker is part of what these tests test (blocked elsewhere:
+# tests/browser/conftest.py).
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser,
+              pytest.mark.service_workers]
 
 table_players = offline_tests.table_players  # a table of three
 contexts = offline_tests.contexts
