@@ -2,7 +2,9 @@
 #   make run    install, migrate, serve on http://127.0.0.1:8000/
 #   make serve  the production way: DEBUG=0, gunicorn and WhiteNoise on 127.0.0.1:8000
 #   make test   install, ruff, mypy (strict, every package), Django checks, the whole pytest
-#               suite on SQLite, then again on a throwaway PostgreSQL server with a throwaway Redis
+#               suite on SQLite, then the database tests again on a throwaway PostgreSQL server
+#               with a throwaway Redis
+#   make test-engine  the scoring engine's tests alone, without Django: seconds
 #   make bench  run every bench/*.py
 
 VENV ?= .venv
@@ -19,7 +21,8 @@ STAMP := $(VENV)/.requirements-installed
 
 export DEBIAN_FRONTEND := noninteractive
 
-.PHONY: install vendor-pyodide run serve migrate demo test system-test-deps lint check pytest pytest-postgres bench \
+.PHONY: install vendor-pyodide run serve migrate demo test test-engine system-test-deps lint check \
+	pytest pytest-postgres bench \
 	messages clean
 
 install: $(STAMP) $(MO) vendor-pyodide
@@ -119,13 +122,25 @@ check: install
 pytest: install
 	$(PY) -m pytest
 
+# The pure engine's tests need no Django (tests/conftest.py loads the Django fixtures only
+# with pytest-django on), no database, no browser and no static files: only the packages.
+# pytest-django being off, pyproject's DJANGO_SETTINGS_MODULE is an unknown option here.
+test-engine: $(STAMP)
+	$(PY) -m pytest -p no:django -q tests/engine \
+		-W "ignore:Unknown config option:pytest.PytestConfigWarning"
+
 # The suite again on PostgreSQL and Redis: scripts/pg-test-server installs the server if it is
 # missing, starts a throwaway cluster, sets DATABASE_URL, and always stops and removes the
 # cluster; scripts/redis-test-server does the same for a Redis server and CACHE_URL. The
 # first run (make pytest) had SQLite with the cache in the database. The browser tests ran
-# on SQLite already; they test the pages, not the database.
+# on SQLite already; they test the pages, not the database. Nor are the tests that touch
+# no database and no cache run again (DB_FREE: the pure engine, the import layers, the draw,
+# the stylesheets, the test tree's layout, the secrets scan): they ran on the SQLite run.
+DB_FREE := tests/engine tests/test_architecture.py tests/test_draw.py tests/test_stylesheets.py \
+	tests/test_layout.py tests/test_secrets.py
 pytest-postgres: install
-	scripts/pg-test-server scripts/redis-test-server $(PY) -m pytest -m "not browser"
+	scripts/pg-test-server scripts/redis-test-server $(PY) -m pytest -m "not browser" \
+		$(addprefix --ignore=,$(DB_FREE))
 
 # Each benchmark is a standalone script (bench/_*.py are their shared helpers, not run);
 # bench/ may be empty or missing. Every script runs, also after one has failed (a missed

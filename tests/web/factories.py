@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
+from django.test import Client
 from django.utils import timezone
 from playwright.sync_api import BrowserContext
 from pytest_django.live_server_helper import LiveServer
@@ -42,6 +43,19 @@ def make_user(club: Club, role: str = "scorer", username: str | None = None) -> 
     user = get_user_model().objects.create_user(
         username=username or f"{role}-{club.slug}", password="pw-for-tests-only")
     Membership.objects.create(user=user, club=club, role=role)
+    return user
+
+
+def won(declarer: int, points: int = 70, **more: Any) -> dict[str, Any]:
+    """A game record: ``declarer`` plays Clubs with 1, bid 18, and takes ``points``."""
+    return {"kind": "game", "declarer": declarer, "game": "clubs", "matadors": 1, "bid": 18,
+            "declarer_points": points, **more}
+
+
+def login(client: Client, club: Club, role: str = "viewer") -> User:
+    """Signs a new member of ``club`` with ``role`` in on ``client``."""
+    user = make_user(club, role=role)
+    client.force_login(user)
     return user
 
 

@@ -11,13 +11,10 @@ from scoring.models import Club, Evening, Player, RuleProfile, Season
 from scoring.presets import PRESETS
 from scoring.writes.services import Actor, deal_delete, deal_record, evening_create, table_create
 
+from .factories import won
+
 ME = Actor(None, "test")
 DAY = datetime.date(2026, 10, 2)
-
-
-def won(declarer: int, points: int = 70, **more: Any) -> dict[str, Any]:
-    return {"kind": "game", "declarer": declarer, "game": "clubs", "matadors": 1, "bid": 18,
-            "declarer_points": points, **more}
 
 
 RAMSCH = {"kind": "ramsch", "ramsch": {"points": {"0": 50, "1": 40, "2": 30},

@@ -13,7 +13,8 @@ from scoring.presets import PRESETS
 from scoring.reads.sheet import table_document, tables_with_everything
 from scoring.writes.services import evening_create, table_create
 
-from .test_sheet_pages import play, won
+from .factories import won
+from .test_sheet_pages import play
 
 FOUR = ["Jürgen Weiß", "Käthe Öztürk", "Björn Groß", "Ännchen Süß"]
 THREE = ["Ölaf Bär", "Üwe Mäß", "Zoë Brühl"]

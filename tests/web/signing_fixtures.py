@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.utils import timezone
 
 from scoring.models import Club, Player, RuleProfile, Table
 from scoring.presets import PRESETS
 from scoring.writes.services import Actor, deal_record, evening_create, table_create
 
+from .factories import won
+
 SCORER = Actor(None, "table code, table 1")
-
-
-def won(declarer: int, points: int = 70) -> dict[str, Any]:
-    return {"kind": "game", "declarer": declarer, "game": "clubs", "matadors": 1, "bid": 18,
-            "declarer_points": points}
 
 
 def short_table(club: Club, players: int = 4, rounds: int = 1, *, play: int | None = None,

@@ -23,9 +23,9 @@ from pytest_django import DjangoAssertNumQueries
 from scoring import access
 from scoring.models import Club, Membership, Season, Table
 
-from .factories import make_club, make_table, make_user
+from .factories import make_club, make_table, make_user, won
 from .seasons import make_season
-from .test_sheet_pages import EN, play, won
+from .test_sheet_pages import EN, play
 
 pytestmark = pytest.mark.django_db
 
@@ -154,7 +154,7 @@ def test_a_members_polls_take_pinned_queries(
     """The sheet fragment's 304 and the table's version poll of a signed-in viewer: the
     user, one query for the table with the viewer's role (and the fragment's seats for its
     digest). The session comes from the shared cache (cached_db; the database cache's own
-    queries are not counted, tests/conftest.py), not from django_session. One more would be
+    queries are not counted, tests/django_fixtures.py), not from django_session. One more would be
     a second round trip of the access check, or the session read from the database again."""
     club = make_club()
     table = make_table(club)

@@ -15,8 +15,8 @@ from pytest_django import DjangoAssertNumQueries
 from scoring.models import Deal
 from scoring.writes.services import Actor, deal_delete, deal_edit
 
-from .factories import make_club, make_table
-from .test_sheet_pages import login, plain_games, play
+from .factories import login, make_club, make_table
+from .test_sheet_pages import plain_games, play
 
 pytestmark = pytest.mark.django_db
 ME = Actor(None, "anna")

@@ -11,8 +11,8 @@ from pytest_django import DjangoAssertNumQueries
 from scoring.models import Deal, Table
 from scoring.writes.services import Actor, deal_delete, deal_edit, deal_restore
 
-from .factories import make_club, make_table
-from .test_sheet_pages import EN, grant_code, login, play, won
+from .factories import login, make_club, make_table, won
+from .test_sheet_pages import EN, grant_code, play
 
 pytestmark = pytest.mark.django_db
 

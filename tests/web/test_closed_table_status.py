@@ -14,9 +14,9 @@ from scoring.engine import active_seats
 from scoring.writes.services import Actor, evening_close
 
 from . import pdfs
-from .factories import make_club
-from .test_pdf_issue12 import story_table
-from .test_sheet_pages import login, play
+from .factories import login, make_club
+from .test_pdf_story import story_table
+from .test_sheet_pages import play
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +32,7 @@ def status_of(client: Client, pk: int) -> str:
 def test_a_closed_tables_screen_shows_no_next_deal(client: Client) -> None:
     club = make_club()
     table = story_table(club)
-    # Deal 5's 60:60 brings a Bock round; deal 7's queues another (test_sheet_issue12.py).
+    # Deal 5's 60:60 brings a Bock round; deal 7's queues another (test_sheet_story.py).
     play(table, [{"kind": "game", "declarer": active_seats(1, 4)[0], "game": "grand",
                   "matadors": 1, "bid": 18, "declarer_points": 70},
                  {"kind": "game", "declarer": active_seats(2, 4)[0], "game": "hearts",

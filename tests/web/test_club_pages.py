@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from scoring.models import Club, Evening, Membership, Player, RuleProfile
 
-from .factories import make_club, make_table, make_user
+from .factories import login, make_club, make_table, make_user
 
 if TYPE_CHECKING:
     from .factories import TestResponse
@@ -22,9 +22,8 @@ if TYPE_CHECKING:
 pytestmark = pytest.mark.django_db
 
 
-def login(client: Client, club: Club, role: str = "scorer") -> User:
-    user = make_user(club, role)
-    client.force_login(user)
+def login_in_english(client: Client, club: Club, role: str = "scorer") -> User:
+    user = login(client, club, role)
     # The messages below are asserted in English; the site's default language is German.
     client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
     return user
@@ -82,7 +81,7 @@ def test_anonymous_home_offers_a_code_and_the_login(client: Client) -> None:
 
 def test_home_goes_straight_to_the_only_club(client: Client) -> None:
     club = make_club()
-    login(client, club)
+    login_in_english(client, club)
     response = client.get(reverse("scoring:home"))
     assert response.status_code == 302
     assert response["Location"] == reverse("scoring:club", args=[club.slug])
@@ -90,7 +89,7 @@ def test_home_goes_straight_to_the_only_club(client: Client) -> None:
 
 def test_home_lists_several_clubs(client: Client) -> None:
     a, b = make_club("a", "Club A"), make_club("b", "Club B")
-    user = login(client, a)
+    user = login_in_english(client, a)
     Membership.objects.create(user=user, club=b, role="viewer")
     html = client.get(reverse("scoring:home")).content.decode()
     assert reverse("scoring:club", args=["a"]) in html
@@ -118,7 +117,7 @@ def test_club_page_lists_evenings_newest_first_players_and_profiles(client: Clie
     club = make_club()
     old = make_table(club, date=datetime.date(2025, 1, 10)).evening
     new = make_table(club, date=datetime.date(2026, 2, 20)).evening
-    login(client, club, "viewer")
+    login_in_english(client, club, "viewer")
     response = client.get(reverse("scoring:club", args=[club.slug]))
     assert response.status_code == 200
     assert list(response.context["evenings"]) == [new, old]
@@ -134,7 +133,7 @@ def test_club_page_lists_evenings_newest_first_players_and_profiles(client: Clie
 
 def test_club_page_has_the_buttons_for_scorers(client: Client) -> None:
     club = make_club()
-    login(client, club, "scorer")
+    login_in_english(client, club, "scorer")
     html = client.get(reverse("scoring:club", args=[club.slug])).content.decode()
     assert reverse("scoring:evening-create", args=[club.slug]) in html
     assert reverse("scoring:player-create", args=[club.slug]) in html
@@ -143,7 +142,7 @@ def test_club_page_has_the_buttons_for_scorers(client: Client) -> None:
 
 def test_nav_shows_the_users_clubs(client: Client) -> None:
     a, b = make_club("a", "Club A"), make_club("b", "Club B")
-    user = login(client, a)
+    user = login_in_english(client, a)
     Membership.objects.create(user=user, club=b, role="viewer")
     html = client.get(reverse("scoring:club", args=["a"])).content.decode()
     nav = html[html.index("<nav"):html.index("</nav>")]
@@ -156,7 +155,7 @@ def test_nav_shows_the_users_clubs(client: Client) -> None:
 
 def test_create_an_evening_with_two_tables_and_a_guest(client: Client) -> None:
     club = make_club()
-    login(client, club)
+    login_in_english(client, club)
     p = players(club)
     response = client.get(reverse("scoring:evening-create", args=[club.slug]) + "?tables=2")
     assert response.status_code == 200
@@ -186,7 +185,7 @@ def test_one_more_table_without_script_keeps_everything_typed(client: Client) ->
     every value typed, no error yet, one more (empty) table, and nothing saved; the form
     sent from that page then creates both tables."""
     club = make_club()
-    login(client, club)
+    login_in_english(client, club)
     p = players(club)
     url = reverse("scoring:evening-create", args=[club.slug])
     profile = RuleProfile.objects.filter(club=club).order_by("pk").last()
@@ -232,7 +231,7 @@ def test_one_more_table_without_script_keeps_everything_typed(client: Client) ->
 
 def test_one_more_table_stops_at_the_most_tables(client: Client) -> None:
     club = make_club()
-    login(client, club)
+    login_in_english(client, club)
     data = evening_data(club, *[{"seats": []}] * 30)
     data["add_table"] = "1"
     response = client.post(reverse("scoring:evening-create", args=[club.slug]), data)
@@ -247,7 +246,7 @@ def test_one_more_table_stops_at_the_most_tables(client: Client) -> None:
 
 def test_stake_and_currency_default_to_the_profile(client: Client) -> None:
     club = make_club()
-    login(client, club)
+    login_in_english(client, club)
     data = evening_data(club, {"seats": players(club)[:3]})
     response = client.post(reverse("scoring:evening-create", args=[club.slug]), data)
     assert response.status_code == 302, texts(response)
@@ -260,7 +259,7 @@ def test_stake_and_currency_default_to_the_profile(client: Client) -> None:
 def test_another_clubs_profile_is_refused(client: Client) -> None:
     club = make_club("a")
     other = make_club("b")
-    login(client, club)
+    login_in_english(client, club)
     foreign = RuleProfile.objects.filter(club=other).first()
     assert foreign is not None, "the other club has its preset profiles"
     data = evening_data(club, {"seats": players(club)[:3]}, profile=foreign.pk)
@@ -273,7 +272,7 @@ def test_another_clubs_profile_is_refused(client: Client) -> None:
 def test_another_clubs_player_cannot_be_seated(client: Client) -> None:
     club = make_club("a")
     other = make_club("b")
-    login(client, club)
+    login_in_english(client, club)
     data = evening_data(club, {"seats": players(club)[:2] + players(other)[:1]})
     response = client.post(reverse("scoring:evening-create", args=[club.slug]), data)
     assert response.status_code == 200
@@ -290,7 +289,7 @@ def test_another_clubs_player_cannot_be_seated(client: Client) -> None:
 def test_invalid_seats_give_messages(client: Client, table: dict[str, Any],
                                      expected: str) -> None:
     club = make_club()
-    login(client, club)
+    login_in_english(client, club)
     p = players(club)
     seats = {"two": p[:2], "same twice": [p[0], p[1], p[0]],
              "guest twice": [p[0], "Gast", "gast "], "four": p[:4]}.get(table["seats"])
@@ -308,7 +307,7 @@ def test_invalid_seats_give_messages(client: Client, table: dict[str, Any],
 
 def test_a_player_cannot_sit_at_two_tables(client: Client) -> None:
     club = make_club()
-    login(client, club)
+    login_in_english(client, club)
     p = players(club)
     data = evening_data(club, {"seats": p[:3]}, {"seats": [p[2], p[3], p[4]]})
     response = client.post(reverse("scoring:evening-create", args=[club.slug]), data)
@@ -319,7 +318,7 @@ def test_a_player_cannot_sit_at_two_tables(client: Client) -> None:
 def test_add_a_table_to_an_evening(client: Client) -> None:
     club = make_club()
     table = make_table(club)  # the first four players
-    login(client, club)
+    login_in_english(client, club)
     p = players(club)
     url = reverse("scoring:table-create", args=[table.evening.pk])
     assert client.get(url).status_code == 200
@@ -335,7 +334,7 @@ def test_add_a_table_to_an_evening(client: Client) -> None:
 def test_a_table_refuses_players_already_seated_tonight(client: Client) -> None:
     club = make_club()
     table = make_table(club)
-    login(client, club)
+    login_in_english(client, club)
     p = players(club)
     response = client.post(reverse("scoring:table-create", args=[table.evening.pk]),
                            {"seat_0": p[0].pk, "seat_1": p[4].pk, "seat_2": p[5].pk,
@@ -349,7 +348,7 @@ def test_a_closed_evening_takes_no_table(client: Client) -> None:
     table = make_table(club)
     table.evening.closed = True
     table.evening.save()
-    login(client, club)
+    login_in_english(client, club)
     p = players(club)
     response = client.post(reverse("scoring:table-create", args=[table.evening.pk]),
                            {"seat_0": p[4].pk, "seat_1": p[5].pk, "guest_2": "Gast",
@@ -363,7 +362,7 @@ def test_a_closed_evening_takes_no_table(client: Client) -> None:
 
 def test_add_a_player_and_a_guest(client: Client) -> None:
     club = make_club()
-    login(client, club)
+    login_in_english(client, club)
     url = reverse("scoring:player-create", args=[club.slug])
     response = client.post(url, {"name": "  Heinz   Neu "})
     assert response.status_code == 302
@@ -375,7 +374,7 @@ def test_add_a_player_and_a_guest(client: Client) -> None:
 
 def test_a_duplicate_player_name_gives_a_message_not_a_500(client: Client) -> None:
     club = make_club()
-    login(client, club)
+    login_in_english(client, club)
     url = reverse("scoring:player-create", args=[club.slug])
     response = client.post(url, {"name": "anna altenburg"}, follow=True)
     assert response.status_code == 200
@@ -387,14 +386,14 @@ def test_the_same_name_is_fine_in_another_club(client: Client) -> None:
     a = make_club("a")
     make_club("b")
     Player.objects.create(club=Club.objects.get(slug="b"), name="Zoe")
-    login(client, a)
+    login_in_english(client, a)
     client.post(reverse("scoring:player-create", args=["a"]), {"name": "Zoe"})
     assert Player.objects.filter(name="Zoe").count() == 2
 
 
 def test_player_create_takes_only_post(client: Client) -> None:
     club = make_club()
-    login(client, club)
+    login_in_english(client, club)
     assert client.get(reverse("scoring:player-create", args=[club.slug])).status_code == 405
 
 
@@ -403,7 +402,7 @@ def test_player_create_takes_only_post(client: Client) -> None:
 def test_a_viewer_cannot_create_evenings_or_players(client: Client) -> None:
     club = make_club()
     table = make_table(club)
-    login(client, club, "viewer")
+    login_in_english(client, club, "viewer")
     url = reverse("scoring:evening-create", args=[club.slug])
     assert client.get(url).status_code == 403
     assert client.post(url, evening_data(club, {"seats": players(club)[:3]})).status_code == 403
@@ -416,7 +415,7 @@ def test_a_viewer_cannot_create_evenings_or_players(client: Client) -> None:
 
 def test_a_scorer_cannot_manage_members(client: Client) -> None:
     club = make_club()
-    login(client, club, "scorer")
+    login_in_english(client, club, "scorer")
     url = reverse("scoring:members", args=[club.slug])
     assert client.get(url).status_code == 403
     assert client.post(url, {"action": "add", "username": "x", "password": "Long-enough-9",
@@ -426,7 +425,7 @@ def test_a_scorer_cannot_manage_members(client: Client) -> None:
 
 def test_an_admin_adds_a_member_who_can_sign_in(client: Client) -> None:
     club = make_club()
-    login(client, club, "admin")
+    login_in_english(client, club, "admin")
     url = reverse("scoring:members", args=[club.slug])
     assert client.get(url).status_code == 200
     response = client.post(url, {"action": "add", "username": "bernd",
@@ -440,7 +439,7 @@ def test_an_admin_adds_a_member_who_can_sign_in(client: Client) -> None:
 
 def test_an_admin_gets_messages_for_a_bad_new_member(client: Client) -> None:
     club = make_club()
-    login(client, club, "admin")
+    login_in_english(client, club, "admin")
     url = reverse("scoring:members", args=[club.slug])
     response = client.post(url, {"action": "add", "username": "admin-altenburg",
                                  "password": "123", "role": "scorer"})
@@ -451,7 +450,7 @@ def test_an_admin_gets_messages_for_a_bad_new_member(client: Client) -> None:
 
 def test_an_admin_changes_a_role_but_keeps_one_admin(client: Client) -> None:
     club = make_club()
-    me = login(client, club, "admin")
+    me = login_in_english(client, club, "admin")
     scorer = make_user(club, "scorer")
     url = reverse("scoring:members", args=[club.slug])
     m = Membership.objects.get(user=scorer)
@@ -468,7 +467,7 @@ def test_an_admin_changes_a_role_but_keeps_one_admin(client: Client) -> None:
 def test_an_admin_cannot_touch_another_clubs_membership(client: Client) -> None:
     club = make_club("a")
     other = make_club("b")
-    login(client, club, "admin")
+    login_in_english(client, club, "admin")
     theirs = Membership.objects.get(user=make_user(other, "scorer"))
     response = client.post(reverse("scoring:members", args=["a"]),
                            {"action": "role", "membership": theirs.pk, "role": "admin"})
@@ -480,7 +479,7 @@ def test_an_admin_cannot_touch_another_clubs_membership(client: Client) -> None:
 def test_the_new_evening_form_proposes_the_last_profile_and_today(client: Client) -> None:
     club = make_club()
     make_table(club, preset="hoyle", date=datetime.date(2026, 1, 5))
-    login(client, club)
+    login_in_english(client, club)
     form = client.get(reverse("scoring:evening-create", args=[club.slug])).context["form"]
     assert form.initial["profile"] == RuleProfile.objects.get(club=club, name="Hoyle").pk
     assert 'type="date"' in str(form["date"])

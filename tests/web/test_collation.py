@@ -20,9 +20,8 @@ from scoring.models import Club, Player
 from scoring.reads.sheet import evening_ranking, evening_tables, table_sheet
 from scoring.reads.standings import season_standings
 
-from .factories import make_club
+from .factories import login, make_club
 from .seasons import make_evening, make_season, player, seat_and_play
-from .test_sheet_pages import login
 
 pytestmark = pytest.mark.django_db
 READING_ORDER = ["Anna", "Änne", "Bernd", "Groß", "Grosz", "Otto", "Özlem", "Ulf", "Üwe",

@@ -16,8 +16,8 @@ from django.urls import reverse
 from scoring.models import Entrant, Player, Table
 from scoring.spreadsheet import FORMULA_START, cell, csv_text
 
-from .factories import make_club, make_table, make_user
-from .test_sheet_pages import play, won
+from .factories import make_club, make_table, make_user, won
+from .test_sheet_pages import play
 from .test_tournament_pages import played
 
 pytestmark = pytest.mark.django_db

@@ -21,16 +21,11 @@ from scoring.models import Deal, Table
 from scoring.writes import services
 from scoring.writes.services import Actor, StaleTable, deal_record
 
-from .factories import make_club, make_table
+from .factories import make_club, make_table, won
 
 ME = Actor(None, "test")
 on_postgres = pytest.mark.skipif(
     connection.vendor != "postgresql", reason="needs two connections to one database server")
-
-
-def won(declarer: int) -> dict[str, object]:
-    return {"kind": "game", "declarer": declarer, "game": "clubs", "matadors": 1, "bid": 18,
-            "declarer_points": 70}
 
 
 def test_the_database_is_the_one_asked_for() -> None:

@@ -25,22 +25,6 @@ def standard_game(table: Table, **extra: Any) -> dict[str, Any]:
             **extra}
 
 
-@pytest.fixture
-def club() -> Club:
-    return make_club()
-
-
-@pytest.fixture
-def table(club: Club) -> Table:
-    return make_table(club)
-
-
-@pytest.fixture
-def scorer(client: Client, club: Club) -> Client:
-    client.force_login(make_user(club, "scorer"))
-    return client
-
-
 def url(name: str, table: Table, *args: int) -> str:
     return reverse(f"scoring:{name}", args=[table.pk, *args])
 

@@ -19,9 +19,9 @@ from scoring.models import Seat, Table
 from scoring.reads import live
 from scoring.views import signing as signing_views
 
-from .factories import make_club, make_table
+from .factories import login, make_club, make_table, won
 from .signing_fixtures import short_table
-from .test_sheet_pages import EN, login, play, won
+from .test_sheet_pages import EN, play
 
 pytestmark = pytest.mark.django_db
 

@@ -21,8 +21,8 @@ from scoring.models import Evening, Table
 from scoring.reads.sheet import table_document
 
 from . import pdfs
-from .factories import make_club, make_table
-from .test_sheet_pages import login, play
+from .factories import login, make_club, make_table
+from .test_sheet_pages import play
 
 pytestmark = pytest.mark.django_db
 

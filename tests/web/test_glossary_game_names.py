@@ -30,9 +30,9 @@ from scoring.reads.rule_words import describe_rules
 from scoring.reads.sheet import details_of, game_label
 
 from . import pdfs
-from .factories import make_club, make_table, make_user
+from .factories import login, make_club, make_table, make_user
 from .test_pdf_sheet import umlaut_table
-from .test_sheet_pages import login, play
+from .test_sheet_pages import play
 
 SUITS = {"clubs": ("Clubs", "Kreuz"), "spades": ("Spades", "Pik"),
          "hearts": ("Hearts", "Herz"), "diamonds": ("Diamonds", "Karo")}

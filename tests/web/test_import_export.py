@@ -29,7 +29,8 @@ from scoring.writes.import_problems import ImportProblem
 from scoring.writes.imports import import_evening
 from scoring.writes.services import evening_create, table_create
 
-from .interchange_data import DAY, build_club, evening_of, play, won
+from .factories import won
+from .interchange_data import DAY, build_club, evening_of, play
 
 pytestmark = pytest.mark.django_db
 

@@ -304,7 +304,8 @@ def test_paper_totals_join_the_evenings_played_here() -> None:
     from scoring.writes.paper import import_totals
     from scoring.writes.services import evening_create, table_create
 
-    from .interchange_data import play, profile, won
+    from .factories import won
+    from .interchange_data import play, profile
     evening = evening_create(club=club, date=datetime.date(2025, 10, 3),
                              profile=profile(club, "club_evening"), season=season)
     people = [Player.objects.get(club=club, name=n) for n in ("Anna", "Bernd", "Clara")]

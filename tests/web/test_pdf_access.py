@@ -15,9 +15,9 @@ from scoring.presets import PRESETS
 from scoring.reads.sheet import table_sheet, tables_with_everything
 from scoring.writes.services import evening_create, table_create
 
-from .factories import make_club
+from .factories import login, make_club
 from .money_fixtures import money_evening
-from .test_sheet_pages import grant_code, login, plain_games
+from .test_sheet_pages import grant_code, plain_games
 
 pytestmark = pytest.mark.django_db
 

@@ -16,9 +16,9 @@ from scoring.models import Deal, Evening, Player
 from scoring.pdf import weasy
 from scoring.writes.services import deal_delete, evening_settlement
 
-from .factories import make_club
+from .factories import login, make_club, won
 from .money_fixtures import money_evening
-from .test_sheet_pages import ME, login, play, won
+from .test_sheet_pages import ME, play
 
 if TYPE_CHECKING:
     from .factories import TestResponse

@@ -16,9 +16,9 @@ from scoring.presets import PRESETS
 from scoring.writes.services import evening_create, table_create
 
 from . import pdfs
-from .factories import make_club
+from .factories import login, make_club
 from .money_fixtures import EXTRAS, engine_tables, money_evening
-from .test_sheet_pages import login, play
+from .test_sheet_pages import play
 
 pytestmark = [pytest.mark.django_db, pdfs.needs_poppler]
 

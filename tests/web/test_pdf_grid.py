@@ -14,9 +14,9 @@ from scoring.models import Player, Table
 from scoring.pdf import grid
 from scoring.reads.sheet import ScoreSheet, table_sheet, tables_with_everything
 
-from .factories import make_club
+from .factories import make_club, won
 from .test_pdf_sheet import umlaut_table
-from .test_sheet_pages import RAMSCH, play, won
+from .test_sheet_pages import RAMSCH, play
 
 pytestmark = pytest.mark.django_db
 

@@ -18,8 +18,8 @@ from scoring.presets import PRESETS
 from scoring.writes.services import evening_create, table_create
 
 from . import pdfs
-from .factories import make_club
-from .test_sheet_pages import login, play
+from .factories import login, make_club
+from .test_sheet_pages import play
 
 pytestmark = [pytest.mark.django_db, pdfs.needs_poppler]
 NAMES = ["Hans-Jürgen Müller-Lüdenscheid", "Maximilian Oberhuber", "Özlem Kaya",

@@ -21,7 +21,7 @@ from pytest_django import Settings
 from scoring.models import Club, Season, Table
 from scoring.pdf import documents, weasy
 
-from .factories import make_club, make_user
+from .factories import login, make_club
 from .seasons import game, make_evening, make_season, play, player, seat_and_play
 
 pytestmark = pytest.mark.django_db
@@ -35,10 +35,6 @@ def hand_made() -> tuple[Club, Season]:
     seat_and_play(make_evening(season, 1), [a, b, c], {0: [(1, True)], 1: [(3, True)]})
     seat_and_play(make_evening(season, 8), [a, b, d], {0: [(5, True)], 2: [(1, False)]})
     return club, season
-
-
-def login(client: Client, club: Club) -> None:
-    client.force_login(make_user(club, role="viewer"))
 
 
 class Renders:

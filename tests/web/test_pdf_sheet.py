@@ -19,8 +19,8 @@ from scoring.reads.sheet import table_document, tables_with_everything
 from scoring.writes.services import deal_delete, evening_create, table_create
 
 from . import pdfs
-from .factories import make_club
-from .test_sheet_pages import ME, login, play, won
+from .factories import login, make_club, won
+from .test_sheet_pages import ME, play
 
 pytestmark = [pytest.mark.django_db, pdfs.needs_poppler]
 EN = {"accept-language": "en"}

@@ -20,9 +20,9 @@ from scoring.reads import sheet as sheet_reads
 from scoring.views import sheet as sheet_views
 from scoring.writes.services import deal_delete, table_create
 
-from .factories import make_club, make_table, make_user
+from .factories import login, make_club, make_table, make_user, won
 from .test_evening_overview import evening_with_tables
-from .test_sheet_pages import EN, ME, login, play, won
+from .test_sheet_pages import EN, ME, play
 
 pytestmark = pytest.mark.django_db
 
@@ -223,7 +223,7 @@ def test_evening_live_changes_name_their_series_as_the_whole_overview_does(
 
 @pytest.fixture
 def states_kept(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The states kept as in production, for as long as a test takes (tests/conftest.py
+    """The states kept as in production, for as long as a test takes (tests/django_fixtures.py
     switches keeping off everywhere else)."""
     from scoring.reads import live
 

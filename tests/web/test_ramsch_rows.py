@@ -15,9 +15,9 @@ from django.urls import reverse
 from scoring.models import Table
 
 from . import pdfs
-from .factories import make_club, make_table
-from .test_pdf_issue12 import row, sheet_pdf
-from .test_sheet_pages import login, play
+from .factories import login, make_club, make_table
+from .test_pdf_story import row, sheet_pdf
+from .test_sheet_pages import play
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
@@ -23,18 +22,12 @@ from scoring.demo.season import build_season
 from scoring.models import Club, Deal, Evening, Player, Season, Table
 from scoring.writes.services import evening_create, series_draw
 
-from .factories import make_club, make_user
+from .factories import login, make_club, make_user
 from .seasons import PASSED, game, make_evening, make_season, play, player, seat_and_play
 
 pytestmark = pytest.mark.django_db
 EN = {"accept-language": "en"}
 W, L = True, False
-
-
-def login(client: Client, club: Club, role: str = "viewer") -> User:
-    user = make_user(club, role=role)
-    client.force_login(user)
-    return user
 
 
 def hand_made() -> tuple[Club, Season]:

@@ -21,15 +21,10 @@ from scoring.writes.services import (
     table_create,
 )
 
-from .factories import make_club, make_table
+from .factories import make_club, make_table, won
 
 pytestmark = pytest.mark.django_db
 ME = Actor(None, "test")
-
-
-def won(declarer: int, points: int = 70) -> dict[str, object]:
-    return {"kind": "game", "declarer": declarer, "game": "clubs", "matadors": 1, "bid": 18,
-            "declarer_points": points}
 
 
 def sheet(table: Table) -> ScoreSheet:

@@ -62,7 +62,7 @@ def test_signing_out_ends_the_session_in_the_cache_and_the_database(client: Clie
 
 @pytest.fixture(autouse=True)
 def _accounts_kept(monkeypatch: pytest.MonkeyPatch) -> None:
-    """As in production (tests/conftest.py switches keeping off everywhere else)."""
+    """As in production (tests/django_fixtures.py switches keeping off everywhere else)."""
     from scoring import access
 
     monkeypatch.setattr(access, "SIGNED_IN_SECONDS", 60)

@@ -16,9 +16,9 @@ from pytest_django import DjangoAssertNumQueries
 from scoring.models import Deal, Evening, Table
 from scoring.presets import PRESETS
 
-from .factories import make_club, make_user
+from .factories import login, make_club, make_user
 from .money_fixtures import EXTRAS, engine_tables, money_evening
-from .test_sheet_pages import grant_code, login, plain_games
+from .test_sheet_pages import grant_code, plain_games
 
 pytestmark = pytest.mark.django_db
 EN = {"accept-language": "en"}

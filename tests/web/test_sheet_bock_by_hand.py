@@ -9,25 +9,21 @@ import csv
 import io
 import re
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
-from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone, translation
-from playwright.sync_api import Page
-from pytest_django.live_server_helper import LiveServer
 
-from scoring.models import Deal, Player, RuleProfile, Table
+from scoring.models import Player, RuleProfile, Table
 from scoring.presets import PRESETS
 from scoring.reads.sheet import deal_preview, table_sheet, tables_with_everything
 from scoring.writes.services import evening_create, table_create
 
 from . import pdfs
-from .factories import browser_login, make_club, make_user
-from .test_sheet_issue12 import deal_row, page, text_of
-from .test_sheet_pages import login, play
+from .factories import login, make_club
+from .test_sheet_pages import play
+from .test_sheet_story import deal_row, page, text_of
 
 pytestmark = pytest.mark.django_db
 NAMES = ["Anna Adler", "Bernd Bauer", "Clara Conrad"]
@@ -172,21 +168,3 @@ def test_the_csv_says_bock_by_hand_and_overbid(client: Client, lang: str) -> Non
     assert rows[4][result] == words["overbid"]
     assert rows[4][9 + 2 * 2] == "-144"
     assert rows[0][result] == "70"  # a game that was not overbid keeps its card points
-
-
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.browser
-def test_a_reader_sees_bock_by_hand_on_the_sheet(page: Page, live_server: LiveServer,
-                                                 screenshot_dir: Path) -> None:
-    table = manual_table()
-    page.set_viewport_size({"width": 1280, "height": 900})
-    page.context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": "de",
-                               "url": live_server.url}])
-    browser_login(page.context, live_server, make_user(table.evening.club, "viewer"))
-    page.goto(live_server.url + reverse("scoring:sheet", args=[table.pk]))
-    first = Deal.objects.get(table=table, position=1)
-    second = Deal.objects.get(table=table, position=2)
-    assert page.locator(f"#deal-{first.pk} td.details").is_visible()
-    assert "Bock (von Hand)" in page.locator(f"#deal-{first.pk} td.details").inner_text()
-    assert "+ Bockrunde von Hand" in page.locator(f"#deal-{second.pk}").inner_text()
-    page.screenshot(path=str(screenshot_dir / "sheet-bock-by-hand-de.png"), full_page=True)

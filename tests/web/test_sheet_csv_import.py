@@ -16,7 +16,8 @@ from scoring.writes.import_problems import ImportProblem
 from scoring.writes.services import Actor, evening_create
 from scoring.writes.sheetcsv import import_sheet, plan_sheet
 
-from .interchange_data import build_club, play, profile, won
+from .factories import won
+from .interchange_data import build_club, play, profile
 from .test_import_export import counts
 
 pytestmark = pytest.mark.django_db

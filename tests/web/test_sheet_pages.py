@@ -7,17 +7,16 @@ import re
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 from pytest_django import DjangoAssertNumQueries
 
 from scoring.access import SESSION_KEY
 from scoring.engine import active_seats
-from scoring.models import Club, Deal, Table
+from scoring.models import Deal, Table
 from scoring.writes.services import Actor, deal_delete, deal_record
 
-from .factories import make_club, make_table, make_user
+from .factories import login, make_club, make_table, won
 
 pytestmark = pytest.mark.django_db
 ME = Actor(None, "test")
@@ -27,10 +26,6 @@ EN = {"accept-language": "en"}
 
 # ---------------------------------------------------------------- helpers (shared by the
 # evening and audit tests)
-
-def won(declarer: int, points: int = 70, **more: Any) -> dict[str, Any]:
-    return {"kind": "game", "declarer": declarer, "game": "clubs", "matadors": 1, "bid": 18,
-            "declarer_points": points, **more}
 
 
 RAMSCH = {"kind": "ramsch", "ramsch": {"points": {"0": 50, "1": 40, "2": 30},
@@ -49,12 +44,6 @@ def plain_games(table: Table, count: int) -> list[dict[str, Any]]:
     """``count`` won suit games (no Bock triggers), each by an active seat of its dealer."""
     n = table.seats.count()
     return [won(active_seats((table.first_dealer + i) % n, n)[i % 3]) for i in range(count)]
-
-
-def login(client: Client, club: Club, role: str = "viewer") -> User:
-    user = make_user(club, role=role)
-    client.force_login(user)
-    return user
 
 
 def grant_code(client: Client, table: Table) -> None:

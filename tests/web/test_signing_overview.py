@@ -22,9 +22,9 @@ from scoring.writes.services import table_create
 from scoring.writes.signing import sign
 
 from . import pdfs
-from .factories import make_club, make_user
+from .factories import make_club, make_user, won
 from .pdfs import needs_poppler
-from .signing_fixtures import SCORER, seated, short_table, won
+from .signing_fixtures import SCORER, seated, short_table
 from .tournaments import fill_series, make_tournament
 
 pytestmark = pytest.mark.django_db

@@ -20,9 +20,9 @@ from scoring.views.signing import sign_token
 from scoring.writes.signing import pin_set
 
 from . import pdfs
-from .factories import make_club, make_user
+from .factories import make_club, make_user, won
 from .pdfs import needs_poppler
-from .signing_fixtures import seated, short_table, won
+from .signing_fixtures import seated, short_table
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,8 @@ from scoring.models import AuditEntry, Player, Signature, SigningPin, Table
 from scoring.writes.services import Actor, deal_delete, deal_edit, deal_record, deal_restore
 from scoring.writes.signing import SigningRefused, pin_set, sign
 
-from .factories import make_club, make_user
-from .signing_fixtures import SCORER, seated, short_table, won
+from .factories import make_club, make_user, won
+from .signing_fixtures import SCORER, seated, short_table
 
 pytestmark = pytest.mark.django_db
 

@@ -58,18 +58,6 @@ def next_declarer(table: Table, records: list[dict[str, Any]]) -> int:
     return int(evaluate_table(table_document(table, records))["next"]["active"][0])
 
 
-@pytest.fixture
-def table() -> Table:
-    return make_table(make_club())
-
-
-@pytest.fixture
-def scorer(table: Table) -> Client:
-    client = Client()
-    client.force_login(make_user(table.evening.club, "scorer"))
-    return client
-
-
 def code_client(table: Table) -> Client:
     client = Client()
     response = client.post(reverse("scoring:code-entry"), {"code": table.access_code})

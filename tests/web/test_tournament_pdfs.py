@@ -5,6 +5,7 @@ looked at."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 
@@ -65,7 +66,9 @@ def test_the_documents(client: Client, screenshot_dir: Path) -> None:
     assert "Spielliste" in filled_words and "Seeger-Fabian" in filled_words
     for total in sheet.seeger_fabian_totals:
         assert str(total).replace("-", "\u2212") in filled_words or str(total) in filled_words
-    assert "48" in filled_words  # 48 lines at a 4-table
+    # 48 lines at a 4-table (12 rounds of 4 games), numbered 1 to 48 in order, none more
+    numbered = [int(n) for n in re.findall(r"^ *(\d+) +\S", filled_words, re.M)]
+    assert numbered == list(range(1, 49)), numbered
     blank_words = text(blank)
     assert "von Hand" in blank_words
     assert str(sheet.seeger_fabian_totals[0]) not in blank_words.split()

@@ -1,0 +1,91 @@
+"""The browser tests (Playwright, marked ``browser``): pytest-playwright's fixtures —
+``browser``, ``new_context``, ``page`` — configured once: Debian's chromium (never
+Playwright's own download), a 1024×768 landscape tablet with touch and a German locale. A test
+picks another viewport with
+``@pytest.mark.browser_context_args(viewport={"width": 800, "height": 1280})``.
+Screenshots go to ``screenshot_dir`` (tests/conftest.py).
+
+Every test here is marked ``browser`` (an unmarked one is marked here), so that
+``-m "not browser"`` leaves the whole folder out; tests/test_layout.py keeps browser tests out of
+the other folders. The shared model fixtures (``table``, ``scorer`` …) come from
+tests/web/fixtures.py; the helpers (``console_errors``, ``fits``, ``wait_until``) from
+tests/browser/helpers.py.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Playwright
+
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS, TABLET
+from tests.django_fixtures import _put_loop_aside, _put_loop_back
+from tests.web.fixtures import club, scorer, table, table_players
+
+__all__ = ["club", "scorer", "table", "table_players"]
+
+@pytest.fixture(scope="session")
+def _no_loop_left(django_db_setup: None) -> Iterator[None]:
+    yield
+    _put_loop_aside()  # whatever Playwright left marked, before the database is destroyed
+
+
+@pytest.fixture(scope="session")
+def playwright(_no_loop_left: None, playwright: Playwright) -> Iterator[Playwright]:
+    """pytest-playwright's own, started after the test database exists (so that it stops
+    before the database is destroyed), with its loop put back before it stops."""
+    yield playwright
+    _put_loop_back()
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("chromium is not installed (make system-test-deps)")
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture
+def browser_context_args(browser_context_args: dict[str, Any],
+                         request: pytest.FixtureRequest) -> dict[str, Any]:
+    """Service workers are blocked unless a test is marked ``service_workers`` (the offline
+    table's tests, whose worker is what they test). Every table screen registers the offline
+    table's worker, which precaches the whole Pyodide runtime (some 12 MB) from the one live
+    server of the session; in tests that do not test it, that was traffic and CPU beside the
+    test's own requests, and a worker still busy when its context closed could go on in the
+    shared browser (see ``retire`` in test_offline_table_browser.py): the likely cause of
+    the two 30 s timeouts seen only under the whole suite (the audit page of
+    test_two_tablets_offline_conflict_then_append, the save of
+    test_a_stale_save_from_a_second_device_is_refused), each a request waiting behind that
+    traffic on the session's one live server."""
+    workers = "allow" if request.node.get_closest_marker("service_workers") else "block"
+    return {**browser_context_args, "viewport": TABLET, "has_touch": True, "locale": "de-DE",
+            "service_workers": workers}
+
+
+@pytest.fixture(autouse=True)
+def site_url_of_live_server(request: pytest.FixtureRequest) -> None:
+    """Links in mails and invitations start with SITE_URL (never the request's Host): for a
+    browser test that is the live server, as it would be the site's own address."""
+    if "live_server" in request.fixturenames:
+        settings = request.getfixturevalue("settings")
+        settings.SITE_URL = request.getfixturevalue("live_server").url
+
+
+@pytest.fixture
+def contexts(browser: Any, browser_context_args: dict[str, Any]) -> Iterator[Any]:
+    """Browser contexts made on demand (``contexts(locale=…)``), each closed at the end: a
+    browser test with two people at once (an invitation, a registration)."""
+    made: list[Any] = []
+
+    def new(**extra: Any) -> Any:
+        context = browser.new_context(**{**browser_context_args, **extra})
+        made.append(context)
+        return context
+
+    yield new
+    for context in made:
+        context.close()
