@@ -335,8 +335,28 @@ _GAME_KEYS = frozenset({
 })
 
 
+@dataclass(frozen=True, slots=True)
 class _Record(_Keyed):
+    """What every kind of record may carry besides its own fields; each kind's dataclass adds
+    ``kind`` and those (a field's place does not matter: ``to_json`` writes ``keys``' order)."""
+
     KIND: ClassVar[DealKind]
+
+    # where the deal stands and what the tracker may be told (all kinds)
+    dealer: int | None = field(default=None, metadata=_spec("dealer", _int))
+    bock: int | None = field(default=None, metadata=_spec("bock", _int))
+    bock_round: bool = field(default=False, metadata=_spec("bock_round", _bool))
+    bock_manual: bool = field(default=False, metadata=_spec("bock_manual", _bool))
+    number: int | None = field(default=None, metadata=_spec("number", _int))
+    note: str | None = field(default=None, metadata=_spec("note", _str))
+    # a lone deal's own table (deal-record.md: rules, options, players), kept as JSON
+    rules: str | None = field(default=None, metadata=_spec("rules", _str))
+    # (JSON objects and lists: compared, but left out of the hash)
+    options: Json = field(default=None, hash=False, metadata=_spec("options", _raw))
+    players: Json = field(default=None, hash=False, metadata=_spec("players", _raw))
+    keys: tuple[str, ...] = ()
+    nulls: frozenset[str] = frozenset()
+    blanks: tuple[tuple[str, Json], ...] = ()
 
     @classmethod
     def from_json(cls, d: Json) -> Self:
@@ -389,21 +409,6 @@ class GameRecord(_Record):
                                               metadata=_spec("passed_18", _ints, _list))
     concession: Concession | None = field(
         default=None, metadata=_spec("concession", _enum(Concession), _value))
-    # where the deal stands and what the tracker may be told (all kinds)
-    dealer: int | None = field(default=None, metadata=_spec("dealer", _int))
-    bock: int | None = field(default=None, metadata=_spec("bock", _int))
-    bock_round: bool = field(default=False, metadata=_spec("bock_round", _bool))
-    bock_manual: bool = field(default=False, metadata=_spec("bock_manual", _bool))
-    number: int | None = field(default=None, metadata=_spec("number", _int))
-    note: str | None = field(default=None, metadata=_spec("note", _str))
-    # a lone deal's own table (deal-record.md: rules, options, players), kept as JSON
-    rules: str | None = field(default=None, metadata=_spec("rules", _str))
-    # (JSON objects and lists: compared, but left out of the hash)
-    options: Json = field(default=None, hash=False, metadata=_spec("options", _raw))
-    players: Json = field(default=None, hash=False, metadata=_spec("players", _raw))
-    keys: tuple[str, ...] = ()
-    nulls: frozenset[str] = frozenset()
-    blanks: tuple[tuple[str, Json], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -418,19 +423,6 @@ class RamschRecord(_Record):
     ramsch: RamschPlay | None = field(default=None, metadata=_spec("ramsch", _ramsch, _nested))
     kontra: Kontra = field(default=Kontra.NONE, metadata=_spec("kontra", _enum(Kontra), _value))
     kontra_by: int | None = field(default=None, metadata=_spec("kontra_by", _int))
-    dealer: int | None = field(default=None, metadata=_spec("dealer", _int))
-    bock: int | None = field(default=None, metadata=_spec("bock", _int))
-    bock_round: bool = field(default=False, metadata=_spec("bock_round", _bool))
-    bock_manual: bool = field(default=False, metadata=_spec("bock_manual", _bool))
-    number: int | None = field(default=None, metadata=_spec("number", _int))
-    note: str | None = field(default=None, metadata=_spec("note", _str))
-    rules: str | None = field(default=None, metadata=_spec("rules", _str))
-    # (JSON objects and lists: compared, but left out of the hash)
-    options: Json = field(default=None, hash=False, metadata=_spec("options", _raw))
-    players: Json = field(default=None, hash=False, metadata=_spec("players", _raw))
-    keys: tuple[str, ...] = ()
-    nulls: frozenset[str] = frozenset()
-    blanks: tuple[tuple[str, Json], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -444,19 +436,6 @@ class PenaltyRecord(_Record):
                            metadata=_spec("kind", _enum(DealKind), _value))
     penalty: PenaltyOrder | None = field(default=None,
                                          metadata=_spec("penalty", _penalty, _nested))
-    dealer: int | None = field(default=None, metadata=_spec("dealer", _int))
-    bock: int | None = field(default=None, metadata=_spec("bock", _int))
-    bock_round: bool = field(default=False, metadata=_spec("bock_round", _bool))
-    bock_manual: bool = field(default=False, metadata=_spec("bock_manual", _bool))
-    number: int | None = field(default=None, metadata=_spec("number", _int))
-    note: str | None = field(default=None, metadata=_spec("note", _str))
-    rules: str | None = field(default=None, metadata=_spec("rules", _str))
-    # (JSON objects and lists: compared, but left out of the hash)
-    options: Json = field(default=None, hash=False, metadata=_spec("options", _raw))
-    players: Json = field(default=None, hash=False, metadata=_spec("players", _raw))
-    keys: tuple[str, ...] = ()
-    nulls: frozenset[str] = frozenset()
-    blanks: tuple[tuple[str, Json], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -468,19 +447,6 @@ class PassedRecord(_Record):
 
     kind: DealKind = field(default=DealKind.PASSED,
                            metadata=_spec("kind", _enum(DealKind), _value))
-    dealer: int | None = field(default=None, metadata=_spec("dealer", _int))
-    bock: int | None = field(default=None, metadata=_spec("bock", _int))
-    bock_round: bool = field(default=False, metadata=_spec("bock_round", _bool))
-    bock_manual: bool = field(default=False, metadata=_spec("bock_manual", _bool))
-    number: int | None = field(default=None, metadata=_spec("number", _int))
-    note: str | None = field(default=None, metadata=_spec("note", _str))
-    rules: str | None = field(default=None, metadata=_spec("rules", _str))
-    # (JSON objects and lists: compared, but left out of the hash)
-    options: Json = field(default=None, hash=False, metadata=_spec("options", _raw))
-    players: Json = field(default=None, hash=False, metadata=_spec("players", _raw))
-    keys: tuple[str, ...] = ()
-    nulls: frozenset[str] = frozenset()
-    blanks: tuple[tuple[str, Json], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -492,19 +458,6 @@ class MisdealRecord(_Record):
 
     kind: DealKind = field(default=DealKind.MISDEAL,
                            metadata=_spec("kind", _enum(DealKind), _value))
-    dealer: int | None = field(default=None, metadata=_spec("dealer", _int))
-    bock: int | None = field(default=None, metadata=_spec("bock", _int))
-    bock_round: bool = field(default=False, metadata=_spec("bock_round", _bool))
-    bock_manual: bool = field(default=False, metadata=_spec("bock_manual", _bool))
-    number: int | None = field(default=None, metadata=_spec("number", _int))
-    note: str | None = field(default=None, metadata=_spec("note", _str))
-    rules: str | None = field(default=None, metadata=_spec("rules", _str))
-    # (JSON objects and lists: compared, but left out of the hash)
-    options: Json = field(default=None, hash=False, metadata=_spec("options", _raw))
-    players: Json = field(default=None, hash=False, metadata=_spec("players", _raw))
-    keys: tuple[str, ...] = ()
-    nulls: frozenset[str] = frozenset()
-    blanks: tuple[tuple[str, Json], ...] = ()
 
 
 DealRecord: TypeAlias = GameRecord | RamschRecord | PenaltyRecord | PassedRecord | MisdealRecord
