@@ -103,11 +103,13 @@ demo: migrate
 test: install system-test-deps lint check pytest pytest-postgres
 
 # What the browser and PDF tests need from Debian: chromium (driven by Playwright; never
-# Playwright's own browser download) and poppler-utils (pdftotext/pdftoppm). Installed only
+# Playwright's own browser download), poppler-utils (pdftotext/pdftoppm) and redis-server (the
+# cache-outage tests of the SQLite run start and stop one of their own). Installed only
 # when missing, so a machine that has them pays nothing.
 system-test-deps:
-	@command -v chromium >/dev/null && command -v pdftotext >/dev/null || { \
-		apt-get update && apt-get install -y chromium poppler-utils; }
+	@command -v chromium >/dev/null && command -v pdftotext >/dev/null \
+		&& command -v redis-server >/dev/null || { \
+		apt-get update && apt-get install -y chromium poppler-utils redis-server; }
 
 # ruff over the whole checkout; mypy --strict with the django-stubs plugin over every package:
 # scoring (the engine and the Django app), skatclub, tests, bench, scripts and manage.py

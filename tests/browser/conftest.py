@@ -15,10 +15,14 @@ tests/browser/helpers.py.
 from __future__ import annotations
 
 import os
+import threading
+import time
+import warnings
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.core.signals import request_finished, request_started
 from playwright.sync_api import Playwright
 
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS, TABLET
@@ -26,6 +30,59 @@ from tests.django_fixtures import _put_loop_aside, _put_loop_back
 from tests.web.fixtures import club, scorer, table, table_players
 
 __all__ = ["club", "scorer", "table", "table_players"]
+
+class InFlight:
+    """The live server's requests being served now, counted by Django's request signals (the
+    live server runs in a thread of this process)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._count = 0
+
+    def started(self, **_kwargs: Any) -> None:
+        with self._lock:
+            self._count += 1
+
+    def finished(self, **_kwargs: Any) -> None:
+        with self._lock:
+            self._count -= 1
+
+    @property
+    def count(self) -> int:
+        with self._lock:
+            return self._count
+
+
+IN_FLIGHT = InFlight()
+request_started.connect(IN_FLIGHT.started, dispatch_uid="tests-browser-in-flight")
+request_finished.connect(IN_FLIGHT.finished, dispatch_uid="tests-browser-in-flight")
+QUIET = 0.2  # seconds without a request in flight that count as quiet
+QUIET_WAIT = 10.0  # the most a test's end waits for its requests
+
+
+@pytest.fixture(autouse=True)
+def _requests_done_before_the_flush() -> Iterator[None]:
+    """At a browser test's end, wait until the live server serves no request of it any more
+    before pytest-django empties the database. The test's pages and contexts are closed by then
+    (they are the test's own fixtures, torn down before this autouse one, which pytest-django's
+    database fixture outlives), but a request they sent may still be in the server's thread:
+    a reload a service worker passed on to the network, a poll. On SQLite that thread shares
+    the test's connection, and a page rendered while the flush runs broke the transaction
+    state for every later test (seen once in a whole clean run: test_offline_reload_browser's
+    teardown, then 241 errors)."""
+    yield
+    deadline = time.monotonic() + QUIET_WAIT
+    quiet_since = time.monotonic()
+    while time.monotonic() < deadline:
+        if IN_FLIGHT.count > 0:
+            quiet_since = time.monotonic()
+        elif time.monotonic() - quiet_since >= QUIET:
+            return
+        time.sleep(0.02)
+    # Not a failure of this test: the flush goes ahead as it always did, and says why.
+    warnings.warn(f"{IN_FLIGHT.count} request(s) still served {QUIET_WAIT:.0f} s after the "
+                  "test's end", stacklevel=1)
+
 
 @pytest.fixture(scope="session")
 def _no_loop_left(django_db_setup: None) -> Iterator[None]:
