@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.core.handlers.wsgi import WSGIHandler
 from django.core.signals import request_finished, request_started
 from playwright.sync_api import Playwright
 
@@ -31,21 +32,29 @@ from tests.web.fixtures import club, scorer, table, table_players
 
 __all__ = ["club", "scorer", "table", "table_players"]
 
+def _live(sender: object) -> bool:
+    """Whether a request signal comes from the live server (a WSGIHandler, in a thread of this
+    process), not from the test client, whose streamed responses finish only when a test
+    reads them to the end (an unread PDF would count as in flight for ever)."""
+    return isinstance(sender, type) and issubclass(sender, WSGIHandler)
+
+
 class InFlight:
-    """The live server's requests being served now, counted by Django's request signals (the
-    live server runs in a thread of this process)."""
+    """The live server's requests being served now, counted by Django's request signals."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._count = 0
 
-    def started(self, **_kwargs: Any) -> None:
-        with self._lock:
-            self._count += 1
+    def started(self, sender: object, **_kwargs: Any) -> None:
+        if _live(sender):
+            with self._lock:
+                self._count += 1
 
-    def finished(self, **_kwargs: Any) -> None:
-        with self._lock:
-            self._count -= 1
+    def finished(self, sender: object, **_kwargs: Any) -> None:
+        if _live(sender):
+            with self._lock:
+                self._count -= 1
 
     @property
     def count(self) -> int:
