@@ -35,7 +35,7 @@ from .strategies import isko_game, isko_null, ramsch, table_record
 
 CASES = Path(__file__).parent / "cases"
 # The spec's records as deal-record.md writes them (its example deal and the Ramsch and
-# penalty objects), copied here: tests never read ../shared at run time.
+# penalty objects), copied here: the tests read nothing outside the checkout at run time.
 SPEC_RECORDS = [
     '{"kind": "game", "declarer": 1, "game": "clubs", "hand": true, "ouvert": false, '
     '"schneider_announced": false, "schwarz_announced": false, "matadors": -2, "bid": 46, '
