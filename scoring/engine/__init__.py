@@ -48,7 +48,7 @@ from .errors import Localized, SkatError, language
 from .fields import active_seats, normalised, same_deal
 from .form_record import form_from_record, form_values, record_from_form, short_ramsch_given
 from .games import AMERICAN1898_GAMES, HISTORIC_GAMES, ISKO_GAMES, Game
-from .options import Options, OptionValue, bock_defaults
+from .options import OPTION_SPECS, PLAYER_DEPENDENT, Options, OptionSpec, OptionValue, bock_defaults
 from .records import (
     Concession,
     DealKind,
@@ -117,6 +117,9 @@ __all__ = [
     "MisdealRecord",
     "OptionValue",
     "Options",
+    "OPTION_SPECS",
+    "OptionSpec",
+    "PLAYER_DEPENDENT",
     "PassedRecord",
     "PenaltyOrder",
     "PenaltyRecord",

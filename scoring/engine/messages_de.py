@@ -210,8 +210,8 @@ MESSAGES: dict[str, str] = {
     "Bock triggers must be a list of: {choices}.":
         "Die Bock-Auslöser müssen eine Liste aus diesen Werten sein: {choices}.",
     "Unknown Bock option {key!r}.": "Unbekannte Bock-Option {key!r}.",
-    "Option exceptional must be a list of: {choices}.":
-        "Option exceptional muss eine Liste aus diesen Werten sein: {choices}.",
+    "Option {key} must be a list of: {choices}.":
+        "Option {key} muss eine Liste aus diesen Werten sein: {choices}.",
     "Unknown rule system: use one of {choices}.": "Unbekanntes Regelwerk: erlaubt sind {choices}.",
     "Options must be an object.": "Die Optionen müssen ein Objekt sein.",
     "Unknown option {key!r} for rule system {system}.":
@@ -228,9 +228,9 @@ MESSAGES: dict[str, str] = {
     "bock.ramsch_round_after.":
         "Die Option ramsch_round_grand_hand gilt für Ramschrunden nach Bock: sie braucht "
         "bock.ramsch_round_after.",
-    "Option ramsch_cap must be null (no cap) or a whole number from 1 to 100000.":
-        "Die Option ramsch_cap muss null (keine Deckelung) oder eine ganze Zahl von 1 bis "
-        "100000 sein.",
+    "Option {key} must be null (no cap) or a whole number from {low} to {high}.":
+        "Die Option {key} muss null (keine Deckelung) oder eine ganze Zahl von {low} bis "
+        "{high} sein.",
     # ------------------------------------------------------------ ramsch.py
     "Give the {what} of each player in the Ramsch.":
         "Bitte die {what} jedes Spielers im Ramsch angeben.",

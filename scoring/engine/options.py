@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Literal
 
 from .errors import SkatError
 
@@ -121,54 +122,87 @@ def _parse_bock(raw: object) -> BockOptions | None:
     return BockOptions(**values)
 
 
-# Every option's parser; which system takes which option is the registry's (rulesets/).
-_PARSER: dict[str, Any] = {
-    "penalty_points": lambda k, v: _int(k, v, 0, 10_000),
-    "grand_base": lambda k, v: _choice(k, v, (24, 20)),
-    "lost_hand_single": _bool, "kontra": _bool, "kontra_requires_18": _bool,
-    "spitze": _bool, "schenken": _bool, "rum": _bool,
-    "ramsch": lambda k, v: _choice(k, v, ("off", "when_all_pass")),
-    "ramsch_scoring": lambda k, v: _choice(k, v, ("augen", "simple")),
-    "ramsch_skat": lambda k, v: _choice(k, v, ("last_trick", "loser", "nobody")),
-    "ramsch_ties": lambda k, v: _choice(k, v, ("full", "share")),
-    "ramsch_jungfrau": _bool,
-    "ramsch_durchmarsch": lambda k, v: _choice(k, v, ("plus120", "times4")),
-    "schieberamsch": lambda k, v: _choice(k, v, ("off", "optional_double", "mandatory")),
-    "ramsch_all_tied": lambda k, v: _choice(k, v, ("none", "all_lose")),
-    "ramsch_kontra": _bool,
-    "ramsch_cap": lambda k, v: _cap(v),
-    "ramsch_round_grand_hand": lambda k, v: _choice(k, v, ("deals_again", "counts")),
-    "overbid_charge": lambda k, v: _choice(k, v, ("next_multiple", "bid")),
-    "bock": lambda k, v: _parse_bock(v),
-}
-
-
-def _cap(value: object) -> int | None:
+def _optional_int(key: str, value: object, low: int, high: int) -> int | None:
     if value is None:
         return None
-    if type(value) is not int or not 1 <= value <= 100_000:
-        raise SkatError("options.ramsch_cap", "Option ramsch_cap must be null (no cap) or a "
-                        "whole number from 1 to 100000.")
+    if type(value) is not int or not low <= value <= high:
+        raise SkatError(f"options.{key}", "Option {key} must be null (no cap) or a whole "
+                        "number from {low} to {high}.", key=key, low=low, high=high)
     return value
 
 
-def _exceptional(key: str, value: object) -> frozenset[str]:
-    if not isinstance(value, list) or not all(
-        isinstance(g, str) and g in AM98_EXCEPTIONAL for g in value
-    ):
-        raise SkatError("options.exceptional", "Option exceptional must be a list of: "
-                        "{choices}.", choices=", ".join(AM98_EXCEPTIONAL))
+def _set(key: str, value: object, allowed: tuple[Any, ...]) -> frozenset[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) and v in allowed
+                                              for v in value):
+        raise SkatError(f"options.{key}", "Option {key} must be a list of: {choices}.",
+                        key=key, choices=", ".join(allowed))
     return frozenset(value)
 
 
-_PARSER.update({
-    "frage": _bool, "revolution": _bool,
-    "exceptional": _exceptional, "contra": _bool, "point_ramsch": _bool,
-    "forced_ramsch_every": lambda k, v: _int(k, v, 0, 100),
-    "beer_limit": lambda k, v: _int(k, v, 1, 100_000),
-    "uno_duo": _bool, "ramsch_base": lambda k, v: _int(k, v, 1, 1000),
-})
+OptionKind = Literal["bool", "choice", "int", "optional_int", "set", "bock"]
 
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """The values one option takes (deal-record.md "Options"): what the parser accepts, and
+    what the rule-profile form offers (forms/club.py builds its fields from these and the
+    option's words in reads/rule_words.py)."""
+
+    kind: OptionKind
+    # A choice's or a set's values, in the order they are offered and a set is written.
+    values: tuple[Any, ...] = ()
+    # A whole number's bounds (int, optional_int).
+    low: int = 0
+    high: int = 0
+
+    def parse(self, key: str, value: object) -> Any:
+        if self.kind == "bool":
+            return _bool(key, value)
+        if self.kind == "choice":
+            return _choice(key, value, self.values)
+        if self.kind == "int":
+            return _int(key, value, self.low, self.high)
+        if self.kind == "optional_int":
+            return _optional_int(key, value, self.low, self.high)
+        if self.kind == "set":
+            return _set(key, value, self.values)
+        return _parse_bock(value)
+
+
+_BOOL = OptionSpec("bool")
+
+# Every option of every system, once, in the order an options object lists them (the profile
+# form writes them so). Which system takes which option is the registry's (rulesets/); a
+# parsed option is read as the attribute of the same name on Options.
+OPTION_SPECS: Mapping[str, OptionSpec] = MappingProxyType({
+    "penalty_points": OptionSpec("int", low=0, high=10_000),
+    "overbid_charge": OptionSpec("choice", ("next_multiple", "bid")),
+    "ramsch": OptionSpec("choice", ("off", "when_all_pass")),
+    # isko
+    "grand_base": OptionSpec("choice", (24, 20)),
+    "lost_hand_single": _BOOL, "kontra": _BOOL, "kontra_requires_18": _BOOL,
+    "spitze": _BOOL, "schenken": _BOOL, "rum": _BOOL,
+    "ramsch_scoring": OptionSpec("choice", ("augen", "simple")),
+    "ramsch_skat": OptionSpec("choice", ("last_trick", "loser", "nobody")),
+    "ramsch_ties": OptionSpec("choice", ("full", "share")),
+    "ramsch_jungfrau": _BOOL,
+    "ramsch_durchmarsch": OptionSpec("choice", ("plus120", "times4")),
+    "schieberamsch": OptionSpec("choice", ("off", "optional_double", "mandatory")),
+    "ramsch_all_tied": OptionSpec("choice", ("none", "all_lose")),
+    "ramsch_kontra": _BOOL,
+    "ramsch_cap": OptionSpec("optional_int", low=1, high=100_000),
+    "ramsch_round_grand_hand": OptionSpec("choice", ("deals_again", "counts")),
+    # american1898 and hoyle
+    "frage": _BOOL, "revolution": _BOOL,
+    "exceptional": OptionSpec("set", AM98_EXCEPTIONAL),
+    "contra": _BOOL, "point_ramsch": _BOOL,
+    "forced_ramsch_every": OptionSpec("int", low=0, high=100),
+    "beer_limit": OptionSpec("int", low=1, high=100_000),
+    "uno_duo": _BOOL,
+    "ramsch_base": OptionSpec("int", low=1, high=1000),
+    # isko: a group of its own (BockOptions)
+    "bock": OptionSpec("bock"),
+})
 
 
 # A default as an options object writes it (JSON): a set is a list in its canonical order.
@@ -185,8 +219,9 @@ def defaults_of(keys: tuple[str, ...], parsed: Options) -> dict[str, OptionValue
     for key in keys:
         if key in PLAYER_DEPENDENT:
             defaults[key] = None
-        elif key == "exceptional":
-            defaults[key] = [g for g in AM98_EXCEPTIONAL if g in parsed.exceptional]
+        elif OPTION_SPECS[key].kind == "set":
+            chosen = getattr(parsed, key)
+            defaults[key] = [v for v in OPTION_SPECS[key].values if v in chosen]
         else:
             defaults[key] = getattr(parsed, key)
     return defaults
@@ -215,7 +250,7 @@ def parse_for(system: str, keys: tuple[str, ...], overrides: Mapping[str, Any], 
         if key not in keys:
             raise SkatError(f"options.{key}", "Unknown option {key!r} for rule system {system}.",
                             key=key, system=system)
-        values[key] = _PARSER[key](key, value)
+        values[key] = OPTION_SPECS[key].parse(key, value)
     options = Options(system=system, players=players, **values)
     _check_combinations(options)
     return options
