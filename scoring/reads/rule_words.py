@@ -12,15 +12,19 @@ what differs from the rule system's own rules.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
+from django.utils.translation import gettext_lazy, pgettext
 
-from scoring.engine import AMERICAN1898_GAMES, Ruleset, SkatError, ruleset
+from scoring.engine import AMERICAN1898_GAMES, NAMES, Ruleset, SkatError, ruleset
 from scoring.money import money, rate
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 SEPARATOR = " · "
 CURRENCY_SIGNS = {"EUR": "€", "USD": "$", "GBP": "£"}
@@ -29,6 +33,116 @@ DEFAULT_BOCK_TRIGGERS = ("sixty_sixty", "kontra_lost", "re")
 BOCK_TRIGGER_ORDER = (
     "sixty_sixty", "kontra_lost", "re", "grand_hand", "null_ouvert_hand", "schneider",
     "schwarz", "all_passed", "value_at_least", "loss_at_least", "rounds_without_bock",
+)
+
+
+@dataclass(frozen=True)
+class OptionWords:
+    """An option's words on the rule-profile form: its label, each value's words (a choice's
+    or a set's; the engine's OPTION_SPECS has the values) and a help text."""
+
+    label: StrOrPromise
+    values: Mapping[Any, StrOrPromise] = field(default_factory=dict)
+    help: StrOrPromise = ""
+
+
+# Every option of deal-record.md "Options" but bock (the form's own group of fields): the
+# form builds its field from the engine's OptionSpec and these words, so an option needs no
+# line in forms/ or the templates. A test fails while an option of a system has no words
+# here or stands in no group below.
+OPTION_WORDS: Mapping[str, OptionWords] = {
+    "penalty_points": OptionWords(
+        gettext_lazy("Penalty (points)"),
+        help=gettext_lazy("What a penalty costs the offender, such as for looking at the "
+                          "skat.")),
+    "overbid_charge": OptionWords(gettext_lazy("A lost overbid game costs"), {
+        "next_multiple": gettext_lazy(
+            "the next multiple of the game's base value that reaches the bid"),
+        "bid": gettext_lazy("the bid itself")}),
+    "ramsch": OptionWords(gettext_lazy("When all pass"), {
+        "off": gettext_lazy("the cards are thrown in"),
+        "when_all_pass": gettext_lazy("Ramsch is played")}),
+    "grand_base": OptionWords(gettext_lazy("Grand counts"), {24: "24", 20: "20"}),
+    "kontra": OptionWords(gettext_lazy("Kontra and Re")),
+    "kontra_requires_18": OptionWords(gettext_lazy("No Kontra for a player who passed at 18")),
+    "spitze": OptionWords(gettext_lazy("Spitze")),
+    "schenken": OptionWords(gettext_lazy("Schenken")),
+    "rum": OptionWords(gettext_lazy("Rum")),
+    "lost_hand_single": OptionWords(gettext_lazy("Lost hand games count single")),
+    "ramsch_scoring": OptionWords(gettext_lazy("Ramsch is scored"), {
+        "augen": gettext_lazy("by card points (Augenramsch)"),
+        "simple": gettext_lazy("simply: −10, −15 with a Jungfrau, −20 for all tricks")}),
+    "ramsch_skat": OptionWords(gettext_lazy("The skat in Ramsch goes to"), {
+        "last_trick": gettext_lazy("the winner of the last trick"),
+        "loser": gettext_lazy("the loser"), "nobody": gettext_lazy("nobody")}),
+    "ramsch_ties": OptionWords(gettext_lazy("Players tied for most card points"), {
+        "full": gettext_lazy("each lose the full amount"),
+        "share": gettext_lazy("share the loss")}),
+    "ramsch_all_tied": OptionWords(gettext_lazy("All three tied"), {
+        "none": gettext_lazy("nobody scores"), "all_lose": gettext_lazy("all three lose")}),
+    "ramsch_jungfrau": OptionWords(gettext_lazy("A Jungfrau doubles the loss")),
+    "ramsch_durchmarsch": OptionWords(gettext_lazy("Durchmarsch"), {
+        "plus120": gettext_lazy("+120 for the player who took every trick"),
+        "times4": gettext_lazy("the player who took every trick loses four times")}),
+    "schieberamsch": OptionWords(gettext_lazy("Schieberamsch"), {
+        "off": gettext_lazy("no"), "optional_double": gettext_lazy("yes, each push doubles"),
+        "mandatory": gettext_lazy("compulsory, nothing doubles")}),
+    "ramsch_kontra": OptionWords(gettext_lazy("Kontra and Re on Ramsch"),
+                                 help=gettext_lazy("Needs Kontra and Re.")),
+    "ramsch_cap": OptionWords(
+        gettext_lazy("Most a Ramsch can cost"),
+        help=gettext_lazy("After every doubling; a Durchmarsch gain is not capped. Empty: no "
+                          "limit.")),
+    "ramsch_round_grand_hand": OptionWords(gettext_lazy("A Grand Hand in a Ramsch round"), {
+        "deals_again": gettext_lazy("the same dealer deals again"),
+        "counts": gettext_lazy("counts as one of the round's deals")}),
+    "frage": OptionWords(gettext_lazy("Call play")),
+    "revolution": OptionWords(gettext_lazy("Revolution")),
+    "uno_duo": OptionWords(gettext_lazy("Uno and Duo (Hoyle)")),
+    "exceptional": OptionWords(gettext_lazy("Exceptional games (1898)"), {
+        "nullo_purchase": gettext_lazy("Nullo Purchase"),
+        "nullo_tourne": gettext_lazy("Nullo Tourné"), "uno": "Uno", "duo": "Duo",
+        "nullo_tricks": gettext_lazy("Nullo with tricks")}),
+    "contra": OptionWords(gettext_lazy("Contra and Re-contra (1898)")),
+    "point_ramsch": OptionWords(gettext_lazy("Point Ramsch (1898)")),
+    "forced_ramsch_every": OptionWords(gettext_lazy("Forced Ramsch every … rounds (1898)"),
+                                       help=gettext_lazy("0: never.")),
+    "beer_limit": OptionWords(gettext_lazy("Beer Skat ends at (1898)"),
+                              help=gettext_lazy("Empty: 151 at a 3-table, 201 at a 4-table.")),
+    "ramsch_base": OptionWords(gettext_lazy("A Ramsch loser loses (Hoyle)")),
+}
+
+
+@dataclass(frozen=True)
+class OptionGroup:
+    """A fieldset of the rule-profile form: its legend, a help line and its options in the
+    order shown. ``per_system``: shown only while the chosen system takes one of them
+    (profile.js); the options every system takes are always shown."""
+
+    legend: StrOrPromise
+    keys: tuple[str, ...]
+    help: StrOrPromise = ""
+    per_system: bool = True
+
+
+# The form's fieldsets of options, in the order shown; Bock rounds (option bock, a group of
+# fields of its own) stand between Ramsch and the historic systems.
+OPTION_GROUPS_BEFORE_BOCK = (
+    OptionGroup(gettext_lazy("Every rule system"),
+                ("ramsch", "overbid_charge", "penalty_points"), per_system=False),
+    OptionGroup(gettext_lazy("International Skat Order"),
+                ("grand_base", "kontra", "kontra_requires_18", "spitze", "schenken", "rum",
+                 "lost_hand_single")),
+    OptionGroup(gettext_lazy("Ramsch (International Skat Order)"),
+                ("ramsch_scoring", "ramsch_skat", "ramsch_ties", "ramsch_all_tied",
+                 "ramsch_jungfrau", "ramsch_durchmarsch", "schieberamsch", "ramsch_kontra",
+                 "ramsch_cap", "ramsch_round_grand_hand"),
+                help=gettext_lazy("Only when Ramsch is played when all pass.")),
+)
+OPTION_GROUPS_AFTER_BOCK = (
+    OptionGroup(gettext_lazy("American 1898 and Hoyle"),
+                ("frage", "revolution", "uno_duo", "exceptional", "contra", "point_ramsch",
+                 "forced_ramsch_every", "beer_limit", "ramsch_base")),
 )
 
 
@@ -131,16 +245,6 @@ def _unknown(options: Mapping[str, Any], known: set[str], prefix: str = "") -> l
     return [f"{prefix}{key}: {value!r}" for key, value in options.items() if key not in known]
 
 
-ISKO_KEYS = {
-    "penalty_points", "grand_base", "lost_hand_single", "kontra", "kontra_requires_18",
-    "spitze", "schenken", "rum", "ramsch", "ramsch_scoring", "ramsch_skat", "ramsch_ties",
-    "ramsch_jungfrau", "ramsch_durchmarsch", "schieberamsch", "ramsch_all_tied",
-    "ramsch_kontra", "ramsch_cap", "ramsch_round_grand_hand", "overbid_charge", "bock",
-}
-HISTORIC_KEYS = {
-    "penalty_points", "frage", "revolution", "overbid_charge", "ramsch", "exceptional",
-    "contra", "point_ramsch", "forced_ramsch_every", "beer_limit", "uno_duo", "ramsch_base",
-}
 EXCEPTIONAL_GAMES = ("nullo_purchase", "nullo_tourne", "uno", "duo", "nullo_tricks")
 
 
@@ -225,10 +329,11 @@ def house_rules(rules: str, options: Mapping[str, Any] | None) -> list[str]:
     system = _system(rules)
     if system is not None and not system.historic:
         parts = list(_skat_order(o))
-        known = ISKO_KEYS
     else:
         parts = list(_historic(system, o))
-        known = HISTORIC_KEYS
+    # the keys the words know: the system's (an unknown system's: any historic system's)
+    known = set(system.option_keys) if system is not None else {
+        key for name in NAMES if ruleset(name).historic for key in ruleset(name).option_keys}
     penalty = o.get("penalty_points")
     if type(penalty) is int and penalty != 10:
         parts.append(_("a penalty costs %(n)d") % {"n": penalty})

@@ -32,12 +32,12 @@ from scoring.forms.club import (
     MemberAddForm,
     PlayerForm,
     RoleForm,
-    RuleProfileForm,
     TableForm,
     normalize_code,
     table_formset,
 )
 from scoring.forms.members import DepartedNamesForm, InviteForm, LinkForm
+from scoring.forms.rule_profile import RuleProfileForm
 from scoring.models import Club, Evening, Membership, Player, RuleProfile, Table
 from scoring.presets import PRESETS
 from scoring.qr import qr_svg

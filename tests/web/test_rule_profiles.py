@@ -13,7 +13,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring.forms.club import RuleProfileForm
+from scoring.forms.rule_profile import RuleProfileForm
 from scoring.models import Club, RuleProfile
 from scoring.presets import PRESETS
 from scoring.reads.rule_words import describe, describe_rules
