@@ -31,6 +31,20 @@ def nested(depth: int) -> Any:
     return value
 
 
+# A note nested near Python's recursion limit, for a test that writes the file as text: put
+# DEEP_NOTE where the note goes, then with_deep_note() on the JSON. json.dumps recurses once
+# per level, so dumping the note itself fails or not by how deep the test already runs (a
+# pytest-xdist worker runs it deeper); the reader's own scan does not recurse.
+DEEP_NOTE_LEVELS = 950
+DEEP_NOTE = "a note nested DEEP_NOTE_LEVELS lists deep"
+
+
+def with_deep_note(text: str) -> str:
+    deep = "[" * DEEP_NOTE_LEVELS + '"deep"' + "]" * DEEP_NOTE_LEVELS
+    assert text.count(json.dumps(DEEP_NOTE)) == 1
+    return text.replace(json.dumps(DEEP_NOTE), deep)
+
+
 def exported(club: Club) -> dict[str, Any]:
     doc: dict[str, Any] = json.loads(json.dumps(evening_export(evening_of(club))))
     return doc
@@ -144,7 +158,7 @@ def test_the_command_refuses_the_deep_note_and_the_bad_deleted_deal(tmp_path: An
     from django.core.management.base import CommandError
 
     def deep_note(doc: dict[str, Any]) -> None:
-        doc["tables"][0]["deals"][2]["note"] = nested(950)
+        doc["tables"][0]["deals"][2]["note"] = DEEP_NOTE
 
     def bad_deleted(doc: dict[str, Any]) -> None:
         doc["tables"][0]["deleted_deals"][0]["record"] = {"kind": "ramsch", "ramsch": "zzz"}
@@ -155,7 +169,8 @@ def test_the_command_refuses_the_deep_note_and_the_bad_deleted_deal(tmp_path: An
         doc["name"] = "Befehl"
         change(doc)
         path = tmp_path / "evening.json"
-        path.write_text(json.dumps(doc, indent=2), encoding="utf-8")
+        text = json.dumps(doc, indent=2)
+        path.write_text(with_deep_note(text) if change is deep_note else text, encoding="utf-8")
         before = counts()
         with pytest.raises(CommandError) as info:
             call_command("import_evening", str(path))

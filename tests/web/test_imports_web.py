@@ -35,7 +35,7 @@ from scoring.writes.services import Actor, evening_close
 
 from .factories import make_club, make_user
 from .interchange_data import DAY, build_club, evening_of
-from .test_import_checks import nested
+from .test_import_checks import DEEP_NOTE, with_deep_note
 from .test_import_export import counts
 
 pytestmark = pytest.mark.django_db
@@ -134,7 +134,8 @@ def _broken(club: Club) -> dict[str, tuple[bytes, str]]:
     def changed(change: Any) -> bytes:
         copy = json.loads(json.dumps(doc))
         change(copy)
-        return json.dumps(copy).encode()
+        text = json.dumps(copy)
+        return (with_deep_note(text) if json.dumps(DEEP_NOTE) in text else text).encode()
 
     return {
         "bad JSON": (b'{"club": "skatfreunde-altenburg",\n "date": }', "line 2"),
@@ -147,7 +148,7 @@ def _broken(club: Club) -> dict[str, tuple[bytes, str]]:
         "invalid note": (changed(lambda d: d["tables"][0]["deals"][3].update(note={"x": 1})),
                          "Table 1, deal 4: note must be"),
         "note nested too deep": (changed(lambda d: d["tables"][0]["deals"][2].update(
-            note=nested(950))), "Table 1, deal 3"),
+            note=DEEP_NOTE)), "Table 1, deal 3"),
         "too large": (b" " * (uploads.UPLOAD_MAX_BYTES + 1), "too large"),
     }
 
