@@ -3,7 +3,7 @@
 #   make serve  the production way: DEBUG=0, gunicorn and WhiteNoise on 127.0.0.1:8000
 #   make test   install, ruff, mypy (strict, every package), Django checks, the whole pytest
 #               suite on SQLite, then the database tests again on a throwaway PostgreSQL server
-#               with a throwaway Redis
+#               with a throwaway Redis (the tests but the browser's on TEST_WORKERS processes)
 #   make test-engine  the scoring engine's tests alone, without Django: seconds
 #   make bench  run every bench/*.py
 
@@ -121,8 +121,17 @@ lint: install
 check: install
 	$(PY) manage.py check
 
+# The tests but the browser's run on TEST_WORKERS processes (pytest-xdist; each has a test
+# database of its own, and on Redis a database of its own: tests/django_fixtures.py), handed
+# out one at a time (worksteal) so that the few long ones (the 1,001-player day) do not hold
+# up the rest. The browser tests then run in one process: one Chromium and one live server at
+# a time keep their waits what they were measured at. Each run ends with its ten longest
+# tests: where the time goes.
+TEST_WORKERS ?= 2
+XDIST := -n $(TEST_WORKERS) --dist worksteal --durations=10
 pytest: install
-	$(PY) -m pytest
+	$(PY) -m pytest -m "not browser" $(XDIST)
+	$(PY) -m pytest -m browser --durations=10
 
 # The pure engine's tests need no Django (tests/conftest.py loads the Django fixtures only
 # with pytest-django on), no database, no browser and no static files: only the packages.
@@ -141,7 +150,7 @@ test-engine: $(STAMP)
 DB_FREE := tests/engine tests/test_architecture.py tests/test_draw.py tests/test_stylesheets.py \
 	tests/test_layout.py tests/test_secrets.py
 pytest-postgres: install
-	scripts/pg-test-server scripts/redis-test-server $(PY) -m pytest -m "not browser" \
+	scripts/pg-test-server scripts/redis-test-server $(PY) -m pytest -m "not browser" $(XDIST) \
 		$(addprefix --ignore=,$(DB_FREE))
 
 # Each benchmark is a standalone script (bench/_*.py are their shared helpers, not run);

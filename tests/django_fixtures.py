@@ -13,6 +13,7 @@ import os
 import uuid
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from django.conf import settings
@@ -141,12 +142,26 @@ def _without_cache_tables(self: CaptureQueriesContext) -> list[dict[str, Any]]:
 CaptureQueriesContext.captured_queries = property(_without_cache_tables)  # type: ignore[assignment,method-assign]
 
 
+def worker_database(location: str) -> str:
+    """The Redis URL ``location`` on a database of this pytest-xdist worker's own (gw0: 1,
+    gw1: 2 …), as each worker has a test database of its own: a test's cache.clear() is a
+    FLUSHDB, which would empty the other worker's cache in the middle of its test. Outside
+    xdist, and for the servers a test starts (they take CACHE_URL with a prefix of their
+    own), the URL as it is."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if not worker.startswith("gw"):
+        return location
+    url = urlsplit(location)
+    return urlunsplit(url._replace(path=f"/{1 + int(worker[2:])}"))
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _caches_of_this_run() -> Iterator[None]:
     if not on_redis():
         yield
         return
-    run = {alias: {**config, "KEY_PREFIX": f"{RUN_PREFIX}:{alias}"}
+    run = {alias: {**config, "KEY_PREFIX": f"{RUN_PREFIX}:{alias}",
+                   "LOCATION": worker_database(config["LOCATION"])}
            for alias, config in settings.CACHES.items()}
     with override_settings(CACHES=run):
         yield

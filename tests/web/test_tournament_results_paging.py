@@ -21,7 +21,7 @@ from .factories import make_club, make_user
 from .test_tournament_scale import big_tournament
 from .tournaments import fill_series
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 RESULTS_BYTES = 150_000
 

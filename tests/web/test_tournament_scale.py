@@ -25,7 +25,7 @@ from scoring.writes import tournament as tw
 
 from .factories import make_club, make_user
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 DESK_BYTES = 300_000
 DESK_QUERIES = 25  # the desk's bound, the same at 41 and at 1,001 players
