@@ -145,8 +145,8 @@ OptionKind = Literal["bool", "choice", "int", "optional_int", "set", "bock"]
 @dataclass(frozen=True)
 class OptionSpec:
     """The values one option takes (deal-record.md "Options"): what the parser accepts, and
-    what the rule-profile form offers (forms/club.py builds its fields from these and the
-    option's words in reads/rule_words.py)."""
+    what the rule-profile form offers (forms/rule_profile.py builds its fields from these and
+    the option's words in reads/rule_words.py)."""
 
     kind: OptionKind
     # A choice's or a set's values, in the order they are offered and a set is written.

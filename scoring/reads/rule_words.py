@@ -20,7 +20,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
-from scoring.engine import AMERICAN1898_GAMES, NAMES, Ruleset, SkatError, ruleset
+from scoring.engine import AMERICAN1898_GAMES, NAMES, OPTION_SPECS, Ruleset, SkatError, ruleset
 from scoring.money import money, rate
 
 if TYPE_CHECKING:
@@ -245,7 +245,7 @@ def _unknown(options: Mapping[str, Any], known: set[str], prefix: str = "") -> l
     return [f"{prefix}{key}: {value!r}" for key, value in options.items() if key not in known]
 
 
-EXCEPTIONAL_GAMES = ("nullo_purchase", "nullo_tourne", "uno", "duo", "nullo_tricks")
+EXCEPTIONAL_GAMES = OPTION_SPECS["exceptional"].values  # in the order they are named
 
 
 def _exceptional_name(key: str) -> str:
