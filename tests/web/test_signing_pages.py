@@ -14,6 +14,9 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
+from django.utils.formats import date_format
+from django.utils.timezone import localtime
 
 from scoring.models import AuditEntry, FailureCount, HeldOperation, Signature, Table
 from scoring.views.signing import sign_token
@@ -66,10 +69,15 @@ def test_the_tablet_shows_totals_and_a_tap_signs(client: Client) -> None:
     answer = tablet_sign(tablet, table, anna.pk)
     text = answer.content.decode()
     assert "Anna Altenburg has signed the list." in text
-    assert re.search(r"signed \d{1,2}:\d\d", text)
+    # The time as the English pages write it: "9:05 p.m.", but "9 p.m." on the hour and
+    # "noon" at twelve (a pattern of digits failed at the full hour).
+    with translation.override("en"):
+        at = date_format(localtime(Signature.objects.get(table=table, player=anna).at),
+                         "TIME_FORMAT")
+    assert f"signed {at}" in text
     assert "Sign as Anna Altenburg" not in text and "Sign as Bernd Altenburg" in text
     sheet = tablet.get(reverse("scoring:sheet", args=[table.pk])).content.decode()
-    assert re.search(r"Anna Altenburg: signed \d{1,2}:\d\d", sheet)
+    assert f"Anna Altenburg: signed {at}" in sheet
 
 
 def test_the_signed_time_in_german() -> None:
