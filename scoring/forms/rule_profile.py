@@ -76,7 +76,7 @@ def option_field(key: str, spec: OptionSpec, words: OptionWords) -> forms.Field:
     from the rule words. Bounds are the engine's, so the form refuses what the parser
     would, with the field's own message."""
     label, help_text = words.label, words.help
-    choices = [(value, words.values.get(value, str(value))) for value in spec.values]
+    choices = [(value, words.values[value]) for value in spec.values]
     if spec.kind == "bool":
         return forms.BooleanField(label=label, help_text=help_text, required=False)
     if spec.kind == "choice" and all(type(v) is int for v in spec.values):
