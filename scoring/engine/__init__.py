@@ -34,6 +34,10 @@ never from a submodule (tests/test_architecture.py checks):
   for the browser);
 - the table screen's form and a record: ``record_from_form``, ``form_from_record``,
   ``form_values``, ``short_ramsch_given`` (form_record.py; the offline table through jsonapi).
+- team leagues (league.py, league-day.md): ``league_standings(teams, days)`` -> a
+  ``LeagueResult`` (each match day's ``SeriesRow``s and ``TableRow``s, the league table;
+  ``to_json()`` the ``league_day`` command's output) from ``LeagueTeam``s and ``LeagueDay``s,
+  ``parse_league(obj)`` the command's JSON read and checked into them; ``LeagueDayResult``.
 
 Rule systems: ``isko`` (International Skat Order), ``american1898`` (St. Louis rules),
 ``hoyle`` (Foster's Hoyle). The authority on every rule is DECISIONS.md.
@@ -48,6 +52,16 @@ from .errors import Localized, SkatError, language
 from .fields import active_seats, normalised, same_deal
 from .form_record import form_from_record, form_values, record_from_form, short_ramsch_given
 from .games import AMERICAN1898_GAMES, HISTORIC_GAMES, ISKO_GAMES, Game
+from .league import (
+    LeagueDay,
+    LeagueDayResult,
+    LeagueResult,
+    LeagueTeam,
+    SeriesRow,
+    TableRow,
+    league_standings,
+    parse_league,
+)
 from .options import OPTION_SPECS, PLAYER_DEPENDENT, Options, OptionSpec, OptionValue, bock_defaults
 from .records import (
     Concession,
@@ -113,6 +127,10 @@ __all__ = [
     "GameRecord",
     "GameType",
     "Kontra",
+    "LeagueDay",
+    "LeagueDayResult",
+    "LeagueResult",
+    "LeagueTeam",
     "Localized",
     "MisdealRecord",
     "OptionValue",
@@ -131,9 +149,11 @@ __all__ = [
     "ScoredEvening",
     "ScoredTable",
     "SettlementError",
+    "SeriesRow",
     "SettlementOptions",
     "SkatError",
     "TableDeal",
+    "TableRow",
     "active_seats",
     "auction",
     "bock_defaults",
@@ -151,11 +171,13 @@ __all__ = [
     "is_legal_bid",
     "is_record",
     "language",
+    "league_standings",
     "legal_bids",
     "matadors",
     "minor_unit",
     "normalised",
     "option_defaults",
+    "parse_league",
     "parse_options",
     "parse_settlement_options",
     "parse_stake",

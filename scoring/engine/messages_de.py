@@ -427,4 +427,22 @@ MESSAGES: dict[str, str] = {
         "Das Verlustspielgeld braucht die verlorenen Spiele jedes Platzes.",
     "The passed-deal fee needs each seat's passed deals.":
         "Das Geld für eingepasste Spiele braucht die eingepassten Spiele jedes Platzes.",
+    # ------------------------------------------------------------ league.py
+    "A league needs one or more teams.": "Eine Liga braucht mindestens eine Mannschaft.",
+    'Two teams are named "{team}".': "Zwei Mannschaften heißen „{team}“.",
+    'The team "{team}" has no players.': "Die Mannschaft „{team}“ hat keine Spieler.",
+    '"{player}" plays for "{first}" and for "{second}".':
+        "„{player}“ spielt für „{first}“ und für „{second}“.",
+    "A series names the players who played it; this one names nobody.":
+        "Eine Serie nennt die Spieler, die sie gespielt haben; diese nennt niemanden.",
+    '"{player}" is not on a team.': "„{player}“ gehört zu keiner Mannschaft.",
+    "The input must be a JSON object with teams and days, not {value}.":
+        "Die Eingabe muss ein JSON-Objekt mit teams und days sein, nicht {value}.",
+    "Expected a JSON object, not {value}.": "Hier gehört ein JSON-Objekt hin, nicht {value}.",
+    'The field "{key}" is missing.': "Das Feld „{key}“ fehlt.",
+    "Expected a list, not {value}.": "Hier gehört eine Liste hin, nicht {value}.",
+    "Expected a name (text, not empty), not {value}.":
+        "Hier gehört ein Name hin (Text, nicht leer), nicht {value}.",
+    'The Spielpunkte of "{player}" must be a whole number, not {value}.':
+        "Die Spielpunkte von „{player}“ müssen eine ganze Zahl sein, nicht {value}.",
 }
