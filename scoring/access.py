@@ -36,6 +36,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import F, FilteredRelation, Model, Q, QuerySet
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.apps import (
@@ -49,10 +50,13 @@ from scoring.models import (
     Deal,
     Evening,
     FailureCount,
+    League,
+    MatchDay,
     Membership,
     Player,
     Season,
     Table,
+    TeamPlayer,
 )
 from scoring.writes.services import Actor
 
@@ -219,6 +223,76 @@ def _require(member: Membership, *, write: bool, admin: bool) -> None:
         raise PermissionDenied
     if write and not member.can_score:
         raise PermissionDenied
+
+
+# ---------------------------------------------------------------- team leagues
+
+@dataclass(frozen=True)
+class LeagueAccess:
+    """What the signed-in user may do in a league (issue 25). The league secretaries are
+    the admins of the league's club; a match day's host is the admins of the host team's
+    club (its desk until the results are binding); a captain signs the report for his team;
+    members of the league's club and of its teams' clubs may read the league's pages."""
+
+    secretary: bool
+    reader: bool
+    host_clubs: frozenset[int]  # clubs the user is an admin of
+    captain_of: frozenset[int]  # teams whose captain's player is the user
+
+    def hosts(self, day: MatchDay) -> bool:
+        host = day.host
+        return self.secretary or (host is not None and host.club_id in self.host_clubs)
+
+    def signs_for(self, team_id: int) -> bool:
+        return team_id in self.captain_of
+
+
+def league_access(request: HttpRequest, league: League) -> LeagueAccess:
+    """Two queries: the user's memberships and the teams he captains in this league."""
+    user = request.user
+    if not user.is_authenticated:
+        return LeagueAccess(False, False, frozenset(), frozenset())
+    roles = dict(Membership.objects.filter(user=user).values_list("club_id", "role"))
+    captain_of = frozenset(TeamPlayer.objects.filter(
+        team__group__league=league, captain=True, player__user=user).values_list(
+            "team_id", flat=True))
+    admin_of = frozenset(c for c, role in roles.items() if role == Membership.Role.ADMIN)
+    team_clubs = set(league.groups.filter(teams__club__isnull=False).values_list(
+        "teams__club_id", flat=True)) if roles else set()
+    reader = (league.club_id in roles or bool(team_clubs & set(roles)) or bool(captain_of)
+              or user.is_staff)
+    return LeagueAccess(league.club_id in admin_of, reader, admin_of, captain_of)
+
+
+def league_for(request: HttpRequest, pk: int, *, secretary: bool = False,
+               ) -> tuple[League, LeagueAccess]:
+    """A league for its readers (404 for anyone else); ``secretary``: only for the league
+    secretaries (403 for the other readers)."""
+    league = get_object_or_404(League.objects.select_related("club", "profile"), pk=pk)
+    access = league_access(request, league)
+    if not access.reader:
+        raise Http404
+    if secretary and not access.secretary:
+        raise PermissionDenied
+    return league, access
+
+
+def match_day_for(request: HttpRequest, pk: int, *, desk: bool = False,
+                  ) -> tuple[MatchDay, LeagueAccess]:
+    """A match day for the league's readers; ``desk`` (line-ups, seating, the tablet's
+    signatures): the league secretaries, and the host's club admins until the results are
+    binding."""
+    day = get_object_or_404(MatchDay.objects.select_related(
+        "group__league__club", "group__league__profile", "host", "evening"), pk=pk)
+    league = day.group.league
+    access = league_access(request, league)
+    if not access.reader and not (day.host is not None
+                                  and day.host.club_id in access.host_clubs):
+        raise Http404
+    if desk and not access.secretary and (
+            not access.hosts(day) or timezone.localdate() >= day.binding_from(league)):
+        raise PermissionDenied
+    return day, access
 
 
 # ---------------------------------------------------------------- table codes

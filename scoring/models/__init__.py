@@ -8,8 +8,8 @@ One module per role, imported here in the order the models were always defined (
 Django registers them in): rules.py (the rule fields profiles and evenings share), club.py,
 evening.py (tables, seats, deals, signatures), audit.py (the audit log, held operations),
 invitations.py, imports.py (paper totals, pending uploads, the club log), tournament.py,
-federation.py (table scores), limits.py (failure counts). ``scoring.models`` exports every
-model; import them from here.
+federation.py (table scores), limits.py (failure counts), league.py (team leagues).
+``scoring.models`` exports every model; import them from here.
 """
 
 from __future__ import annotations
@@ -46,6 +46,17 @@ from scoring.models.tournament import (
 )
 from scoring.models.federation import TableScore
 from scoring.models.limits import FailureCount
+from scoring.models.league import (
+    POSITIONS,
+    League,
+    LeagueGroup,
+    Team,
+    TeamPlayer,
+    MatchDay,
+    Lineup,
+    MatchSeries,
+    ReportSignature,
+)
 # isort: on
 
 __all__ = [
@@ -60,9 +71,16 @@ __all__ = [
     "INVITATION_DAYS",
     "ImportedTotal",
     "Invitation",
+    "League",
+    "LeagueGroup",
+    "Lineup",
+    "MatchDay",
+    "MatchSeries",
     "Membership",
+    "POSITIONS",
     "PendingImport",
     "Player",
+    "ReportSignature",
     "RuleProfile",
     "RuleSystem",
     "RulesMixin",
@@ -74,6 +92,8 @@ __all__ = [
     "Signup",
     "Table",
     "TableScore",
+    "Team",
+    "TeamPlayer",
     "Tournament",
     "TournamentSeries",
     "invitation_expiry",

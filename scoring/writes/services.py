@@ -7,6 +7,7 @@ import json
 import random
 import uuid
 from dataclasses import dataclass
+from datetime import timedelta
 from functools import partial
 from typing import Any
 
@@ -25,6 +26,7 @@ from scoring.models import (
     Deal,
     Evening,
     HeldOperation,
+    MatchDay,
     Scoring,
     Season,
     Seat,
@@ -132,6 +134,20 @@ def _check_open(table: Table) -> None:
             "admin reopens it."))
 
 
+def _check_binding(table: Table, actor: Actor) -> None:
+    """A team league's results are binding some days after the match day (the league's
+    setting): from then on only the league secretary (a club admin of the league's club,
+    whose evening the match day is) can change them, with the reason every change needs."""
+    if actor.admin:
+        return
+    day = MatchDay.objects.filter(evening_id=table.evening_id).values_list(
+        "date", "group__league__binding_days").first()
+    if day is not None and timezone.localdate() >= day[0] + timedelta(days=day[1]):
+        raise SkatError(None, _(
+            "The results of this match day are binding: only the league secretary can "
+            "change them."))
+
+
 def locked_message() -> str:
     return _("Every player has signed this list: it is locked. Only a club admin or the "
              "tournament director can still change it, with a reason.")
@@ -216,6 +232,7 @@ def deal_record(*, table: Table, record: DealRecord | dict[str, Any], expected_v
             return existing
     if not closed_ok:
         _check_open(table)
+    _check_binding(table, actor)
     try:
         with transaction.atomic():
             if not _claim_version(table, expected_version):
@@ -283,6 +300,7 @@ def _change(deal: Deal, action: str, record: dict[str, Any] | None, reason: str,
             closed_ok: bool = False) -> Deal:
     if not closed_ok:
         _check_open(deal.table)
+    _check_binding(deal.table, actor)
     if action != AuditEntry.Action.CREATE and not reason.strip():
         raise SkatError("reason", _("Say why the deal is changed."))
     if action == AuditEntry.Action.DELETE and deal.deleted:

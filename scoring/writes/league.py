@@ -1,0 +1,338 @@
+"""Every change to a team league (issue 25): the league, its groups and teams, the players,
+the match-day calendar, the line-ups of each series, seating a series onto real tables of
+the match day's evening (scoring/league_draw.py) and the captains' signatures. A result is
+corrected where it was recorded: a deal or a seat of a match day's table, through the deal
+services, with a reason the audit log keeps; once the results are binding only the league
+secretary can (services._check_binding).
+
+One transaction each; a change the rules do not allow raises ValidationError with a message
+for the secretary and changes nothing. Every change bumps the league's version (the public
+page is cached under it and the tables' versions)."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import F
+from django.utils.translation import gettext as _
+
+from scoring import draw, league_draw
+from scoring.engine import ruleset
+from scoring.models import (
+    POSITIONS,
+    Club,
+    League,
+    LeagueGroup,
+    Lineup,
+    MatchDay,
+    MatchSeries,
+    Player,
+    ReportSignature,
+    RuleProfile,
+    Scoring,
+    Team,
+    TeamPlayer,
+)
+from scoring.reads.league import day_progress, series_meetings
+from scoring.writes import services
+from scoring.writes.tournament import MAX_SEED, new_seed
+
+
+def _bump(league: League) -> None:
+    League.objects.filter(pk=league.pk).update(version=F("version") + 1)
+    league.refresh_from_db(fields=["version"])
+
+
+def _name(text: str, what: str) -> str:
+    name = " ".join(text.split())
+    if not name:
+        raise ValidationError(_("Give the %(what)s's name.") % {"what": what})
+    return name
+
+
+# ---------------------------------------------------------------- the league and its teams
+
+def league_create(*, club: Club, name: str, season: str, profile: RuleProfile,
+                  series_per_day: int = 3, series_rounds: int = 12, binding_days: int = 14,
+                  public: bool = False) -> League:
+    if profile.club_id != club.pk:
+        raise ValidationError(_("The rule profile belongs to another club."))
+    if (profile.scoring != Scoring.SEEGER_FABIAN
+            or Scoring.SEEGER_FABIAN not in ruleset(profile.rules).scorings):
+        raise ValidationError(_(
+            "A league is evaluated by Seeger-Fabian: choose a rule profile of the "
+            "International Skat Order scored by Seeger-Fabian."))
+    league = League(club=club, name=" ".join(name.split()), season=" ".join(season.split()),
+                    profile=profile, series_per_day=series_per_day,
+                    series_rounds=series_rounds, binding_days=binding_days, public=public)
+    league.full_clean()
+    league.save()
+    return league
+
+
+def league_settings(*, league: League, public: bool, binding_days: int,
+                    series_per_day: int) -> League:
+    """What the secretary may change during the season. Fewer series per day than a day
+    has seated already is refused."""
+    seated = MatchSeries.objects.filter(match_day__group__league=league).order_by(
+        "-number").values_list("number", flat=True).first() or 0
+    if series_per_day < seated:
+        raise ValidationError(_(
+            "A match day has seated %(count)d series already: the league cannot have fewer "
+            "series per day.") % {"count": seated})
+    league.public, league.binding_days = public, binding_days
+    league.series_per_day = series_per_day
+    league.full_clean()
+    with transaction.atomic():
+        league.save(update_fields=["public", "binding_days", "series_per_day"])
+        _bump(league)
+    return league
+
+
+def group_create(*, league: League, name: str) -> LeagueGroup:
+    group = LeagueGroup(league=league, name=_name(name, _("group")))
+    group.full_clean()
+    with transaction.atomic():
+        group.save()
+        _bump(league)
+    return group
+
+
+def team_create(*, group: LeagueGroup, name: str, club: Club | None = None,
+                club_name: str = "") -> Team:
+    """A team from a club of the site (``club``) or a guest club by name."""
+    team = Team(group=group, name=_name(name, _("team")), club=club,
+                club_name=" ".join(club_name.split()) or (club.name if club else ""))
+    team.full_clean()
+    with transaction.atomic():
+        team.save()
+        _bump(group.league)
+    return team
+
+
+def team_player_add(*, team: Team, name: str = "", member: Player | None = None,
+                    position: int | None = None, captain: bool = False) -> TeamPlayer:
+    """Add a player to a team: a player of the league's club (``member``) or by name, then a
+    guest player of the league's club, found again by name (as a tournament's guests are).
+    ``position`` 1–4, or None for a substitute. A player plays for one team of a league."""
+    league = team.group.league
+    with transaction.atomic():
+        if member is not None:
+            if member.club_id != league.club_id:
+                raise ValidationError(_("Every player must belong to the club."))
+            player = member
+        else:
+            name = _name(name, _("player"))[:100]
+            found = Player.objects.filter(club=league.club, name=name).first()
+            player = found if found is not None else Player.objects.create(
+                club=league.club, name=name, guest=True)
+        other = TeamPlayer.objects.filter(player=player, team__group__league=league).exclude(
+            team=team).select_related("team").first()
+        if other is not None:
+            raise ValidationError(_("%(name)s plays for %(team)s already.")
+                                  % {"name": player.name, "team": other.team.name})
+        if team.players.filter(player=player).exists():
+            raise ValidationError(_("%(name)s is on the team already.") % {"name": player.name})
+        if position is not None and team.players.filter(position=position).exists():
+            raise ValidationError(_("Position %(position)d is taken.") % {"position": position})
+        if captain:
+            team.players.filter(captain=True).update(captain=False)
+        member_row = TeamPlayer(team=team, player=player, position=position, captain=captain)
+        member_row.full_clean()
+        member_row.save()
+        _bump(league)
+    return member_row
+
+
+def team_player_set(*, member: TeamPlayer, position: int | None, captain: bool) -> TeamPlayer:
+    """Move a player to another position (or to the substitutes) and make him captain."""
+    team = member.team
+    with transaction.atomic():
+        if position is not None and team.players.filter(position=position).exclude(
+                pk=member.pk).exists():
+            raise ValidationError(_("Position %(position)d is taken.") % {"position": position})
+        if captain:
+            team.players.exclude(pk=member.pk).filter(captain=True).update(captain=False)
+        member.position, member.captain = position, captain
+        member.full_clean()
+        member.save(update_fields=["position", "captain"])
+        _bump(team.group.league)
+    return member
+
+
+# ---------------------------------------------------------------- the calendar
+
+def match_day_create(*, group: LeagueGroup, date: datetime.date, host: Team | None = None,
+                     venue: str = "", teams: list[Team] | None = None,
+                     number: int | None = None) -> MatchDay:
+    """A match day of the group and its evening (the league's rules frozen, no stake: no
+    money passes between players). ``teams`` defaults to every team of the group."""
+    league = group.league
+    if league.profile is None:
+        raise ValidationError(_("Choose the league's rule profile first."))
+    members = list(group.teams.all()) if teams is None else list(teams)
+    if any(t.group_id != group.pk for t in members):
+        raise ValidationError(_("Every team must belong to the group."))
+    if len(members) < 3:
+        raise ValidationError(_("A match day needs at least 3 teams."))
+    if host is not None and host.group_id != group.pk:
+        raise ValidationError(_("The host must be a team of the group."))
+    with transaction.atomic():
+        if number is None:
+            number = (group.days.order_by("-number").values_list("number", flat=True)
+                      .first() or 0) + 1
+        name = _("%(group)s, match day %(number)d") % {"group": group.name, "number": number}
+        evening = services.evening_create(
+            club=league.club, date=date, profile=league.profile, name=name[:100],
+            stake=0, series_rounds=league.series_rounds)
+        day = MatchDay(group=group, number=number, date=date, host=host,
+                       venue=" ".join(venue.split()), evening=evening)
+        day.full_clean()
+        day.save()
+        day.teams.set(members)
+        _bump(league)
+    return day
+
+
+# ---------------------------------------------------------------- line-ups and seating
+
+def _seated(day: MatchDay) -> int:
+    return day.draws.order_by("-number").values_list("number", flat=True).first() or 0
+
+
+def lineup_set(*, day: MatchDay, series: int, team: Team,
+               players: list[Player | None]) -> list[Lineup]:
+    """Check in a team's line-up for a series not yet seated: ``players[i]`` at position
+    i + 1 (None: nobody there). A team plays with four, or three (one table becomes a
+    3-table), or not at all in that series; each player must be on the team."""
+    league = day.group.league
+    if day.evening.closed:
+        raise ValidationError(_("This match day is closed."))
+    if not 1 <= series <= league.series_per_day:
+        raise ValidationError(_("The match day has series 1 to %(count)d.")
+                              % {"count": league.series_per_day})
+    if not day.teams.filter(pk=team.pk).exists():
+        raise ValidationError(_("%(team)s does not play on this match day.")
+                              % {"team": team.name})
+    if len(players) > POSITIONS:
+        raise ValidationError(_("A team plays with at most %(count)d players.")
+                              % {"count": POSITIONS})
+    present = [p for p in players if p is not None]
+    if len(present) in (1, 2):
+        raise ValidationError(_(
+            "A team plays a series with three or four players (or not at all): %(team)s has "
+            "%(count)d.") % {"team": team.name, "count": len(present)})
+    if len({p.pk for p in present}) != len(present):
+        raise ValidationError(_("A player can play at one position only."))
+    roster = set(team.players.values_list("player_id", flat=True))
+    strangers = [p.name for p in present if p.pk not in roster]
+    if strangers:
+        raise ValidationError(_("%(names)s is not on the team %(team)s.")
+                              % {"names": ", ".join(strangers), "team": team.name})
+    with transaction.atomic():
+        locked = MatchDay.objects.select_for_update().get(pk=day.pk)
+        if series <= _seated(locked):
+            raise ValidationError(_(
+                "Series %(series)d is seated already: its line-up can only be corrected by "
+                "the league secretary, with a reason.") % {"series": series})
+        Lineup.objects.filter(match_day=day, series=series, team=team).delete()
+        rows = Lineup.objects.bulk_create(
+            Lineup(match_day=day, series=series, team=team, position=position, player=p)
+            for position, p in enumerate(players, start=1) if p is not None)
+        _bump(league)
+    return rows
+
+
+def _lineups_of(day: MatchDay, series: int) -> dict[int, dict[int, Player]]:
+    """team id -> position -> player of a series. A team without a line-up of its own for
+    this series keeps its latest one (the same players play on unless someone was changed
+    between series); that copy is checked in for this series, so the report lists it."""
+    found: dict[int, dict[int, Player]] = {}
+    latest: dict[int, int] = {}
+    for row in Lineup.objects.filter(match_day=day, series__lte=series).select_related(
+            "player").order_by("series"):
+        if latest.get(row.team_id) != row.series:
+            found[row.team_id], latest[row.team_id] = {}, row.series
+        found[row.team_id][row.position] = row.player
+    Lineup.objects.bulk_create(
+        Lineup(match_day=day, series=series, team_id=team, position=position, player=p)
+        for team, places in found.items() if latest[team] != series
+        for position, p in places.items())
+    return found
+
+
+def series_seat(*, day: MatchDay, seed: int | None = None) -> MatchSeries:
+    """Seat the day's next series onto real tables: one player of each team at each table;
+    series 1 by positions, later series rotated against repeated opponents (seeded; the seed
+    is recorded). The series before must be finished at every table."""
+    league = day.group.league
+    if day.evening.closed:
+        raise ValidationError(_("This match day is closed."))
+    seed = new_seed() if seed is None else seed
+    if not 0 <= seed < MAX_SEED:
+        raise ValidationError(_("The seed must be a whole number from 0 to %(max)d.")
+                              % {"max": MAX_SEED - 1})
+    with transaction.atomic():
+        locked = MatchDay.objects.select_for_update().get(pk=day.pk)
+        number = _seated(locked) + 1
+        if number > league.series_per_day:
+            raise ValidationError(_("All %(count)d series are seated.")
+                                  % {"count": league.series_per_day})
+        if number > 1:
+            waiting = day_progress(locked).unfinished(number - 1)
+            if waiting is not None:
+                raise ValidationError(_(
+                    "Series %(series)d is not finished yet: table %(table)d has played "
+                    "%(count)d of %(length)d games.") % {
+                        "series": number - 1, "table": waiting.number,
+                        "count": waiting.played, "length": waiting.length})
+        places = _lineups_of(locked, number)
+        teams = sorted(locked.teams.all(), key=lambda t: (t.name.casefold(), t.pk))
+        lineups = [[places.get(t.pk, {}).get(p) for p in range(1, POSITIONS + 1)]
+                   for t in teams]
+        if sum(p is not None for lineup in lineups for p in lineup) == 0:
+            raise ValidationError(_("Check in the line-ups of series %(series)d first.")
+                                  % {"series": number})
+        earlier = series_meetings(locked, number)
+        tables = league_draw.seat_series(
+            lineups, number, earlier, draw.series_random(seed, number),
+            ahead=league.series_per_day - number, names=[t.name for t in teams])
+        for table_number, players in enumerate(tables, start=1):
+            services.table_create(evening=locked.evening, players=list(players),
+                                  number=table_number, series=number)
+        drawn = MatchSeries.objects.create(
+            match_day=locked, number=number, seed=seed,
+            repeated_pairs=league_draw.repeated_pairs(tables, earlier))
+        _bump(league)
+    return drawn
+
+
+# ---------------------------------------------------------------- the report's signatures
+
+def report_sign(*, day: MatchDay, team: Team, user: Any = None,
+                where: str = ReportSignature.Where.TABLET) -> ReportSignature:
+    """The team's captain signs the match-day report, once every series is played."""
+    if not day.teams.filter(pk=team.pk).exists():
+        raise ValidationError(_("%(team)s does not play on this match day.")
+                              % {"team": team.name})
+    captain = team.players.filter(captain=True).select_related("player").first()
+    if captain is None:
+        raise ValidationError(_("%(team)s has no captain.") % {"team": team.name})
+    if where == ReportSignature.Where.ACCOUNT and (
+            user is None or captain.player.user_id != user.pk):
+        raise ValidationError(_("Only the captain of %(team)s can sign for the team.")
+                              % {"team": team.name})
+    progress = day_progress(day)
+    if not progress.finished(day.group.league.series_per_day):
+        raise ValidationError(_("The report is signed when every series is played."))
+    with transaction.atomic():
+        if day.signatures.filter(team=team).exists():
+            raise ValidationError(_("%(team)s has signed already.") % {"team": team.name})
+        signature = ReportSignature.objects.create(
+            match_day=day, team=team, name=captain.player.name, where=where,
+            user=user if user is not None and user.is_authenticated else None)
+        _bump(day.group.league)
+    return signature
