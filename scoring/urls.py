@@ -11,6 +11,9 @@ from scoring.views import (
     held,
     home,
     imports,
+    league,
+    league_day,
+    league_pdf,
     members,
     offline_app,
     onboarding,
@@ -36,4 +39,5 @@ urlpatterns = [*home.urlpatterns, *club.urlpatterns, *entry.urlpatterns, *sheet.
                *onboarding.urlpatterns, *members.urlpatterns, *account.urlpatterns,
                *imports.urlpatterns, *tournament.urlpatterns, *board.urlpatterns,
                *federation.urlpatterns, *signing.urlpatterns, *cockpit.urlpatterns,
-               *signup.urlpatterns, *preisskat.urlpatterns]
+               *signup.urlpatterns, *preisskat.urlpatterns, *league.urlpatterns,
+               *league_day.urlpatterns, *league_pdf.urlpatterns]
