@@ -125,7 +125,7 @@ def test_a_refusal_in_german() -> None:
     assert err.message_in("de") == "„Xaver“ gehört zu keiner Mannschaft."
 
 
-def test_the_function_the_pages_call_checks_alike() -> None:
+def test_the_function_the_pages_call_refuses_what_it_cannot_score() -> None:
     teams = (LeagueTeam("A", ("a",)), LeagueTeam("B", ("b", "a")))
     with pytest.raises(SkatError) as caught:
         league_standings(teams, [])
@@ -135,5 +135,21 @@ def test_the_function_the_pages_call_checks_alike() -> None:
     assert (caught.value.field, caught.value.message) == (
         "days[0].series[1].points", '"z" is not on a team.')
     with pytest.raises(SkatError) as caught:
-        league_standings((), [])
-    assert caught.value.field == "teams"
+        league_standings((LeagueTeam("A", ("a",)), LeagueTeam("A", ("b",))), [])
+    assert caught.value.field == "teams[1].name"
+
+
+def test_the_function_the_pages_call_scores_a_league_being_set_up() -> None:
+    """No teams yet, a team without players, a series of nobody: scored as they stand
+    (the command's input refuses them, above)."""
+    assert league_standings((), [LeagueDay("1", ({},))]).to_json() == {
+        "days": [{"name": "1", "series": [[]], "table": []}], "table": []}
+    result = league_standings((LeagueTeam("A", ("a",)), LeagueTeam("B", ())),
+                              [LeagueDay("1", ({"a": -5}, {}))])
+    # series 1: A played (1:0), B has no players (0:1); series 2: nobody played, both share
+    # places 1-2: 0.5:0.5 each
+    assert [(r.team, r.place, r.plus, r.minus) for rows in result.days[0].series
+            for r in rows] == [("A", 1, 1, 0), ("B", 2, 0, 1), ("A", 1, 0.5, 0.5),
+                               ("B", 1, 0.5, 0.5)]
+    assert [(r.team, r.place, r.plus, r.minus, r.points) for r in result.table] == [
+        ("A", 1, 1.5, 0.5, -5), ("B", 2, 0.5, 1.5, 0)]

@@ -21,11 +21,14 @@ from scoring.engine import (
 @st.composite
 def leagues(draw: st.DrawFn) -> tuple[tuple[LeagueTeam, ...], tuple[LeagueDay, ...]]:
     n = draw(st.integers(1, 7))
-    teams = tuple(LeagueTeam(f"T{t}", tuple(f"p{t}.{i}" for i in range(draw(st.integers(1, 5)))))
+    # a team without players and a series of nobody, as the pages may have them while a
+    # league is set up; the first team always has players
+    teams = tuple(LeagueTeam(f"T{t}", tuple(f"p{t}.{i}"
+                                            for i in range(draw(st.integers(int(t == 0), 5)))))
                   for t in range(n))
     players = [p for team in teams for p in team.players]
     score = st.integers(-3, 3) | st.integers(-2000, 2000)
-    series = st.dictionaries(st.sampled_from(players), score, min_size=1)
+    series = st.dictionaries(st.sampled_from(players), score)
     days = draw(st.lists(st.builds(LeagueDay, st.text(max_size=3),
                                    st.lists(series, max_size=4).map(tuple)), max_size=3))
     return teams, tuple(days)
