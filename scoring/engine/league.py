@@ -8,7 +8,9 @@ and checks the command's JSON input into its typed arguments.
 
 Every team of ``teams`` is on every day: a team that has no player in a series is placed after
 every team that played it (rule 3), so a team absent all day still takes its minus points.
-A day may have no series yet (every team 0:0, all sharing place 1). Wertungspunkte are exact
+A day may have no series yet (every team 0:0, all sharing place 1). ``league_standings`` scores
+a league still being set up (no teams yet, a team without players); the command's input
+(``parse_league``) may have neither, nor a series that names nobody. Wertungspunkte are exact
 inside (``Fraction``: a shared place gives a half); the rows carry them as numbers, an ``int``
 when whole, else the ``float`` of the half (JSON ``2.5``).
 """
@@ -205,8 +207,10 @@ def league_standings(teams: Sequence[LeagueTeam], days: Sequence[LeagueDay]) -> 
     """Every match day's series rows and table, and the league table (league-day.md).
 
     ``teams`` are on every day; each series names the players who played it with their
-    Spielpunkte. Checked as ``parse_league`` checks it (``SkatError`` naming the place: a
-    player on no team or on two, no teams, a team without players, a series naming nobody)."""
+    Spielpunkte. A league still being set up is scored as it stands (no teams: empty tables; a
+    team without players: placed last in every series). What cannot be scored is a
+    ``SkatError`` naming the place: two teams of one name, a player on two teams, a player in
+    a series who is on no team. ``parse_league`` refuses more (the command's contract)."""
     team_of = check_league(teams, days)
     names = [team.name for team in teams]
     league = {team: _Tally() for team in names}
@@ -222,9 +226,12 @@ def league_standings(teams: Sequence[LeagueTeam], days: Sequence[LeagueDay]) -> 
 # ---------------------------------------------------------------- checks
 
 
-def check_league(teams: Sequence[LeagueTeam], days: Sequence[LeagueDay]) -> dict[str, str]:
-    """Who plays for which team (player -> team name), or a ``SkatError`` naming the place."""
-    if not teams:
+def check_league(teams: Sequence[LeagueTeam], days: Sequence[LeagueDay], *,
+                 complete: bool = False) -> dict[str, str]:
+    """Who plays for which team (player -> team name), or a ``SkatError`` naming the place.
+    ``complete`` also refuses what the ``league_day`` command's input may not have: no teams,
+    a team without players, a series that names nobody."""
+    if complete and not teams:
         raise SkatError("teams", "A league needs one or more teams.")
     team_of: dict[str, str] = {}
     seen: set[str] = set()
@@ -232,7 +239,7 @@ def check_league(teams: Sequence[LeagueTeam], days: Sequence[LeagueDay]) -> dict
         if team.name in seen:
             raise SkatError(f"teams[{i}].name", 'Two teams are named "{team}".', team=team.name)
         seen.add(team.name)
-        if not team.players:
+        if complete and not team.players:
             raise SkatError(f"teams[{i}].players", 'The team "{team}" has no players.',
                             team=team.name)
         for player in team.players:
@@ -243,17 +250,14 @@ def check_league(teams: Sequence[LeagueTeam], days: Sequence[LeagueDay]) -> dict
             team_of[player] = team.name
     for d, day in enumerate(days):
         for s, points in enumerate(day.series):
-            _check_series(f"days[{d}].series[{s}].points", points, team_of)
+            field = f"days[{d}].series[{s}].points"
+            if complete and not points:
+                raise SkatError(field, "A series names the players who played it; this one "
+                                "names nobody.")
+            for player in points:
+                if player not in team_of:
+                    raise SkatError(field, '"{player}" is not on a team.', player=player)
     return team_of
-
-
-def _check_series(field: str, points: Mapping[str, int], team_of: Mapping[str, str]) -> None:
-    if not points:
-        raise SkatError(field, "A series names the players who played it; this one names "
-                        "nobody.")
-    for player in points:
-        if player not in team_of:
-            raise SkatError(field, '"{player}" is not on a team.', player=player)
 
 
 # ---------------------------------------------------------------- the command's JSON
@@ -336,5 +340,5 @@ def parse_league(obj: object) -> tuple[tuple[LeagueTeam, ...], tuple[LeagueDay, 
     teams = tuple(_team(f"teams[{i}]", t) for i, t in enumerate(_list("teams", league["teams"])))
     days = tuple(_day_input(f"days[{d}]", day)
                  for d, day in enumerate(_list("days", league["days"])))
-    check_league(teams, days)
+    check_league(teams, days, complete=True)
     return teams, days
