@@ -53,10 +53,14 @@ class LeagueTeam:
 
 @dataclass(frozen=True)
 class LeagueDay:
-    """A match day: per series, each player who played it -> his Spielpunkte."""
+    """A match day: per series, each player who played it -> his Spielpunkte. ``teams``:
+    the teams that meet on the day, where a group's teams meet in turns (a day of a group of
+    eight where four meet); None, as in the command's input: every team. A team that does
+    not meet on a day is in none of its rows and takes nothing from it."""
 
     name: str
     series: tuple[Mapping[str, int], ...]
+    teams: tuple[str, ...] | None = None
 
 
 # ---------------------------------------------------------------- the answers, as types
@@ -192,6 +196,8 @@ def _table(tally: Mapping[str, _Tally]) -> tuple[TableRow, ...]:
 
 def _day(day: LeagueDay, names: Sequence[str], team_of: Mapping[str, str]) -> tuple[
         LeagueDayResult, dict[str, _Tally]]:
+    if day.teams is not None:
+        names = [team for team in names if team in day.teams]
     tally = {team: _Tally() for team in names}
     series = []
     for points in day.series:
@@ -249,6 +255,10 @@ def check_league(teams: Sequence[LeagueTeam], days: Sequence[LeagueDay], *,
                                 second=team.name)
             team_of[player] = team.name
     for d, day in enumerate(days):
+        meeting = seen if day.teams is None else set(day.teams)
+        for name in sorted(meeting - seen):
+            raise SkatError(f"days[{d}].teams", 'The day names "{team}", which is not a team.',
+                            team=name)
         for s, points in enumerate(day.series):
             field = f"days[{d}].series[{s}].points"
             if complete and not points:
@@ -257,6 +267,9 @@ def check_league(teams: Sequence[LeagueTeam], days: Sequence[LeagueDay], *,
             for player in points:
                 if player not in team_of:
                     raise SkatError(field, '"{player}" is not on a team.', player=player)
+                if team_of[player] not in meeting:
+                    raise SkatError(field, '"{player}" plays for "{team}", which does not '
+                                    'meet on this day.', player=player, team=team_of[player])
     return team_of
 
 

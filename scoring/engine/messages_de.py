@@ -436,6 +436,10 @@ MESSAGES: dict[str, str] = {
     "A series names the players who played it; this one names nobody.":
         "Eine Serie nennt die Spieler, die sie gespielt haben; diese nennt niemanden.",
     '"{player}" is not on a team.': "„{player}“ gehört zu keiner Mannschaft.",
+    'The day names "{team}", which is not a team.':
+        "Der Spieltag nennt „{team}“, das keine Mannschaft ist.",
+    '"{player}" plays for "{team}", which does not meet on this day.':
+        "„{player}“ spielt für „{team}“, die an diesem Spieltag nicht antritt.",
     "The input must be a JSON object with teams and days, not {value}.":
         "Die Eingabe muss ein JSON-Objekt mit teams und days sein, nicht {value}.",
     "Expected a JSON object, not {value}.": "Hier gehört ein JSON-Objekt hin, nicht {value}.",

@@ -160,7 +160,8 @@ def group_numbers(group: LeagueGroup) -> GroupNumbers:
         for number in range(1, seated[day.pk] + 1):
             series.append({str(s.player_id): s.points for s in scores[day.pk]
                            if s.series == number and s.team})
-        league_days.append(LeagueDay(f"{day.number}", tuple(series)))
+        league_days.append(LeagueDay(f"{day.number}", tuple(series),
+                                     tuple(t.name for t in day.teams.all())))
     result = league_standings(league_teams, league_days)
     return GroupNumbers(group, teams, days, result, played,
                         {d.pk: scores[d.pk] for d in played})
