@@ -142,7 +142,9 @@ class TeamPlayer(models.Model):
 
 
 class MatchDay(models.Model):
-    """A match day of a group: its teams meet at the host's; the play is ``evening``."""
+    """A match day of a group: its teams meet at the host's; the play is ``evening``. Where a
+    group's teams meet in several places on one match day (twelve teams, three venues of
+    four), each place is a MatchDay of its own with the same number and its ``teams``."""
 
     group = models.ForeignKey(LeagueGroup, on_delete=models.CASCADE, related_name="days",
                               verbose_name=_("group"))
@@ -158,10 +160,7 @@ class MatchDay(models.Model):
     class Meta:
         verbose_name = _("match day")
         verbose_name_plural = _("match days")
-        ordering = ["group", "number"]
-        constraints = [
-            models.UniqueConstraint(fields=["group", "number"], name="match_day_number_once"),
-        ]
+        ordering = ["group", "number", "id"]
 
     def __str__(self) -> str:
         return f"{self.group} – {self.number}. {_('match day')}"

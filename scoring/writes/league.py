@@ -169,7 +169,9 @@ def match_day_create(*, group: LeagueGroup, date: datetime.date, host: Team | No
                      venue: str = "", teams: list[Team] | None = None,
                      number: int | None = None) -> MatchDay:
     """A match day of the group and its evening (the league's rules frozen, no stake: no
-    money passes between players). ``teams`` defaults to every team of the group."""
+    money passes between players). ``teams`` defaults to every team of the group; a team
+    meets at one place per match day number (``number``: the next one by default; the same
+    number again for another place of the same match day)."""
     league = group.league
     if league.profile is None:
         raise ValidationError(_("Choose the league's rule profile first."))
@@ -184,6 +186,11 @@ def match_day_create(*, group: LeagueGroup, date: datetime.date, host: Team | No
         if number is None:
             number = (group.days.order_by("-number").values_list("number", flat=True)
                       .first() or 0) + 1
+        twice = Team.objects.filter(match_days__group=group, match_days__number=number,
+                                    pk__in=[t.pk for t in members]).first()
+        if twice is not None:
+            raise ValidationError(_("%(team)s meets elsewhere on match day %(number)d already.")
+                                  % {"team": twice.name, "number": number})
         name = _("%(group)s, match day %(number)d") % {"group": group.name, "number": number}
         evening = services.evening_create(
             club=league.club, date=date, profile=league.profile, name=name[:100],

@@ -213,3 +213,37 @@ def test_a_league_needs_a_seeger_fabian_profile() -> None:
     profile = RuleProfile.objects.get(club=club, name=PRESETS["club_evening"]["name"])
     with pytest.raises(ValidationError, match="Seeger-Fabian"):
         lw.league_create(club=club, name="Liga", season="2026", profile=profile)
+
+
+def test_a_match_day_in_two_places_and_a_team_only_once_per_number() -> None:
+    from .leagues import TEAMS
+
+    club = make_club()
+    league = make_league(club)
+    group = league.groups.get()
+    for name, players in (("Null Ouvert", ["R Null", "S Null", "T Null", "U Null"]),
+                          ("Schneider", ["V Sch", "W Sch", "X Sch", "Y Sch"]),
+                          ("Schwarz", ["Z Sw", "AA Sw", "BB Sw", "CC Sw"])):
+        extra = lw.team_create(group=group, name=name, club_name="SC")
+        for position, player in enumerate(players, start=1):
+            lw.team_player_add(team=extra, name=player, position=position)
+    teams = list(group.teams.order_by("name"))
+    first = [t for t in teams if t.name in TEAMS]
+    second = [t for t in teams if t.name not in TEAMS]
+    here = lw.match_day_create(group=group, date=timezone.localdate(), teams=first)
+    there = lw.match_day_create(group=group, date=timezone.localdate(), teams=second,
+                                number=here.number)
+    with pytest.raises(ValidationError, match="meets elsewhere on match day 1"):
+        lw.match_day_create(group=group, date=timezone.localdate(), teams=second[:3],
+                            number=1)
+    play_day(here)
+    numbers = group_numbers(group)
+    assert [d.pk for d in numbers.played] == [here.pk]
+    # the teams of the other place take nothing from this one: 0:0 in the league table
+    table = {row.team: (row.plus, row.minus) for row in numbers.result.table}
+    assert all(table[t.name] == (0, 0) for t in second)
+    assert sum(table[t.name][0] for t in first) == 3 * 6
+    play_day(there)
+    numbers = group_numbers(group)
+    # three series of four teams (6 plus points each) and three of three teams (3 each)
+    assert sum(row.plus for row in numbers.result.table) == 3 * 6 + 3 * 3
