@@ -87,7 +87,7 @@ def seat_series(lineups: Sequence[Sequence[P | None]], series: int,
     players of this series by position, ``earlier`` the tables of the day's earlier series,
     ``ahead`` how many series are still to come after this one (five or more teams plan
     them along), ``names`` the teams' names
-    for the messages (else "team 1" …). Raises ``ValidationError`` where the players cannot
+    for the messages (else "Team 1" …). Raises ``ValidationError`` where the players cannot
     be seated. See the module's docstring for the rules."""
     if series < 1:
         raise ValueError("series are numbered from 1")
@@ -134,7 +134,7 @@ def _labels(lineups: Sequence[Sequence[object]], names: Sequence[str] | None) ->
         if len(names) != len(lineups):
             raise ValueError("one name per lineup")
         return list(names)
-    return [_("team %(number)d") % {"number": t} for t in range(1, len(lineups) + 1)]
+    return [_("Team %(number)d") % {"number": t} for t in range(1, len(lineups) + 1)]
 
 
 def _check(lineups: Sequence[Sequence[P | None]], label: list[str]) -> list[list[P]]:

@@ -256,7 +256,7 @@ def test_three_teams_of_unequal_size_are_refused_naming_the_team() -> None:
     lineups[1] = lineups[1][:3]
     refusal(lineups, "unequal_teams", "Grand Hand", "3", "4", "substitute",
             names=["Herz As", "Grand Hand", "Kreuz Bube"])
-    refusal(lineups, "unequal_teams", "team 2")
+    refusal(lineups, "unequal_teams", "Team 2")
 
 
 def test_four_teams_short_of_too_many_are_refused() -> None:
@@ -271,7 +271,7 @@ def test_four_teams_short_of_too_many_are_refused() -> None:
 def test_a_lineup_of_five_and_a_player_twice_are_refused() -> None:
     lineups = full("ABC")
     lineups[0] = [*lineups[0], "A5"]
-    refusal(lineups, "too_many_players", "team 1", "5")
+    refusal(lineups, "too_many_players", "Team 1", "5")
     lineups = full("ABC")
     lineups[2][0] = "A1"
     refusal(lineups, "twice", "A1")
@@ -279,7 +279,7 @@ def test_a_lineup_of_five_and_a_player_twice_are_refused() -> None:
 
 def test_five_teams_that_cannot_keep_teammates_apart_are_refused() -> None:
     refusal([["A1", "A2", "A3", "A4"], ["B1"], ["C1"], ["D1"], ["E1"]], "team_too_large",
-            "team 1", "2 tables", "substitute")
+            "Team 1", "2 tables", "substitute")
     refusal([["A1"], ["B1"], ["C1"], ["D1"], ["E1"]], "cannot_seat", "5")
 
 
