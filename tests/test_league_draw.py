@@ -103,7 +103,7 @@ def test_the_seating_looks_ahead_even_when_the_caller_does_not() -> None:
 def test_a_fifth_and_sixth_series_repeat_the_fewest() -> None:
     """After four series without repeats every player has met all 12 opponents: each table
     of a fifth series holds 6 pairs who met before, 24 in all, as does a sixth, and nobody
-    meets anybody a third time (the fifth series is series 1 again, the sixth another)."""
+    meets anybody a third time (the fewest: a third meeting weighs on the choice)."""
     result = day([full("ABCD")] * 6, 3)
     assert repeats(result) == [0, 0, 0, 24, 24]
     assert max(v for row in meetings(result).values() for v in row.values()) == 2
