@@ -86,9 +86,10 @@ def seat_series(lineups: Sequence[Sequence[P | None]], series: int,
     """The tables of series ``series`` (1, 2 …) of a match day: ``lineups`` the teams'
     players of this series by position, ``earlier`` the tables of the day's earlier series,
     ``ahead`` how many series are still to come after this one (five or more teams plan
-    them along), ``names`` the teams' names
-    for the messages (else "Team 1" …). Raises ``ValidationError`` where the players cannot
-    be seated. See the module's docstring for the rules."""
+    them along; three or four teams always look one series ahead), ``names`` the teams'
+    names for the messages (else "Team 1" …). The count of repeated pairs to record is
+    ``repeated_pairs(tables, earlier)``. Raises ``ValidationError`` where the players
+    cannot be seated. See the module's docstring for the rules."""
     if series < 1:
         raise ValueError("series are numbered from 1")
     label = _labels(lineups, names)
