@@ -15,6 +15,7 @@ from scoring.engine import generate_deals
 from scoring.models import Club, MatchDay, Player, RuleProfile, Table
 from scoring.writes import league as lw
 from scoring.writes.services import Actor, deal_record
+from scoring.writes.signing import sign
 
 __all__ = ["build_demo_league"]
 
@@ -80,3 +81,6 @@ def _play(day: MatchDay, series: int, actor: Actor, *, leave: int) -> None:
                                  seed=1000 * day.number + 10 * series + table.number)
         for version, record in enumerate(records[:length - leave]):
             deal_record(table=table, record=record, expected_version=version, actor=actor)
+        if not leave:  # the players sign their list on the tablet
+            for seat in table.seats.all():
+                sign(table=table, player_id=seat.player_id, actor=actor)

@@ -23,6 +23,7 @@ from scoring import draw, league_draw
 from scoring.engine import ruleset
 from scoring.models import (
     POSITIONS,
+    AuditEntry,
     Club,
     League,
     LeagueGroup,
@@ -272,10 +273,31 @@ def _lineups_of(day: MatchDay, series: int) -> dict[int, dict[int, Player]]:
     return found
 
 
-def series_seat(*, day: MatchDay, seed: int | None = None) -> MatchSeries:
+def _check_signed(day: MatchDay, series: int, reason: str,
+                  actor: services.Actor | None) -> None:
+    unsigned = list(day.evening.tables.filter(series=series, signed_at__isnull=True)
+                    .order_by("number"))
+    if not unsigned:
+        return
+    if not reason.strip():
+        raise ValidationError(_(
+            "Series %(series)d is not signed at every table yet: %(tables)s. Wait for the "
+            "signatures, or seat all the same with a reason.") % {
+                "series": series,
+                "tables": ", ".join(_("table %(number)d") % {"number": t.number}
+                                    for t in unsigned)})
+    services.evening_audit(
+        day.evening, AuditEntry.Action.DRAW_UNSIGNED, actor or services.Actor(None, "league"),
+        reason, after={"series": series + 1, "unsigned_tables": [t.number for t in unsigned]})
+
+
+def series_seat(*, day: MatchDay, seed: int | None = None, unsigned_reason: str = "",
+                actor: services.Actor | None = None) -> MatchSeries:
     """Seat the day's next series onto real tables: one player of each team at each table;
     series 1 by positions, later series rotated against repeated opponents (seeded; the seed
-    is recorded). The series before must be finished at every table."""
+    is recorded). The series before must be finished and its lists signed at every table
+    (as a tournament's, issue 23), unless the host seats all the same with
+    ``unsigned_reason``, which the evening's audit log keeps with the unsigned tables."""
     league = day.group.league
     if day.evening.closed:
         raise ValidationError(_("This match day is closed."))
@@ -297,6 +319,7 @@ def series_seat(*, day: MatchDay, seed: int | None = None) -> MatchSeries:
                     "%(count)d of %(length)d games.") % {
                         "series": number - 1, "table": waiting.number,
                         "count": waiting.played, "length": waiting.length})
+            _check_signed(locked, number - 1, unsigned_reason, actor)
         places = _lineups_of(locked, number)
         teams = sorted(locked.teams.all(), key=lambda t: (t.name.casefold(), t.pk))
         lineups = [[places.get(t.pk, {}).get(p) for p in range(1, POSITIONS + 1)]
