@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 
+from django.db import transaction
 from django.utils import timezone
 
 from scoring.engine import generate_deals
@@ -27,10 +28,14 @@ GUEST_TEAMS = {
 }
 
 
-def build_demo_league(club: Club, profile: RuleProfile, players: list[Player],
-                      actor: Actor) -> None:
-    """``profile``: the club's ISkO tournament profile; ``players``: the club's four for its
-    own team (the first the captain)."""
+@transaction.atomic
+def build_demo_league(club: Club) -> None:
+    """The league of the demo club (``manage.py demo`` made it): its ISkO tournament profile,
+    its first four players its own team (the first the captain)."""
+    user = club.memberships.get(role="admin").user
+    actor = Actor(user, user.get_username())
+    profile = RuleProfile.objects.filter(club=club, scoring="seeger_fabian").order_by("pk")[0]
+    players = list(Player.objects.filter(club=club, guest=False).order_by("pk")[:4])
     league = lw.league_create(club=club, name="Bezirksliga Ostthüringen",
                               season=str(timezone.localdate().year), profile=profile,
                               series_per_day=3, series_rounds=12, public=True)
