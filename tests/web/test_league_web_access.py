@@ -22,7 +22,8 @@ pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.web.league_web_urls
 
 
 @pytest.fixture(autouse=True)
-def _english() -> Iterator[None]:
+def _english(client: Client) -> Iterator[None]:
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
     with translation.override("en"):
         yield
 
