@@ -5,6 +5,7 @@ nothing is changed."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 from django.test import Client
@@ -25,6 +26,9 @@ from scoring.models import (
 
 from .factories import make_club, make_user
 from .leagues import make_league, team
+
+if TYPE_CHECKING:
+    from .factories import TestResponse
 
 pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.web.league_web_urls")]
 
@@ -51,9 +55,9 @@ def _url(league: League) -> str:
     return reverse("scoring:league", args=[league.pk])
 
 
-def _refused(response: object, message: str) -> str:
-    page = response.content.decode()  # type: ignore[attr-defined]
-    assert response.status_code == 200, page  # type: ignore[attr-defined]
+def _refused(response: TestResponse, message: str) -> str:
+    page: str = response.content.decode()
+    assert response.status_code == 200, page
     assert 'class="form-errors"' in page or 'class="errorlist"' in page
     assert message in page, page
     return page
