@@ -1,4 +1,5 @@
-"""The demo club of `manage.py demo`: a played evening at a 3-table and a 4-table.
+"""The demo club of `manage.py demo`: a played evening at a 3-table and a 4-table, and its
+team league (demo/league.py).
 
 Every deal goes through the same service a tablet uses, so the demo's audit log is real too.
 """
@@ -9,6 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext, override
 
+from scoring.demo.league import build_demo_league
 from scoring.demo.user import demo_admin
 from scoring.engine import generate_deals
 from scoring.models import Club, Player, RuleProfile, Season
@@ -50,3 +52,6 @@ def build_demo() -> None:
         for version, record in enumerate(
                 generate_deals(count, len(seats), "isko", evening.options, seed=seed)):
             deal_record(table=table, record=record, expected_version=version, actor=actor)
+    # The club's team in the district league: its four regular players, the first captain.
+    build_demo_league(club, RuleProfile.objects.get(club=club, name=names["isko_tournament"]),
+                      players[:4], actor)

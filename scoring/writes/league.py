@@ -36,7 +36,7 @@ from scoring.models import (
     Team,
     TeamPlayer,
 )
-from scoring.reads.league import day_progress, series_meetings
+from scoring.reads.league import day_progress, results_version, series_meetings
 from scoring.writes import services
 from scoring.writes.tournament import MAX_SEED, new_seed
 
@@ -46,10 +46,11 @@ def _bump(league: League) -> None:
     league.refresh_from_db(fields=["version"])
 
 
-def _name(text: str, what: str) -> str:
+def _name(text: str, missing: str) -> str:
+    """The name with its spaces tidied; ``missing`` the message when there is none."""
     name = " ".join(text.split())
     if not name:
-        raise ValidationError(_("Give the %(what)s's name.") % {"what": what})
+        raise ValidationError(missing)
     return name
 
 
@@ -93,7 +94,7 @@ def league_settings(*, league: League, public: bool, binding_days: int,
 
 
 def group_create(*, league: League, name: str) -> LeagueGroup:
-    group = LeagueGroup(league=league, name=_name(name, _("group")))
+    group = LeagueGroup(league=league, name=_name(name, _("Give the group's name.")))
     group.full_clean()
     with transaction.atomic():
         group.save()
@@ -104,7 +105,7 @@ def group_create(*, league: League, name: str) -> LeagueGroup:
 def team_create(*, group: LeagueGroup, name: str, club: Club | None = None,
                 club_name: str = "") -> Team:
     """A team from a club of the site (``club``) or a guest club by name."""
-    team = Team(group=group, name=_name(name, _("team")), club=club,
+    team = Team(group=group, name=_name(name, _("Give the team's name.")), club=club,
                 club_name=" ".join(club_name.split()) or (club.name if club else ""))
     team.full_clean()
     with transaction.atomic():
@@ -125,7 +126,7 @@ def team_player_add(*, team: Team, name: str = "", member: Player | None = None,
                 raise ValidationError(_("Every player must belong to the club."))
             player = member
         else:
-            name = _name(name, _("player"))[:100]
+            name = _name(name, _("Give the player's name."))[:100]
             found = Player.objects.filter(club=league.club, name=name).first()
             player = found if found is not None else Player.objects.create(
                 club=league.club, name=name, guest=True)
@@ -243,8 +244,8 @@ def lineup_set(*, day: MatchDay, series: int, team: Team,
         locked = MatchDay.objects.select_for_update().get(pk=day.pk)
         if series <= _seated(locked):
             raise ValidationError(_(
-                "Series %(series)d is seated already: its line-up can only be corrected by "
-                "the league secretary, with a reason.") % {"series": series})
+                "Series %(series)d is seated already: a substitute comes in for the next "
+                "series.") % {"series": series})
         Lineup.objects.filter(match_day=day, series=series, team=team).delete()
         rows = Lineup.objects.bulk_create(
             Lineup(match_day=day, series=series, team=team, position=position, player=p)
@@ -340,6 +341,7 @@ def report_sign(*, day: MatchDay, team: Team, user: Any = None,
             raise ValidationError(_("%(team)s has signed already.") % {"team": team.name})
         signature = ReportSignature.objects.create(
             match_day=day, team=team, name=captain.player.name, where=where,
-            user=user if user is not None and user.is_authenticated else None)
+            user=user if user is not None and user.is_authenticated else None,
+            results_version=results_version(day))
         _bump(day.group.league)
     return signature

@@ -22,12 +22,14 @@ def test_the_demo_has_a_played_evening_at_a_3_and_a_4_table() -> None:
     club = Club.objects.get(slug="demo")
     assert "log in as 'demo'" in out.getvalue()
     assert Membership.objects.get(club=club, user__username="demo").role == "admin"
-    tables = tables_with_everything(Table.objects.filter(evening__club=club)).order_by("number")
+    tables = tables_with_everything(Table.objects.filter(
+        evening__club=club, evening__match_day__isnull=True)).order_by("number")
     sheets = [table_sheet(t, "de") for t in tables]
     assert [len(s.players) for s in sheets] == [3, 4]
     assert all(s.error is None and len(s.rows) > 30 for s in sheets)
     assert any(r.bock for s in sheets for r in s.rows), "the club-evening rules play Bock"
-    assert AuditEntry.objects.filter(evening__club=club).count() == sum(len(s.rows) for s in sheets)
+    assert AuditEntry.objects.filter(evening__club=club, evening__match_day__isnull=True) \
+        .count() == sum(len(s.rows) for s in sheets)
 
 
 def test_running_it_again_changes_nothing() -> None:
@@ -43,6 +45,23 @@ def test_reset_rebuilds_the_demo() -> None:
     call_command("demo", "--reset", stdout=io.StringIO())
     assert Club.objects.filter(slug="demo").count() == 1
     assert first.isdisjoint(Table.objects.values_list("pk", flat=True))
+
+
+def test_the_demo_league_has_a_played_match_day_and_one_under_way() -> None:
+    """The club's team in its district league (demo/league.py): last week's match day played
+    and signed, today's with series 1 seated and under way."""
+    from scoring.models import MatchDay
+    from scoring.reads.league import day_progress, group_numbers, match_report
+
+    call_command("demo", stdout=io.StringIO())
+    played, running = MatchDay.objects.filter(group__league__club__slug="demo").order_by(
+        "number")
+    assert day_progress(played).finished(3) and match_report(played).signed
+    progress = day_progress(running)
+    assert progress.seated == 1 and progress.unfinished(1) is not None
+    numbers = group_numbers(played.group)
+    assert len(numbers.result.table) == 4
+    assert sum(row.plus for row in numbers.result.table) == 3 * 6 + 6  # 3 series + 1 so far
 
 
 def test_a_player_who_sat_at_a_table_cannot_be_deleted_alone() -> None:
