@@ -146,6 +146,10 @@ class MatchDayForm(forms.Form):
     host = forms.TypedChoiceField(label=_("Host"), coerce=int, required=False,
                                   empty_value=None)
     venue = forms.CharField(label=_("Venue"), max_length=100, required=False)
+    number = forms.IntegerField(
+        label=_("Number of the match day"), min_value=1, max_value=99, required=False,
+        help_text=_("Empty: the next one. The same number again where the group's teams "
+                    "meet in several places on one match day."))
     teams = forms.TypedMultipleChoiceField(
         label=_("Teams that meet"), coerce=int, widget=forms.CheckboxSelectMultiple,
         help_text=_("By default every team of the group."))

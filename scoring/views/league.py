@@ -297,7 +297,7 @@ def _change(request: HttpRequest, league: League,
             made = writes.match_day_create(
                 group=target, date=data["date"], venue=data["venue"],
                 host=by_pk.get(data["host"]) if data["host"] else None,
-                teams=[by_pk[pk] for pk in data["teams"]])
+                teams=[by_pk[pk] for pk in data["teams"]], number=data["number"])
             return _("Match day %(number)d is added.") % {"number": made.number}
         return action, target.pk, day_form, day
     if action == "player":

@@ -186,6 +186,15 @@ def test_a_match_day_meets_every_team_by_default(secretary: Client, league: Leag
     assert set(day.teams.all()) == set(teams)
     page = secretary.get(_url(league)).content.decode()
     assert reverse("scoring:match-day", args=[day.pk]) in page
+    # match day 1 again, at another place: its teams meet there already
+    _refused(secretary.post(_url(league), {
+        "action": "day", "group": group.pk, "date": date.isoformat(), "number": 1,
+        "teams": [t.pk for t in teams[1:]]}), "meets elsewhere on match day 1 already")
+    assert MatchDay.objects.count() == 1
+    assert secretary.post(_url(league), {
+        "action": "day", "group": group.pk, "date": date.isoformat(),
+        "teams": [t.pk for t in teams[1:]]}).status_code == 302
+    assert sorted(MatchDay.objects.values_list("number", flat=True)) == [1, 2]
 
 
 def test_a_form_for_something_of_another_league_is_404(secretary: Client,
