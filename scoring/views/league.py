@@ -65,6 +65,10 @@ from scoring.reads.league import GroupNumbers, group_numbers, player_ranking
 from scoring.writes import league as writes
 
 PUBLIC_TEMPLATE = "scoring/league/public.html"
+# what the public page's HTML is made of besides its numbers (a deploy that changes one
+# makes new pages rather than serving the cached ones)
+PUBLIC_PARTS = (PUBLIC_TEMPLATE, "scoring/league/group_table.html",
+                "scoring/league/group_days.html")
 PUBLIC_SECONDS = 60 * 60  # a rendered public page (keyed by its version) stays this long
 
 
@@ -242,7 +246,7 @@ def _league_page(request: HttpRequest, league: League, secretary: bool,
     return render(request, "scoring/league/league.html", context)
 
 
-def _post_target(request: HttpRequest, league: League, name: str) -> int:
+def _post_target(request: HttpRequest, name: str) -> int:
     try:
         return int(request.POST.get(name, ""))
     except ValueError:
@@ -274,7 +278,7 @@ def _change(request: HttpRequest, league: League,
         return action, 0, group_form, group
     if action in ("team", "day"):
         target = get_object_or_404(LeagueGroup, league=league,
-                                   pk=_post_target(request, league, "group"))
+                                   pk=_post_target(request, "group"))
         target.league = league
         if action == "team":
             team_form = TeamForm(request.POST, clubs=choices.clubs,
@@ -302,7 +306,7 @@ def _change(request: HttpRequest, league: League,
         return action, target.pk, day_form, day
     if action == "player":
         on = get_object_or_404(Team.objects.select_related("group"), group__league=league,
-                               pk=_post_target(request, league, "team"))
+                               pk=_post_target(request, "team"))
         on.group.league = league
         player_form = TeamPlayerForm(request.POST, members=choices.members,
                                      auto_id=f"id_m{on.pk}_%s")
@@ -320,7 +324,7 @@ def _change(request: HttpRequest, league: League,
     if action == "set":
         member = get_object_or_404(
             TeamPlayer.objects.select_related("team__group", "player"),
-            team__group__league=league, pk=_post_target(request, league, "member"))
+            team__group__league=league, pk=_post_target(request, "member"))
         member.team.group.league = league
         set_form = TeamPlayerSetForm(request.POST, auto_id=f"id_p{member.pk}_%s")
 
@@ -395,7 +399,7 @@ def _has(request: HttpRequest, etag: str) -> bool:
 def public_page(request: HttpRequest, key: str) -> HttpResponse:
     league, version = _public_league(key)
     language = (get_language() or "de")[:2]
-    state = live.digest(version, language, live.template_digest(PUBLIC_TEMPLATE))
+    state = live.digest(version, language, *map(live.template_digest, PUBLIC_PARTS))
     etag = f'W/"league-{state}"'
     if _has(request, etag):
         response = HttpResponse(status=304)
