@@ -13,7 +13,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from scoring.demo.evening import SLUG
 from scoring.demo.league import build_demo_league
-from scoring.models import Club
+from scoring.models import Club, League
 
 
 class Command(BaseCommand):
@@ -27,12 +27,12 @@ class Command(BaseCommand):
         if club is None:
             raise CommandError("No demo club: run manage.py demo first.")
         if options["reset"]:
-            for league in club.leagues.all():
+            for league in League.objects.filter(club=club):
                 for group in league.groups.all():
                     for day in group.days.all():
                         day.evening.delete()  # the day goes with its evening
                 league.delete()
-        if not club.leagues.exists():
+        if not League.objects.filter(club=club).exists():
             build_demo_league(club)
             self.stdout.write("Demo league created.")
         self.stdout.write(f"Demo league: {club.name}, menu Tournaments → Team leagues.")
