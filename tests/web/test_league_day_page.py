@@ -261,8 +261,9 @@ def test_others_cannot_sign(client: Client, who: str | None, where: str, status:
 
 
 def test_the_host_cannot_sign_on_the_tablet_once_binding(client: Client) -> None:
-    world = _world(date=timezone.localdate() - datetime.timedelta(days=20))
-    play_day(world.day)
+    world = _played()
+    MatchDay.objects.filter(pk=world.day.pk).update(
+        date=timezone.localdate() - datetime.timedelta(days=20))
     _as(client, world.host)
     kreuz = team(world.day.group.league, "Kreuz Bube")
     assert client.post(_url("match-day-sign", world.day),
