@@ -155,6 +155,7 @@ def _desk_context(day: MatchDay, series: int | None, seated: int) -> dict[str, o
             "table": table, "code": format_code(table.access_code),
             "players": [s.player.name for s in table.seats.all()]})
     return {"open_series": open_series, "lineup_series": chosen, "lineup_forms": forms,
+            "lineup_open": series is not None,
             "next_series": seated + 1 if seated < league.series_per_day else None,
             "seat_form": SeatForm(),
             "seated_tables": [(n, draws.get(n), tables[n]) for n in sorted(tables)]}

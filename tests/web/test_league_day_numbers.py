@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils import translation
 from pytest_django import DjangoAssertNumQueries
 
+from scoring.notation import minus
 from scoring.models import League, MatchDay
 from scoring.reads.league import day_progress, match_report
 from scoring.writes import league as lw
@@ -65,16 +66,16 @@ def test_the_fragment_shows_reads_leagues_numbers(client: Client) -> None:
     for series in report.series:
         for row in series.teams:
             assert (f'<tr><td>{row.place}.</td><th scope="row" class="l">{row.team}</th>'
-                    f'<td class="points">{row.points}</td><td class="wp">{_wp(row.plus)} : '
+                    f'<td class="points">{minus(row.points)}</td><td class="wp">{_wp(row.plus)} : '
                     f'{_wp(row.minus)}</td></tr>') in html
         for table in series.tables:
             for seat in table.seats:
                 assert (f'{seat.name}<span class="team">{seat.team}</span></th>'
-                        f'<td class="points">{seat.points}</td>') in html
+                        f'<td class="points">{minus(seat.points)}</td>') in html
     assert report.table
     for line in report.table:
         assert (f'<th scope="row" class="l">{line.team}</th><td class="wp">{_wp(line.plus)} : '
-                f'{_wp(line.minus)}</td><td class="points">{line.points}</td>') in html
+                f'{_wp(line.minus)}</td><td class="points">{minus(line.points)}</td>') in html
     for state in day_progress(day).tables:
         assert f"{state.played}/{state.length} games" in html
     assert "Signed by" in html  # every series played: the desk may sign

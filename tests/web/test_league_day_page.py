@@ -83,7 +83,7 @@ def test_the_page_and_its_numbers_for_each_role(client: Client, who: str, status
     if status == 200:
         html = page.content.decode()
         assert ('id="desk"' in html) is desk
-        assert "Match day 1" in html and "Vereinsheim" in html
+        assert "Match day 1" in html and "Vereinsheim" in html and "Binding from" in html
 
 
 @pytest.mark.parametrize("name", ["match-day", "match-day-numbers"])
@@ -122,7 +122,7 @@ def test_the_host_loses_the_desk_once_the_results_are_binding(client: Client) ->
     world = _world(date=timezone.localdate() - datetime.timedelta(days=14))
     _as(client, world.host)
     page = client.get(_url("match-day", world.day)).content.decode()
-    assert 'id="desk"' not in page and "binding" in page
+    assert 'id="desk"' not in page and "Binding since" in page
     assert client.post(_url("match-day-lineup", world.day),
                        _lineup_post(world)).status_code == 403
     assert client.post(_url("match-day-seat", world.day)).status_code == 403
