@@ -38,7 +38,7 @@ from scoring.forms.league_day import LineupForm, SeatForm
 from scoring.models import Lineup, MatchDay, Player, ReportSignature, Table, Team, TeamPlayer
 from scoring.reads import live
 from scoring.reads.league import DayProgress, day_progress, is_binding, match_report
-from scoring.views.club import format_code
+from scoring.views.club import codes_context, format_code
 from scoring.writes import league as services
 
 POLL_SECONDS = 5
@@ -177,11 +177,21 @@ def match_day_page(request: HttpRequest, pk: int) -> HttpResponse:
     context = {
         **parts, "league": league, "group": day.group, "club": league.club, "desk": desk,
         "binding": is_binding(day, league), "binding_from": day.binding_from(league),
-        "poll_seconds": POLL_SECONDS, "club_admin": who.secretary,
+        "poll_seconds": POLL_SECONDS,
     }
     if desk:
         context.update(_desk_context(day, _series_param(request), progress.seated))
     return render(request, "scoring/league/day.html", context)
+
+
+@require_safe
+@login_required
+def match_day_codes(request: HttpRequest, pk: int) -> HttpResponse:
+    """The table cards of the day's seated tables (the club's code cards), for the desk."""
+    day, _who = access.match_day_for(request, pk, desk=True)
+    return render(request, "scoring/club/codes.html", codes_context(
+        request, day.evening, day.evening.tables.all(),
+        reverse("scoring:match-day", args=[day.pk])))
 
 
 # ---------------------------------------------------------------- the desk's changes
@@ -273,6 +283,7 @@ def report_sign(request: HttpRequest, pk: int) -> HttpResponse:
 urlpatterns: list[URLPattern] = [
     path("leagues/days/<int:pk>/", match_day_page, name="match-day"),
     path("leagues/days/<int:pk>/numbers/", match_day_numbers, name="match-day-numbers"),
+    path("leagues/days/<int:pk>/codes/", match_day_codes, name="match-day-codes"),
     path("leagues/days/<int:pk>/lineup/", lineup_save, name="match-day-lineup"),
     path("leagues/days/<int:pk>/seat/", series_seat, name="match-day-seat"),
     path("leagues/days/<int:pk>/sign/", report_sign, name="match-day-sign"),

@@ -15,8 +15,8 @@ from django.urls import reverse
 from django.utils import translation
 from pytest_django import DjangoAssertNumQueries
 
-from scoring.notation import minus
 from scoring.models import League, MatchDay
+from scoring.notation import minus
 from scoring.reads.league import day_progress, match_report
 from scoring.writes import league as lw
 

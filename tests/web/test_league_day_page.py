@@ -162,6 +162,24 @@ def test_checking_in_and_seating_through_the_page(client: Client) -> None:
         assert table.access_code[:4] in html
         assert reverse("scoring:code", args=[table.access_code]) in html
     assert "Seat series 2" in html and "Line-ups for series 2" in html
+    cards = client.get(_url("match-day-codes", day)).content.decode()
+    for table in tables:  # the table cards of the day, for the host too
+        assert f"{table.access_code[:4]}-{table.access_code[4:]}" in cards
+
+
+@pytest.mark.parametrize(("who", "status"), [
+    ("secretary", 200), ("host", 200), ("captain", 403), ("member", 403),
+    ("stranger", 404), (None, 302)])
+def test_the_table_cards_for_each_role(client: Client, who: str | None, status: int) -> None:
+    world = _world()
+    check_in(world.day)
+    lw.series_seat(day=world.day)
+    _as(client, getattr(world, who) if who else None)
+    answer = client.get(_url("match-day-codes", world.day))
+    assert answer.status_code == status
+    if status == 200:
+        code = world.day.evening.tables.first().access_code  # type: ignore[union-attr]
+        assert f"{code[:4]}-{code[4:]}" in answer.content.decode()
 
 
 @pytest.mark.parametrize(("change", "message"), [
