@@ -60,15 +60,20 @@ def _lang() -> str:
 # ---------------------------------------------------------------- the numbers and signatures
 
 
-def _state(day: MatchDay, who: LeagueAccess) -> str:
-    """What the polled part shows depends on: the league's version (line-ups, seating,
-    signatures), the day's tables (every saved deal), the date (binding), the language,
-    the templates and what this user may sign."""
+def _state(day: MatchDay) -> str:
+    """What the numbers show depends on: the league's version (line-ups, seating,
+    signatures), the day's tables (every saved deal), the date (binding), the language and
+    the template. The same for every reader."""
     states = live.evening_states(day.evening)
-    mine = sorted(who.captain_of)
     return live.digest(day.group.league.version, states.digest, timezone.localdate(),
-                       _lang(), _desk(day, who), mine, live.template_digest(NUMBERS),
+                       _lang(), live.template_digest(NUMBERS))
+
+
+def _etag(day: MatchDay, who: LeagueAccess, state: str) -> str:
+    """The polled part's ETag: the numbers' state and what this user may sign."""
+    mine = live.digest(state, _desk(day, who), sorted(who.captain_of),
                        live.template_digest(SIGNATURES))
+    return f'"match-day-{day.pk}-{mine}"'
 
 
 def _polled_parts(request: HttpRequest, day: MatchDay, who: LeagueAccess,
@@ -101,8 +106,8 @@ def _polled_parts(request: HttpRequest, day: MatchDay, who: LeagueAccess,
 def match_day_numbers(request: HttpRequest, pk: int) -> HttpResponse:
     """The polled part of the page: 304 while nothing it shows moved."""
     day, who = access.match_day_for(request, pk)
-    state = _state(day, who)
-    etag = f'"match-day-{day.pk}-{state}"'
+    state = _state(day)
+    etag = _etag(day, who, state)
     asked = [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]
     if etag in asked:
         response = HttpResponse(status=304)
@@ -172,7 +177,7 @@ def match_day_page(request: HttpRequest, pk: int) -> HttpResponse:
     day, who = access.match_day_for(request, pk)
     league = day.group.league
     desk = _desk(day, who)
-    state = _state(day, who)
+    state = _state(day)
     progress, parts = _polled_parts(request, day, who, state)
     context = {
         **parts, "league": league, "group": day.group, "club": league.club, "desk": desk,

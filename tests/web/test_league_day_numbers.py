@@ -138,3 +138,19 @@ def test_queries_do_not_grow_with_the_teams(client: Client, name: str,
     caches["default"].clear()
     with django_assert_max_num_queries(count):
         client.get(reverse(f"scoring:{name}", args=[day.pk]))
+
+
+def test_a_reader_never_gets_the_desks_signature_buttons_from_its_etag(client: Client) -> None:
+    league = _league(client)
+    day = make_day(league)
+    play_day(day)
+    url = reverse("scoring:match-day-numbers", args=[day.pk])
+    desk = client.get(url)
+    assert 'name="where" value="tablet"' in desk.content.decode()
+    reader = Client(HTTP_ACCEPT_LANGUAGE="en")
+    reader.force_login(make_user(league.club, "viewer", "reader"))
+    # the desk's ETag is not the reader's: he gets his own answer, without the buttons
+    answer = reader.get(url, HTTP_IF_NONE_MATCH=desk["ETag"])
+    assert answer.status_code == 200 and answer["ETag"] != desk["ETag"]
+    assert 'name="where"' not in answer.content.decode()
+    assert "Signed by" not in answer.content.decode()
