@@ -73,7 +73,7 @@ def test_a_match_day_of_four_teams_on_the_page(new_context: Any, live_server: An
     expect(page.locator("#series-1-table-1 .games")).to_contain_text("0/")
     page.evaluate("window.sameDocument = true")
 
-    # Table 1's first deal through the real table screen, opened by its code.
+    # Table 1's first two deals through the real table screen, opened by its code.
     first = tables[0]
     device_context = new_context()
     device = device_context.new_page()
@@ -84,11 +84,18 @@ def test_a_match_day_of_four_teams_on_the_page(new_context: Any, live_server: An
     scorer.preview()
     scorer.save("result-won")
     assert scorer.taps == 5
-    device_context.close()
     length = day.evening.series_length(first.seats.count())
     # The match-day page follows without a reload.
     expect(page.locator("#series-1-table-1 .games")).to_contain_text(
         f"1/{length}", timeout=WITHIN)
+    # The second deal: the next seat declares the same game.
+    scorer.tap("declarer-2", *STANDARD_GAME[1:-1])
+    scorer.preview()
+    scorer.save("result-won")
+    assert first.deals.filter(deleted=False).count() == 2
+    device_context.close()
+    expect(page.locator("#series-1-table-1 .games")).to_contain_text(
+        f"2/{length}", timeout=WITHIN)
 
     # The rest of series 1 through the services: every table done, the team scores shown.
     play_series(day, 1, seed=11)
