@@ -288,3 +288,29 @@ def test_the_host_cannot_sign_on_the_tablet_once_binding(client: Client) -> None
                        {"team": kreuz.pk, "where": "tablet"}).status_code == 403
     assert not ReportSignature.objects.exists()
 
+
+
+def test_a_substitute_comes_in_for_series_2_on_the_page(client: Client) -> None:
+    world = _world()
+    day = world.day
+    check_in(day)
+    lw.series_seat(day=day, seed=1)
+    play_series(day, 1)
+    _as(client, world.host)
+    herz = team(day.group.league, "Herz As")
+    anna, emil = (Player.objects.get(name=n) for n in ("Anna Herz", "Emil Herz"))
+    html = client.get(_url("match-day", day)).content.decode()
+    # series 2's form starts from series 1's players; the substitute is a choice
+    assert "Line-ups for series 2" in html
+    assert f'<option value="{anna.pk}" selected>Anna Herz</option>' in html
+    assert f'<option value="{emil.pk}">Emil Herz</option>' in html
+    data = _lineup_post(world, series=2)
+    data[f"team{herz.pk}-position_1"] = str(emil.pk)
+    client.post(_url("match-day-lineup", day), data)
+    assert list(Lineup.objects.filter(match_day=day, series=2, team=herz).order_by(
+        "position").values_list("player__name", flat=True))[0] == "Emil Herz"
+    answer = client.post(_url("match-day-seat", day), {"seed": "2"}, follow=True)
+    assert "Series 2 is seated (seed 2)" in answer.content.decode()
+    seated = set(day.evening.tables.filter(series=2).values_list("seats__player__name",
+                                                                 flat=True))
+    assert "Emil Herz" in seated and "Anna Herz" not in seated
