@@ -34,10 +34,11 @@ from django.views.decorators.http import require_POST, require_safe
 
 from scoring import access
 from scoring.access import LeagueAccess
+from scoring.collation import name_key
 from scoring.forms.league_day import LineupForm, SeatForm
 from scoring.models import Lineup, MatchDay, Player, ReportSignature, Table, Team, TeamPlayer
 from scoring.reads import live
-from scoring.reads.league import DayProgress, day_progress, is_binding, match_report
+from scoring.reads.league import day_progress, is_binding, match_report
 from scoring.views.club import codes_context, format_code
 from scoring.writes import league as services
 
@@ -76,29 +77,39 @@ def _etag(day: MatchDay, who: LeagueAccess, state: str) -> str:
     return f'"match-day-{day.pk}-{mine}"'
 
 
-def _polled_parts(request: HttpRequest, day: MatchDay, who: LeagueAccess,
-                  state: str) -> tuple[DayProgress, dict[str, object]]:
-    """The numbers' HTML (kept in the shared cache under the day's state: the same for every
-    reader) and the context of the signatures (rendered per request: its forms hold this
-    session's CSRF token)."""
+def _numbers(request: HttpRequest, day: MatchDay, state: str) -> tuple[str, bool]:
+    """The numbers' HTML and whether every series is played: kept in the shared cache under
+    the day's state (the same for every reader), else computed by reads.league."""
+    cache = caches[POLLED]
+    key = f"polled:match-day:{day.pk}:{state}"
+    kept: tuple[str, bool] | None = cache.get(key)
+    if kept is not None:
+        return kept
     report = match_report(day)
     progress = day_progress(day)
     states = {(t.series, t.number): t for t in progress.tables}
-    numbers = {"day": day, "report": report, "series": [
-        (s, [(t, states.get((s.number, t.number))) for t in s.tables]) for s in report.series]}
-    cache = caches[POLLED]
-    key = f"polled:match-day:{day.pk}:{state}"
-    html: str | None = cache.get(key)
-    if html is None:
-        html = render_to_string(NUMBERS, numbers, request)
-        cache.set(key, html, POLLED_SECONDS)
-    teams = [{"team": t, "captain": report.captains.get(t.pk),
-              "signature": report.signatures.get(t.pk), "mine": who.signs_for(t.pk)}
-             for t in report.teams]
-    return progress, {
-        "day": day, "report": report, "numbers_html": html, "teams": teams,
-        "desk": _desk(day, who), "poll_seconds": POLL_SECONDS,
-        "finished": progress.finished(day.group.league.series_per_day)}
+    html = render_to_string(NUMBERS, {"day": day, "report": report, "series": [
+        (s, [(t, states.get((s.number, t.number))) for t in s.tables])
+        for s in report.series]}, request)
+    kept = (html, progress.finished(day.group.league.series_per_day))
+    cache.set(key, kept, POLLED_SECONDS)
+    return kept
+
+
+def _polled(request: HttpRequest, day: MatchDay, who: LeagueAccess,
+            state: str) -> dict[str, object]:
+    """The polled part's context: the numbers' HTML and the signatures (rendered per
+    request: their forms hold this session's CSRF token)."""
+    html, finished = _numbers(request, day, state)
+    teams = sorted(day.teams.all(), key=lambda t: (name_key(t.name), t.pk))
+    captains = dict(TeamPlayer.objects.filter(team__in=teams, captain=True)
+                    .values_list("team_id", "player__name"))
+    signatures = {s.team_id: s for s in day.signatures.all()}
+    return {
+        "day": day, "numbers_html": html, "finished": finished, "desk": _desk(day, who),
+        "poll_seconds": POLL_SECONDS,
+        "teams": [{"team": t, "captain": captains.get(t.pk), "signature": signatures.get(t.pk),
+                   "mine": who.signs_for(t.pk)} for t in teams]}
 
 
 @require_safe
@@ -112,8 +123,8 @@ def match_day_numbers(request: HttpRequest, pk: int) -> HttpResponse:
     if etag in asked:
         response = HttpResponse(status=304)
     else:
-        _progress, context = _polled_parts(request, day, who, state)
-        response = render(request, "scoring/league/day_live.html", context)
+        response = render(request, "scoring/league/day_live.html",
+                          _polled(request, day, who, state))
     response["ETag"] = etag
     response["Cache-Control"] = "private, no-cache"
     patch_vary_headers(response, ["Cookie"])
@@ -136,15 +147,16 @@ def _lineups(day: MatchDay, series: int, teams: list[Team]) -> dict[int, list[Pl
     return {t.pk: [found.get(t.pk, {}).get(n) for n in range(1, 5)] for t in teams}
 
 
-def _desk_context(day: MatchDay, series: int | None, seated: int) -> dict[str, object]:
+def _desk_context(day: MatchDay, series: int | None) -> dict[str, object]:
     league = day.group.league
-    teams = sorted(day.teams.all(), key=lambda t: (t.name.casefold(), t.pk))
+    draws = {d.number: d for d in day.draws.all()}
+    seated = max(draws, default=0)
+    teams = sorted(day.teams.all(), key=lambda t: (name_key(t.name), t.pk))
     open_series = list(range(seated + 1, league.series_per_day + 1))
     chosen = series if series in open_series else (open_series[0] if open_series else None)
     roster: dict[int, list[Player]] = defaultdict(list)
     for member in TeamPlayer.objects.filter(team__in=teams).select_related("player"):
         roster[member.team_id].append(member.player)
-    draws = {d.number: d for d in day.draws.all()}
     forms = []
     if chosen is not None:
         current = _lineups(day, chosen, teams)
@@ -178,14 +190,14 @@ def match_day_page(request: HttpRequest, pk: int) -> HttpResponse:
     league = day.group.league
     desk = _desk(day, who)
     state = _state(day)
-    progress, parts = _polled_parts(request, day, who, state)
     context = {
-        **parts, "league": league, "group": day.group, "club": league.club, "desk": desk,
+        **_polled(request, day, who, state), "league": league, "group": day.group,
+        "club": league.club, "desk": desk,
         "binding": is_binding(day, league), "binding_from": day.binding_from(league),
         "poll_seconds": POLL_SECONDS,
     }
     if desk:
-        context.update(_desk_context(day, _series_param(request), progress.seated))
+        context.update(_desk_context(day, _series_param(request)))
     return render(request, "scoring/league/day.html", context)
 
 
