@@ -154,3 +154,18 @@ def test_a_reader_never_gets_the_desks_signature_buttons_from_its_etag(client: C
     assert answer.status_code == 200 and answer["ETag"] != desk["ETag"]
     assert 'name="where"' not in answer.content.decode()
     assert "Signed by" not in answer.content.decode()
+
+
+def test_a_poll_of_numbers_another_reader_computed_reads_only_the_signatures(
+        client: Client) -> None:
+    league = _league(client)
+    day = make_day(league)
+    play_day(day)
+    url = reverse("scoring:match-day-numbers", args=[day.pk])
+    cold = _count(client, url)  # the cache emptied: the numbers computed
+    reader = Client(HTTP_ACCEPT_LANGUAGE="en")
+    reader.force_login(make_user(league.club, "viewer", "reader"))
+    with CaptureQueriesContext(connection) as warm:
+        assert "Match points" in reader.get(url).content.decode()
+    assert len(warm) <= cold - 10, (len(warm), cold)
+    assert not any("scoring_tablescore" in q["sql"] for q in warm.captured_queries)
