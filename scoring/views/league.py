@@ -148,7 +148,7 @@ def leagues(request: HttpRequest, slug: str) -> HttpResponse:
                   .select_related("club").distinct())
     return render(request, "scoring/league/leagues.html", {
         "club": club, "is_admin": is_admin, "form": form,
-        "leagues": club.leagues.all(), "playing_in": playing_in,
+        "leagues": League.objects.filter(club=club), "playing_in": playing_in,
     })
 
 

@@ -12,6 +12,7 @@ page is cached under it and the tables' versions)."""
 from __future__ import annotations
 
 import datetime
+from collections.abc import Sequence
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -213,7 +214,7 @@ def _seated(day: MatchDay) -> int:
 
 
 def lineup_set(*, day: MatchDay, series: int, team: Team,
-               players: list[Player | None]) -> list[Lineup]:
+               players: Sequence[Player | None]) -> list[Lineup]:
     """Check in a team's line-up for a series not yet seated: ``players[i]`` at position
     i + 1 (None: nobody there). A team plays with four, or three (one table becomes a
     3-table), or not at all in that series; each player must be on the team."""
