@@ -1,0 +1,250 @@
+"""A team league's printed documents (issue 25), each rendered by the one renderer
+(pdf/documents.py, weasy.py) once per version of what it prints and then served from the
+shared cache:
+
+- the match-day report (Spielbericht): the day's head, the line-ups per series (a player who
+  came in for the series marked), each series' tables and team scores, the day's table and
+  the captains' signatures (signed: by whom, when and how; unsigned: a line on paper);
+- the league table of a group: place, team, plus:minus, Spielpunkte and each match day's plus
+  points;
+- the players' ranking of a group: place, name, team, Spielpunkte, won, lost, series.
+
+Every number comes from ``reads.league`` (``match_report``, ``group_numbers``,
+``player_ranking``), the source of the pages too: nothing is computed here but the words
+and the layout. The documents are short (a group of 18 teams has some 80 players), so they
+are HTML tables in the house style (print.css), not grids.
+
+The cache key is a digest of everything printed short of the deals (the league's version,
+which moves with teams, calendar, line-ups, seating and signatures; the names; the days),
+and of the group's tables' versions, deal counts and latest changes, which every saved deal
+moves: seven queries, whatever the number of teams and days.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Count, Max
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+from django.utils.formats import date_format, number_format
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from scoring.models import (
+    League,
+    LeagueGroup,
+    POSITIONS,
+    MatchDay,
+    ReportSignature,
+    Table,
+    TeamPlayer,
+)
+from scoring.notation import minus
+from scoring.pdf.documents import Document
+from scoring.reads.league import GroupNumbers, Report, group_numbers, match_report, player_ranking
+
+# Bump when a printed layout changes, so that PDFs of the old layout are not served.
+FORMAT = 1
+
+
+def points(value: float | int) -> str:
+    """Wertungspunkte as printed: whole numbers as they are, a half with the language's
+    decimal sign ("2,5" in German)."""
+    if float(value).is_integer():
+        return minus(int(value))
+    return number_format(value, decimal_pos=1)
+
+
+def _stamp() -> str:
+    return _("Skatclub · as of %(when)s") % {
+        "when": date_format(timezone.localtime(), "SHORT_DATETIME_FORMAT")}
+
+
+def _head(league: League, group: LeagueGroup) -> str:
+    return f"{league.club.name} · {league.name} {league.season} · {group.name}"
+
+
+# ------------------------------------------------------------------ the cache key
+
+def _state(group: LeagueGroup) -> list[Any]:
+    """What a document of this group prints, short of the deals: seven queries."""
+    league = League.objects.filter(pk=group.league_id).values_list(
+        "version", "name", "season", "binding_days", "club__name").get()
+    teams = list(group.teams.order_by("pk").values_list("pk", "name", "club_name"))
+    players = list(TeamPlayer.objects.filter(team__group=group).order_by("pk").values_list(
+        "team_id", "player_id", "player__name", "position", "captain"))
+    days = list(group.days.order_by("pk").values_list(
+        "pk", "number", "date", "host__name", "venue", "evening_id"))
+    meets = list(MatchDay.teams.through.objects.filter(matchday__group=group)
+                 .order_by("pk").values_list("matchday_id", "team_id"))
+    tables = list(Table.objects.filter(evening__match_day__group=group).order_by("pk")
+                  .annotate(deal_count=Count("deals"), deal_stamp=Max("deals__updated"))
+                  .values_list("pk", "version", "series", "number", "deal_count",
+                               "deal_stamp"))
+    signatures = list(ReportSignature.objects.filter(match_day__group=group).order_by("pk")
+                      .values_list("match_day_id", "team_id", "name", "where", "at"))
+    return [league, group.name, teams, players, days, meets, tables, signatures]
+
+
+def _key(kind: str, group: LeagueGroup, *extra: Any) -> str:
+    from weasyprint import __version__ as weasyprint_version
+
+    # today's date: a report turns binding by the calendar alone
+    state = [FORMAT, weasyprint_version, kind, translation.get_language(),
+             timezone.localdate(), *extra, _state(group)]
+    digest = hashlib.sha256(
+        json.dumps(state, sort_keys=True, default=str).encode()).hexdigest()
+    return f"skatclub-pdf:league-{kind}:{group.pk}:{digest}"
+
+
+def _filename(league: League, *what: object) -> str:
+    base = slugify(" ".join(str(w) for w in (league.name, league.season, *what)))
+    return f"{base or 'league'}.pdf"
+
+
+# ------------------------------------------------------------------ the match-day report
+
+@dataclass(frozen=True)
+class LineupRow:
+    """A team's line-up in one series: per position 1–4 (name, came in for this series);
+    ("", False) where the team played short."""
+
+    team: str
+    players: list[tuple[str, bool]]
+
+
+@dataclass(frozen=True)
+class SignatureLine:
+    team: str
+    captain: str
+    signed: str  # "signed by …, date time, on the tablet" or "" (a line to sign on paper)
+
+
+def _lineups(report: Report) -> list[tuple[int, list[LineupRow]]]:
+    """Each series' line-ups, every team of the day in the report's order; a player who was
+    not in his team's line-up of the series before came in (a substitute, or back)."""
+    result = []
+    for number in sorted(report.lineups):
+        before = report.lineups.get(number - 1, {})
+        rows = []
+        for team in report.teams:
+            earlier = {name for _pos, name in before.get(team.name, [])}
+            at = dict(report.lineups[number].get(team.name, []))
+            rows.append(LineupRow(team.name, [
+                (at.get(position, ""), number > 1 and position in at and at[position] not in
+                 earlier) for position in range(1, POSITIONS + 1)]))
+        result.append((number, rows))
+    return result
+
+
+def _signature_lines(report: Report) -> list[SignatureLine]:
+    lines = []
+    for team in report.teams:
+        captain = report.captains.get(team.pk, "")
+        signature = report.signatures.get(team.pk)
+        signed = ""
+        if signature is not None:
+            how = (_("on the tablet") if signature.where == ReportSignature.Where.TABLET
+                   else _("with his account"))
+            signed = _("signed by %(name)s, %(when)s, %(how)s") % {
+                "name": signature.name, "how": how,
+                "when": date_format(timezone.localtime(signature.at),
+                                    "SHORT_DATETIME_FORMAT")}
+        lines.append(SignatureLine(team.name, captain, signed))
+    return lines
+
+
+def report_html(day: MatchDay) -> str:
+    report = match_report(day)
+    league, group = report.league, day.group
+    title = _("Match-day report")
+    return render_to_string("scoring/pdf/league_report.html", {
+        "report": report, "league": league, "group": group, "day": day,
+        "lineups": _lineups(report), "signatures": _signature_lines(report),
+        "series": [(s, [(row, points(row.plus), points(row.minus)) for row in s.teams])
+                   for s in report.series],
+        "table": [(row, points(row.plus), points(row.minus)) for row in report.table],
+        "title": title, "printed": _stamp(), "doc_label": title,
+        "running_head": _head(league, group),
+    })
+
+
+def report_document(day: MatchDay) -> Document:
+    league = day.group.league
+    return Document("league-report", _key("report", day.group, day.pk),
+                    _filename(league, day.group.name, day.number, day.date),
+                    lambda: report_html(day))
+
+
+# ------------------------------------------------------------------ the league table
+
+@dataclass(frozen=True)
+class LeagueTableRow:
+    place: int
+    team: str
+    plus: str
+    minus: str
+    points: int
+    days: list[str]  # per match-day number, the plus points ("" where the team did not meet)
+
+
+def table_rows(numbers: GroupNumbers) -> tuple[list[int], list[LeagueTableRow]]:
+    """The league table's rows and the match-day numbers of its columns. A match day played
+    in several places (one number, a MatchDay each) is one column: a team meets at one
+    place per number."""
+    columns: dict[int, dict[str, float | int]] = defaultdict(dict)
+    for day, result in zip(numbers.played, numbers.result.days, strict=True):
+        for row in result.table:
+            columns[day.number][row.team] = columns[day.number].get(row.team, 0) + row.plus
+    order = sorted(columns)
+    rows = [LeagueTableRow(row.place, row.team, points(row.plus), points(row.minus),
+                           row.points,
+                           [points(columns[n][row.team]) if row.team in columns[n] else ""
+                            for n in order])
+            for row in numbers.result.table]
+    return order, rows
+
+
+def table_html(group: LeagueGroup) -> str:
+    numbers = group_numbers(group)
+    order, rows = table_rows(numbers)
+    league = group.league
+    title = _("League table")
+    return render_to_string("scoring/pdf/league_table.html", {
+        "league": league, "group": group, "day_numbers": order, "rows": rows,
+        "days": numbers.days, "played": numbers.played,
+        "title": title, "printed": _stamp(), "doc_label": title,
+        "running_head": _head(league, group),
+    })
+
+
+def table_document(group: LeagueGroup) -> Document:
+    return Document("league-table", _key("table", group),
+                    _filename(group.league, group.name, "tabelle"),
+                    lambda: table_html(group))
+
+
+# ------------------------------------------------------------------ the players' ranking
+
+def players_html(group: LeagueGroup) -> str:
+    numbers = group_numbers(group)
+    league = group.league
+    title = _("Players' ranking")
+    return render_to_string("scoring/pdf/league_players.html", {
+        "league": league, "group": group, "rows": player_ranking(numbers),
+        "played": numbers.played,
+        "title": title, "printed": _stamp(), "doc_label": title,
+        "running_head": _head(league, group),
+    })
+
+
+def players_document(group: LeagueGroup) -> Document:
+    return Document("league-players", _key("players", group),
+                    _filename(group.league, group.name, "spieler"),
+                    lambda: players_html(group))
+
