@@ -36,9 +36,9 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from scoring.models import (
+    POSITIONS,
     League,
     LeagueGroup,
-    POSITIONS,
     MatchDay,
     ReportSignature,
     Table,
