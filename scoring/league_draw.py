@@ -25,9 +25,10 @@ fixed order; players are any hashable values but ``None``, each on one team only
   meet again who sat at one table in an earlier series of the day (``earlier``), then so that
   those who meet again met as seldom as possible, then so that the 3-table seats go to those
   who sat at a 3-table least often. The search is exact (branch and bound over each team's
-  order at the tables, the first team's order fixed as the tables have no numbers yet). With
-  ``ahead`` > 0 (later series still to come on the day) the equally good seatings are weighed
-  by the best next series each leaves, as some leave none without repeats: with 4 full teams,
+  order at the tables, the first team's order fixed as the tables have no numbers yet). The
+  equally good seatings are then weighed by the best next series each leaves (with the same
+  lineups; a few dozen of them, in the lot's order), as some leave none without repeats
+  (whether a series follows or not: the tie is broken either way): with 4 full teams,
   a series 2 seated by the cyclic Latin square leaves every series 3 with repeats, one seated
   by an orthogonal Latin square does not (and a series 2 and 3 without repeats always leave a
   series 4 without: the teams, series 1, 2 and 3 are four parallel classes of a net of
@@ -36,8 +37,12 @@ fixed order; players are any hashable values but ``None``, each on one team only
 
 **Five or more teams present**: tables of 4 (3 only where the count needs it,
 ``draw.table_sizes``) with no two players of one team at a table, seated by
-``draw.draw`` with the teams kept apart and the earlier series as its history (series 1 by
-lot as well: positions mean nothing when a table cannot hold one of each team).
+``draw.draw`` with the teams kept apart, the earlier series as its history and ``ahead``
+(how many series are still to come after this one) planned with it (series 1 by lot as
+well: positions mean nothing when a table cannot hold one of each team). Its search is
+bounded (``_STEPS``): a day of 6 teams of 4 over 4 series seats in about 0.1–0.4 s, mostly
+without a repeat; 5 teams of 4 over 4 series, which could play without one (a resolvable
+transversal design), end with a few.
 
 The lot is ``rng`` (a ``random.Random`` the caller seeds, e.g. ``draw.series_random``): it
 breaks ties only, so the same seed and inputs give the same seating. ``repeated_pairs``
@@ -66,6 +71,9 @@ __all__ = ["MAX_POSITIONS", "repeated_pairs", "seat_series"]
 P = TypeVar("P", bound=Hashable)
 
 MAX_POSITIONS = 4
+# the steps of draw's search for five or more teams (its default, 20,000 and more, takes
+# seconds where no seating reaches its lower bound, as for 5 teams of 4 over 4 series)
+_STEPS = 400
 # the lookahead weighs at most this many of the equally good seatings (in the lot's order)
 _LOOKAHEAD = 48
 
@@ -77,9 +85,11 @@ def seat_series(lineups: Sequence[Sequence[P | None]], series: int,
                 ahead: int = 0, names: Sequence[str] | None = None) -> list[list[P]]:
     """The tables of series ``series`` (1, 2 …) of a match day: ``lineups`` the teams'
     players of this series by position, ``earlier`` the tables of the day's earlier series,
-    ``ahead`` how many series are still to come after this one, ``names`` the teams' names
-    for the messages (else "team 1" …). Raises ``ValidationError`` where the players cannot
-    be seated. See the module's docstring for the rules."""
+    ``ahead`` how many series are still to come after this one (five or more teams plan
+    them along; three or four teams always look one series ahead), ``names`` the teams'
+    names for the messages (else "Team 1" …). The count of repeated pairs to record is
+    ``repeated_pairs(tables, earlier)``. Raises ``ValidationError`` where the players
+    cannot be seated. See the module's docstring for the rules."""
     if series < 1:
         raise ValueError("series are numbered from 1")
     label = _labels(lineups, names)
@@ -117,7 +127,7 @@ def seat_series(lineups: Sequence[Sequence[P | None]], series: int,
                 code="too_many_missing", params={"missing": missing, "tables": k})
     if series == 1:
         return _by_positions(lineups_present, k, rng)
-    return _rotated([teams[t] for t in present], k, earlier, rng, ahead)
+    return _rotated([teams[t] for t in present], k, earlier, rng)
 
 
 def _labels(lineups: Sequence[Sequence[object]], names: Sequence[str] | None) -> list[str]:
@@ -125,7 +135,7 @@ def _labels(lineups: Sequence[Sequence[object]], names: Sequence[str] | None) ->
         if len(names) != len(lineups):
             raise ValueError("one name per lineup")
         return list(names)
-    return [_("team %(number)d") % {"number": t} for t in range(1, len(lineups) + 1)]
+    return [_("Team %(number)d") % {"number": t} for t in range(1, len(lineups) + 1)]
 
 
 def _check(lineups: Sequence[Sequence[P | None]], label: list[str]) -> list[list[P]]:
@@ -282,10 +292,10 @@ class _Search(Generic[P]):
 
 
 def _rotated(teams: list[list[P]], k: int, earlier: Sequence[Sequence[Sequence[P]]],
-             rng: random.Random, ahead: int) -> list[list[P]]:
+             rng: random.Random) -> list[list[P]]:
     """A later series of three or four teams: the fewest repeats (see the module)."""
     _, found = _Search(teams, k, earlier).run()
-    if ahead > 0 and len(found) > 1:
+    if len(found) > 1:
         rng.shuffle(found)
         best: tuple[int, int] | None = None
         chosen = found[0]
@@ -322,7 +332,7 @@ def _seat_apart(teams: list[list[P]], label: list[str],
                         "tables": len(sizes)})
     team_of = {p: t for t, team in enumerate(teams) for p in team}
     order = {p: i for i, p in enumerate(players)}
-    tables = draw(players, rng, earlier, ahead=ahead, apart=teams)
+    tables = draw(players, rng, earlier, ahead=ahead, apart=teams, max_steps=_STEPS)
     if any(len({team_of[p] for p in table}) < len(table) for table in tables):
         tables = _dealt(teams, sizes)  # the search missed: a seating that keeps them apart
     return [sorted(table, key=lambda p: order[p]) for table in tables]

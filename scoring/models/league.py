@@ -242,6 +242,9 @@ class ReportSignature(models.Model):
     where = models.CharField(_("where"), max_length=10, choices=Where.choices,
                              default=Where.TABLET)
     at = models.DateTimeField(_("signed"), auto_now_add=True)
+    # The day's tables' versions summed when the captain signed: a deal changed since (a
+    # correction) makes the report say that the signature was given to other numbers.
+    results_version = models.PositiveIntegerField(_("results version"), default=0)
 
     class Meta:
         verbose_name = _("report signature")

@@ -14,6 +14,7 @@ import datetime
 from collections import defaultdict
 from dataclasses import dataclass
 
+from django.db.models import Sum
 from django.utils import timezone
 
 from scoring.collation import name_key
@@ -88,6 +89,11 @@ def series_meetings(day: MatchDay, before: int) -> list[list[list[Player]]]:
                                                        "position"):
         series[seat.table.series][seat.table_id].append(seat.player)
     return [list(series[number].values()) for number in sorted(series)]
+
+
+def results_version(day: MatchDay) -> int:
+    """The day's tables' versions summed: every recorded or corrected deal raises it."""
+    return day.evening.tables.aggregate(total=Sum("version"))["total"] or 0
 
 
 # ---------------------------------------------------------------- the numbers
@@ -233,9 +239,20 @@ class Report:
     binding: bool
     binding_from: datetime.date
 
+    results_version: int = 0
+
     @property
     def signed(self) -> bool:
-        return bool(self.teams) and all(t.pk in self.signatures for t in self.teams)
+        """Every captain has signed these numbers."""
+        return bool(self.teams) and all(t.pk in self.signatures and t.pk not in self.stale
+                                        for t in self.teams)
+
+    @property
+    def stale(self) -> set[int]:
+        """The teams whose captain signed before a deal was changed: the signature was
+        given to other numbers (the report says so)."""
+        return {team for team, s in self.signatures.items()
+                if s.results_version != self.results_version}
 
 
 def is_binding(day: MatchDay, league: League, today: datetime.date | None = None) -> bool:
@@ -268,4 +285,5 @@ def match_report(day: MatchDay, numbers: GroupNumbers | None = None) -> Report:
         lineups={k: dict(v) for k, v in lineups.items()}, series=series,
         table=list(day_result.table) if day_result else [],
         signatures={s.team_id: s for s in day.signatures.all()}, captains=captains,
-        binding=is_binding(day, league), binding_from=day.binding_from(league))
+        binding=is_binding(day, league), binding_from=day.binding_from(league),
+        results_version=results_version(day))

@@ -36,7 +36,7 @@ from scoring.models import (
     Team,
     TeamPlayer,
 )
-from scoring.reads.league import day_progress, series_meetings
+from scoring.reads.league import day_progress, results_version, series_meetings
 from scoring.writes import services
 from scoring.writes.tournament import MAX_SEED, new_seed
 
@@ -340,6 +340,7 @@ def report_sign(*, day: MatchDay, team: Team, user: Any = None,
             raise ValidationError(_("%(team)s has signed already.") % {"team": team.name})
         signature = ReportSignature.objects.create(
             match_day=day, team=team, name=captain.player.name, where=where,
-            user=user if user is not None and user.is_authenticated else None)
+            user=user if user is not None and user.is_authenticated else None,
+            results_version=results_version(day))
         _bump(day.group.league)
     return signature

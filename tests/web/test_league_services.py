@@ -247,3 +247,22 @@ def test_a_match_day_in_two_places_and_a_team_only_once_per_number() -> None:
     numbers = group_numbers(group)
     # three series of four teams (6 plus points each) and three of three teams (3 each)
     assert sum(row.plus for row in numbers.result.table) == 3 * 6 + 3 * 3
+
+
+def test_a_correction_after_signing_shows_on_the_report() -> None:
+    league = make_league(make_club())
+    day = make_day(league)
+    play_day(day)
+    herz = team(league, "Herz As")
+    lw.report_sign(day=day, team=herz)
+    assert match_report(day).stale == set()
+    table = Table.objects.filter(evening=day.evening).first()
+    assert table is not None
+    deal = table.deals.order_by("-position").first()  # the last: no dealer moves
+    assert deal is not None
+    from scoring.writes.services import deal_delete
+
+    deal_delete(deal=deal, reason="double entry", expected_version=table.version,
+                actor=Actor(None, "secretary", admin=True))
+    report = match_report(day)
+    assert report.stale == {herz.pk} and not report.signed
