@@ -104,12 +104,11 @@ def test_the_report_of_a_played_day(client: Client) -> None:
                                          f"{points(row.plus)}:{points(row.minus)}"]
     # the day's table, in place order
     tail = text[text.index("The day's table"):]
-    for row in report.table:
-        line = next(line for line in tail.splitlines()
-                    if line.strip().startswith(f"{row.place}. {row.team}"))
-        assert line.split()[-2:] == [f"{points(row.plus)}:{points(row.minus)}",
-                                     _sp(row.points)]
-    found = [tail.index(row.team) for row in report.table]
+    for day_row in report.table:
+        line = pdfs.line_starting(tail, f"{day_row.place}. {day_row.team}")
+        assert line.split()[-2:] == [f"{points(day_row.plus)}:{points(day_row.minus)}",
+                                     _sp(day_row.points)]
+    found = [tail.index(r.team) for r in report.table]
     assert found == sorted(found)
     # the signatures: Herz As on the tablet, the others a line to sign on paper
     assert "signed by Anna Herz" in text and "on the tablet" in text
@@ -164,12 +163,12 @@ def test_the_league_table_and_the_players_ranking(client: Client) -> None:
     assert len(ranking) == 16
     found = [text.index(r.name) for r in ranking]
     assert found == sorted(found)
-    for row in ranking:
-        line = next(line for line in text.splitlines() if row.name in line)
-        assert line.split()[0] == f"{row.place}."
-        assert line.split()[-4:] == [_sp(row.points), str(row.won), str(row.lost),
-                                     str(row.series)]
-        assert row.team in line
+    for player in ranking:
+        line = next(line for line in text.splitlines() if player.name in line)
+        assert line.split()[0] == f"{player.place}."
+        assert line.split()[-4:] == [_sp(player.points), str(player.won), str(player.lost),
+                                     str(player.series)]
+        assert player.team in line
 
 
 def test_shared_places_print_halves_with_a_german_comma(client: Client) -> None:
