@@ -111,11 +111,12 @@ def _filename(league: League, *what: object) -> str:
 
 @dataclass(frozen=True)
 class LineupRow:
-    """A team's line-up in one series: per position 1–4 (name, came in for this series);
+    """A team's position in the line-ups: per series (name, came in for this series);
     ("", False) where the team played short."""
 
-    team: str
-    players: list[tuple[str, bool]]
+    team: str  # on the team's first row only
+    position: int
+    series: list[tuple[str, bool]]
 
 
 @dataclass(frozen=True)
@@ -125,21 +126,23 @@ class SignatureLine:
     signed: str  # "signed by …, date time, on the tablet" or "" (a line to sign on paper)
 
 
-def _lineups(report: Report) -> list[tuple[int, list[LineupRow]]]:
-    """Each series' line-ups, every team of the day in the report's order; a player who was
-    not in his team's line-up of the series before came in (a substitute, or back)."""
-    result = []
-    for number in sorted(report.lineups):
-        before = report.lineups.get(number - 1, {})
-        rows = []
-        for team in report.teams:
-            earlier = {name for _pos, name in before.get(team.name, [])}
-            at = dict(report.lineups[number].get(team.name, []))
-            rows.append(LineupRow(team.name, [
-                (at.get(position, ""), number > 1 and position in at and at[position] not in
-                 earlier) for position in range(1, POSITIONS + 1)]))
-        result.append((number, rows))
-    return result
+def _lineups(report: Report) -> list[LineupRow]:
+    """The line-ups as one table: a row per team and position, a column per series. A
+    player who was not in his team's line-up of the series before came in (a substitute,
+    or back from the bench)."""
+    numbers = sorted(report.lineups)
+    rows = []
+    for team in report.teams:
+        at = {n: dict(report.lineups[n].get(team.name, [])) for n in numbers}
+        for position in range(1, POSITIONS + 1):
+            cells = []
+            for n in numbers:
+                name = at[n].get(position, "")
+                came_in = bool(name) and n > 1 and n - 1 in at and \
+                    name not in at[n - 1].values()
+                cells.append((name, came_in))
+            rows.append(LineupRow(team.name if position == 1 else "", position, cells))
+    return rows
 
 
 def _signature_lines(report: Report) -> list[SignatureLine]:
@@ -165,7 +168,8 @@ def report_html(day: MatchDay) -> str:
     title = _("Match-day report")
     return render_to_string("scoring/pdf/league_report.html", {
         "report": report, "league": league, "group": group, "day": day,
-        "lineups": _lineups(report), "signatures": _signature_lines(report),
+        "lineups": _lineups(report), "lineup_series": sorted(report.lineups),
+        "signatures": _signature_lines(report),
         "series": [(s, [(row, points(row.plus), points(row.minus)) for row in s.teams])
                    for s in report.series],
         "table": [(row, points(row.plus), points(row.minus)) for row in report.table],
