@@ -23,6 +23,7 @@ moves: seven queries, whatever the number of teams and days.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 from collections import defaultdict
 from dataclasses import dataclass
@@ -46,7 +47,15 @@ from scoring.models import (
 )
 from scoring.notation import minus
 from scoring.pdf.documents import Document
-from scoring.reads.league import GroupNumbers, Report, group_numbers, match_report, player_ranking
+from scoring.reads.league import (
+    GroupNumbers,
+    PlayerScore,
+    Report,
+    ReportTable,
+    group_numbers,
+    match_report,
+    player_ranking,
+)
 
 # Bump when a printed layout changes, so that PDFs of the old layout are not served.
 FORMAT = 1
@@ -162,6 +171,26 @@ def _signature_lines(report: Report) -> list[SignatureLine]:
     return lines
 
 
+@dataclass(frozen=True)
+class TablePair:
+    """Two of a series' tables side by side in one HTML table (a flex box of small tables
+    took WeasyPrint twice as long): their numbers and, line by line, a seat of each."""
+
+    left: int
+    right: int | None
+    rows: list[tuple[PlayerScore | None, PlayerScore | None]]
+
+
+def _pairs(tables: list[ReportTable]) -> list[TablePair]:
+    pairs = []
+    for index in range(0, len(tables), 2):
+        left = tables[index]
+        right = tables[index + 1] if index + 1 < len(tables) else None
+        rows = list(itertools.zip_longest(left.seats, right.seats if right else []))
+        pairs.append(TablePair(left.number, right.number if right else None, rows))
+    return pairs
+
+
 def report_html(day: MatchDay) -> str:
     report = match_report(day)
     league, group = report.league, day.group
@@ -170,7 +199,8 @@ def report_html(day: MatchDay) -> str:
         "report": report, "league": league, "group": group, "day": day,
         "lineups": _lineups(report), "lineup_series": sorted(report.lineups),
         "signatures": _signature_lines(report),
-        "series": [(s, [(row, points(row.plus), points(row.minus)) for row in s.teams])
+        "series": [(s, _pairs(s.tables),
+                    [(row, points(row.plus), points(row.minus)) for row in s.teams])
                    for s in report.series],
         "table": [(row, points(row.plus), points(row.minus)) for row in report.table],
         "title": title, "printed": _stamp(), "doc_label": title,
