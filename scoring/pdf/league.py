@@ -11,8 +11,10 @@ shared cache:
 
 Every number comes from ``reads.league`` (``match_report``, ``group_numbers``,
 ``player_ranking``), the source of the pages too: nothing is computed here but the words
-and the layout. The documents are short (a group of 18 teams has some 80 players), so they
-are HTML tables in the house style (print.css), not grids.
+and the layout. The league table and the report are HTML tables in the house style
+(print.css); the players' ranking, the longest list (some 80 players in a group of 18 teams),
+is a grid as the tournament's ranking is (pdf/grid.py): WeasyPrint lays out an HTML table
+cell by cell, a grid block by block (bench/league.py).
 
 The cache key is a digest of everything printed short of the deals (the league's version,
 which moves with teams, calendar, line-ups, seating and signatures; the names; the days),
@@ -35,6 +37,7 @@ from django.utils import timezone, translation
 from django.utils.formats import date_format, number_format
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from scoring.models import (
     POSITIONS,
@@ -46,9 +49,12 @@ from scoring.models import (
     TeamPlayer,
 )
 from scoring.notation import minus
+from scoring.pdf import grid
 from scoring.pdf.documents import Document
+from scoring.pdf.tournament import FlowingGrid, flowing_grid
 from scoring.reads.league import (
     GroupNumbers,
+    PlayerRow,
     PlayerScore,
     Report,
     ReportTable,
@@ -59,6 +65,7 @@ from scoring.reads.league import (
 
 # Bump when a printed layout changes, so that PDFs of the old layout are not served.
 FORMAT = 1
+LIST_MOST_PT = 10.0  # the players' ranking, read on the club's notice board
 
 
 def points(value: float | int) -> str:
@@ -67,6 +74,12 @@ def points(value: float | int) -> str:
     if float(value).is_integer():
         return minus(int(value))
     return number_format(value, decimal_pos=1)
+
+
+def _width(texts: list[str], title: str, least: int, most: int) -> int:
+    """A grid column's width in characters: its title's, its longest text's up to ``most``."""
+    longest = max((len(t) for t in texts), default=0)
+    return max(least, grid.title_width(title), min(most, longest))
 
 
 def _stamp() -> str:
@@ -265,12 +278,33 @@ def table_document(group: LeagueGroup) -> Document:
 
 # ------------------------------------------------------------------ the players' ranking
 
+def players_grid(rows: list[PlayerRow]) -> FlowingGrid:
+    """The ranking as a grid (pdf/grid.py, as the tournament's ranking): a box per block of
+    lines for WeasyPrint instead of one per cell."""
+    titles = [_("Place"), _("Player"), _("Team"), _("Spielpunkte"),
+              pgettext("result, short", "won"), pgettext("result, short", "lost"),
+              _("Series")]
+    texts = [[f"{r.place}." for r in rows], [grid.grid_text(r.name) for r in rows],
+             [grid.grid_text(r.team) for r in rows], [minus(r.points) for r in rows],
+             [str(r.won) for r in rows], [str(r.lost) for r in rows],
+             [str(r.series) for r in rows]]
+    left = (1, 2)
+    columns = [grid.Column(_width(t, title, 1, 30 if k in left else 12),
+                           "<" if k in left else ">", "" if k == 0 else "thin")
+               for k, (t, title) in enumerate(zip(texts, titles, strict=True))]
+    columns[3] = grid.Column(columns[3].width, ">", "thick")
+    lines = [grid.Line([grid.cell(t[i]) for t in texts], rule_below="thin")
+             for i in range(len(rows))]
+    return flowing_grid([(t, 1) for t in titles], columns, lines, LIST_MOST_PT, shade=[3])
+
+
 def players_html(group: LeagueGroup) -> str:
     numbers = group_numbers(group)
     league = group.league
     title = _("Players' ranking")
+    rows = player_ranking(numbers)
     return render_to_string("scoring/pdf/league_players.html", {
-        "league": league, "group": group, "rows": player_ranking(numbers),
+        "league": league, "group": group, "rows": rows, "grid": players_grid(rows),
         "played": numbers.played,
         "title": title, "printed": _stamp(), "doc_label": title,
         "running_head": _head(league, group),
