@@ -25,7 +25,6 @@ moves: seven queries, whatever the number of teams and days.
 from __future__ import annotations
 
 import hashlib
-import itertools
 import json
 from collections import defaultdict
 from dataclasses import dataclass
@@ -55,7 +54,6 @@ from scoring.pdf.tournament import FlowingGrid, flowing_grid
 from scoring.reads.league import (
     GroupNumbers,
     PlayerRow,
-    PlayerScore,
     Report,
     ReportTable,
     group_numbers,
@@ -66,6 +64,7 @@ from scoring.reads.league import (
 # Bump when a printed layout changes, so that PDFs of the old layout are not served.
 FORMAT = 1
 LIST_MOST_PT = 10.0  # the players' ranking, read on the club's notice board
+REPORT_MOST_PT = 8.5  # the report's series tables
 
 
 def points(value: float | int) -> str:
@@ -77,9 +76,10 @@ def points(value: float | int) -> str:
 
 
 def _width(texts: list[str], title: str, least: int, most: int) -> int:
-    """A grid column's width in characters: its title's, its longest text's up to ``most``."""
+    """A grid column's width in characters: its title's on one line, its longest text's up
+    to ``most``."""
     longest = max((len(t) for t in texts), default=0)
-    return max(least, grid.title_width(title), min(most, longest))
+    return max(least, len(grid.grid_text(title)), min(most, longest))
 
 
 def _stamp() -> str:
@@ -184,24 +184,28 @@ def _signature_lines(report: Report) -> list[SignatureLine]:
     return lines
 
 
-@dataclass(frozen=True)
-class TablePair:
-    """Two of a series' tables side by side in one HTML table (a flex box of small tables
-    took WeasyPrint twice as long): their numbers and, line by line, a seat of each."""
-
-    left: int
-    right: int | None
-    rows: list[tuple[PlayerScore | None, PlayerScore | None]]
-
-
-def _pairs(tables: list[ReportTable]) -> list[TablePair]:
-    pairs = []
-    for index in range(0, len(tables), 2):
-        left = tables[index]
-        right = tables[index + 1] if index + 1 < len(tables) else None
-        rows = list(itertools.zip_longest(left.seats, right.seats if right else []))
-        pairs.append(TablePair(left.number, right.number if right else None, rows))
-    return pairs
+def series_grid(tables: list[ReportTable]) -> FlowingGrid:
+    """A series' tables as one grid (pdf/grid.py): a line per player (table, name, team,
+    Spielpunkte, won, lost), each table's lines kept together and ruled off below. A box per
+    block of lines for WeasyPrint instead of one per cell (bench/league.py)."""
+    titles = [_("Table"), _("Player"), _("Team"), _("Spielpunkte"),
+              pgettext("result, short", "won"), pgettext("result, short", "lost")]
+    seats = [(t.number if k == 0 else None, seat, k == len(t.seats) - 1)
+             for t in tables for k, seat in enumerate(t.seats)]
+    texts = [["" if n is None else str(n) for n, _s, _l in seats],
+             [grid.grid_text(s.name) for _n, s, _l in seats],
+             [grid.grid_text(s.team) for _n, s, _l in seats],
+             [minus(s.points) for _n, s, _l in seats],
+             [str(s.won) for _n, s, _l in seats], [str(s.lost) for _n, s, _l in seats]]
+    left = (1, 2)
+    columns = [grid.Column(_width(t, title, 1, 30 if k in left else 12),
+                           "<" if k in left else ">", "" if k == 0 else "thin")
+               for k, (t, title) in enumerate(zip(texts, titles, strict=True))]
+    columns[3] = grid.Column(columns[3].width, ">", "thick")
+    lines = [grid.Line([grid.cell(t[i]) for t in texts],
+                       rule_below="round" if last else "thin", joined=number is None)
+             for i, (number, _seat, last) in enumerate(seats)]
+    return flowing_grid([(t, 1) for t in titles], columns, lines, REPORT_MOST_PT, shade=[3])
 
 
 def report_html(day: MatchDay) -> str:
@@ -212,7 +216,7 @@ def report_html(day: MatchDay) -> str:
         "report": report, "league": league, "group": group, "day": day,
         "lineups": _lineups(report), "lineup_series": sorted(report.lineups),
         "signatures": _signature_lines(report),
-        "series": [(s, _pairs(s.tables),
+        "series": [(s, series_grid(s.tables),
                     [(row, points(row.plus), points(row.minus)) for row in s.teams])
                    for s in report.series],
         "table": [(row, points(row.plus), points(row.minus)) for row in report.table],
