@@ -153,6 +153,8 @@ def _lineups(report: Report) -> list[LineupRow]:
     player who was not in his team's line-up of the series before came in (a substitute,
     or back from the bench)."""
     numbers = sorted(report.lineups)
+    if not numbers:
+        return []
     rows = []
     for team in report.teams:
         at = {n: dict(report.lineups[n].get(team.name, [])) for n in numbers}

@@ -208,3 +208,28 @@ def test_a_changed_deal_makes_a_new_pdf(client: Client) -> None:
     assert [r["X-PDF-Cache"] for r in after] == ["miss"] * 3
     assert all(a["ETag"] != b["ETag"] for a, b in zip(first, after, strict=True))
     assert pdfs.text(after[2].content) != pdfs.text(first[2].content)
+
+
+def test_a_team_short_of_a_player_and_a_day_not_yet_played(client: Client) -> None:
+    league = make_league(make_club())
+    day = make_day(league)
+    group = league.groups.get()
+    login(client, league.club, "viewer")
+    text = _flat(_fetch(client, reverse("scoring:match-day-report-pdf", args=[day.pk])))
+    assert "No line-ups checked in yet." in text and "No series played yet." in text
+    assert "Signature of the captain of Pik Dame (Nora Pik)" in text
+    text = _flat(_fetch(client, reverse("scoring:league-table-pdf", args=[group.pk])))
+    assert "after 0 match days" in text
+    assert pdfs.line_starting(text, "1. Grand Hand").split()[-2:] == ["0:0", "0"]
+    text = _flat(_fetch(client, reverse("scoring:league-players-pdf", args=[group.pk])))
+    assert "Nobody has played yet." in text
+    check_in(day, short="Pik Dame")
+    lw.series_seat(day=day)
+    play_series(day, 1)
+    text = _flat(_fetch(client, reverse("scoring:match-day-report-pdf", args=[day.pk])))
+    assert "4 –" in text.splitlines()  # Pik Dame's position 4: nobody
+    report = match_report(day)
+    assert [len(t.seats) for t in report.series[0].tables].count(3) == 1  # one 3-table
+    for row in report.series[0].teams:
+        assert f"{row.place}. {row.team} {_sp(row.points)} " \
+               f"{points(row.plus)}:{points(row.minus)}" in text.splitlines()
