@@ -150,10 +150,11 @@ class SignatureLine:
     signed: str  # "signed by …, date time, on the tablet" or "" (a line to sign on paper)
 
 
-def _lineups(report: Report) -> list[LineupRow]:
+def _lineups(report: Report, substitutes: set[tuple[str, str]]) -> list[LineupRow]:
     """The line-ups as one table: a row per team and position, a column per series. A
-    player who was not in his team's line-up of the series before came in (a substitute,
-    or back from the bench)."""
+    player came in who was not in his team's line-up of the series before (a substitute, or
+    back from the bench), or, in series 1, who is a substitute of his team (``substitutes``:
+    (team, name) of the players without a fixed position)."""
     numbers = sorted(report.lineups)
     if not numbers:
         return []
@@ -164,8 +165,10 @@ def _lineups(report: Report) -> list[LineupRow]:
             cells = []
             for n in numbers:
                 name = at[n].get(position, "")
-                came_in = bool(name) and n > 1 and n - 1 in at and \
-                    name not in at[n - 1].values()
+                if n - 1 in at:
+                    came_in = bool(name) and name not in at[n - 1].values()
+                else:
+                    came_in = (team.name, name) in substitutes
                 cells.append((name, came_in))
             rows.append(LineupRow(team.name if position == 1 else "", position, cells))
     return rows
@@ -215,10 +218,12 @@ def series_grid(tables: list[ReportTable]) -> FlowingGrid:
 def report_html(day: MatchDay) -> str:
     report = match_report(day)
     league, group = report.league, day.group
+    substitutes = set(TeamPlayer.objects.filter(team__in=report.teams, position__isnull=True)
+                      .values_list("team__name", "player__name"))
     title = _("Match-day report")
     return render_to_string("scoring/pdf/league_report.html", {
         "report": report, "league": league, "group": group, "day": day,
-        "lineups": _lineups(report), "lineup_series": sorted(report.lineups),
+        "lineups": _lineups(report, substitutes), "lineup_series": sorted(report.lineups),
         "signatures": _signature_lines(report),
         "series": [(s, series_grid(s.tables),
                     [(row, points(row.plus), points(row.minus)) for row in s.teams])

@@ -133,8 +133,26 @@ def test_the_report_marks_a_substitute_where_he_came_in(client: Client) -> None:
     lw.series_seat(day=day)
     login(client, league.club, "viewer")
     text = _flat(_fetch(client, reverse("scoring:match-day-report-pdf", args=[day.pk])))
-    assert "Emil Herz (in)" in text
+    assert "Herz As 1 Anna Herz Emil Herz (in)" in text.splitlines()
     assert text.count("(in)") == 2  # once in the line-up, once in the legend
+
+
+def test_a_substitute_in_series_1_is_marked_there_only(client: Client) -> None:
+    league = make_league(make_club())
+    day = make_day(league)
+    check_in(day)
+    herz = team(league, "Herz As")
+    emil = Player.objects.get(name="Emil Herz")
+    players = [tp.player for tp in herz.players.filter(position__isnull=False)
+               .order_by("position")]
+    lw.lineup_set(day=day, series=1, team=herz, players=[*players[:3], emil])
+    lw.series_seat(day=day)
+    play_series(day, 1)
+    lw.series_seat(day=day)  # series 2: the line-ups of series 1 again
+    login(client, league.club, "viewer")
+    text = _flat(_fetch(client, reverse("scoring:match-day-report-pdf", args=[day.pk])))
+    assert "4 Emil Herz (in) Emil Herz" in text.splitlines()
+    assert text.count("(in)") == 2
 
 
 def test_the_league_table_and_the_players_ranking(client: Client) -> None:
