@@ -96,9 +96,10 @@ $(SECRET_KEY_FILE): | $(PY)
 migrate: install
 	$(PY) manage.py migrate --noinput --verbosity 0
 
-# The demo club with a played evening; leaves an existing demo alone.
+# The demo club with a played evening and its team league; leaves an existing demo alone.
 demo: migrate
 	$(PY) manage.py demo
+	$(PY) manage.py demo_league
 
 test: install system-test-deps lint check pytest pytest-postgres
 

@@ -50,3 +50,4 @@ def build_demo() -> None:
         for version, record in enumerate(
                 generate_deals(count, len(seats), "isko", evening.options, seed=seed)):
             deal_record(table=table, record=record, expected_version=version, actor=actor)
+

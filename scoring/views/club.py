@@ -14,6 +14,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, URLPattern, path, reverse
@@ -381,9 +382,17 @@ def format_code(code: str) -> str:
 @login_required
 def codes(request: HttpRequest, pk: int) -> HttpResponse:
     evening, _member = access.evening_for(request, pk, write=True)
+    return render(request, "scoring/club/codes.html", codes_context(
+        request, evening, evening.tables.all(), evening_url(evening)))
+
+
+def codes_context(request: HttpRequest, evening: Evening, tables: QuerySet[Table],
+                  back: str) -> dict[str, object]:
+    """The table cards of ``tables`` (of ``evening``): code, QR code, players, validity; a
+    league's match day prints its own tables' cards with it (views/league_day.py)."""
     now = timezone.now()
     cards = []
-    for table in evening.tables.prefetch_related("seats__player"):
+    for table in tables.prefetch_related("seats__player"):
         url = request.build_absolute_uri(reverse("scoring:code", args=[table.access_code]))
         cards.append({
             "table": table, "code": format_code(table.access_code), "url": url,
@@ -391,15 +400,15 @@ def codes(request: HttpRequest, pk: int) -> HttpResponse:
             "qr": qr_svg(url, title=_("QR code for table %(number)d") % {
                 "number": table.number}),
         })
-    return render(request, "scoring/club/codes.html", {
+    return {
         "club": evening.club, "evening": evening, "cards": cards,
         "valid_now": evening.codes_valid(now),
         "not_yet": not evening.closed and now < evening.codes_valid_until()
         and not evening.codes_valid(now),
         "valid_until": evening.codes_valid_until(),
-        "evening_url": evening_url(evening),
+        "evening_url": back,
         "entry_url": request.build_absolute_uri(reverse("scoring:code-entry")),
-    })
+    }
 
 
 def code_limit(free: int) -> access.Limit:

@@ -23,6 +23,7 @@ from scoring import draw, league_draw
 from scoring.engine import ruleset
 from scoring.models import (
     POSITIONS,
+    AuditEntry,
     Club,
     League,
     LeagueGroup,
@@ -46,10 +47,11 @@ def _bump(league: League) -> None:
     league.refresh_from_db(fields=["version"])
 
 
-def _name(text: str, what: str) -> str:
+def _name(text: str, missing: str) -> str:
+    """The name with its spaces tidied; ``missing`` the message when there is none."""
     name = " ".join(text.split())
     if not name:
-        raise ValidationError(_("Give the %(what)s's name.") % {"what": what})
+        raise ValidationError(missing)
     return name
 
 
@@ -93,7 +95,7 @@ def league_settings(*, league: League, public: bool, binding_days: int,
 
 
 def group_create(*, league: League, name: str) -> LeagueGroup:
-    group = LeagueGroup(league=league, name=_name(name, _("group")))
+    group = LeagueGroup(league=league, name=_name(name, _("Give the group's name.")))
     group.full_clean()
     with transaction.atomic():
         group.save()
@@ -104,7 +106,7 @@ def group_create(*, league: League, name: str) -> LeagueGroup:
 def team_create(*, group: LeagueGroup, name: str, club: Club | None = None,
                 club_name: str = "") -> Team:
     """A team from a club of the site (``club``) or a guest club by name."""
-    team = Team(group=group, name=_name(name, _("team")), club=club,
+    team = Team(group=group, name=_name(name, _("Give the team's name.")), club=club,
                 club_name=" ".join(club_name.split()) or (club.name if club else ""))
     team.full_clean()
     with transaction.atomic():
@@ -125,7 +127,7 @@ def team_player_add(*, team: Team, name: str = "", member: Player | None = None,
                 raise ValidationError(_("Every player must belong to the club."))
             player = member
         else:
-            name = _name(name, _("player"))[:100]
+            name = _name(name, _("Give the player's name."))[:100]
             found = Player.objects.filter(club=league.club, name=name).first()
             player = found if found is not None else Player.objects.create(
                 club=league.club, name=name, guest=True)
@@ -243,8 +245,8 @@ def lineup_set(*, day: MatchDay, series: int, team: Team,
         locked = MatchDay.objects.select_for_update().get(pk=day.pk)
         if series <= _seated(locked):
             raise ValidationError(_(
-                "Series %(series)d is seated already: its line-up can only be corrected by "
-                "the league secretary, with a reason.") % {"series": series})
+                "Series %(series)d is seated already: a substitute comes in for the next "
+                "series.") % {"series": series})
         Lineup.objects.filter(match_day=day, series=series, team=team).delete()
         rows = Lineup.objects.bulk_create(
             Lineup(match_day=day, series=series, team=team, position=position, player=p)
@@ -271,10 +273,31 @@ def _lineups_of(day: MatchDay, series: int) -> dict[int, dict[int, Player]]:
     return found
 
 
-def series_seat(*, day: MatchDay, seed: int | None = None) -> MatchSeries:
+def _check_signed(day: MatchDay, series: int, reason: str,
+                  actor: services.Actor | None) -> None:
+    unsigned = list(day.evening.tables.filter(series=series, signed_at__isnull=True)
+                    .order_by("number"))
+    if not unsigned:
+        return
+    if not reason.strip():
+        raise ValidationError(_(
+            "Series %(series)d is not signed at every table yet: %(tables)s. Wait for the "
+            "signatures, or seat all the same with a reason.") % {
+                "series": series,
+                "tables": ", ".join(_("table %(number)d") % {"number": t.number}
+                                    for t in unsigned)})
+    services.evening_audit(
+        day.evening, AuditEntry.Action.DRAW_UNSIGNED, actor or services.Actor(None, "league"),
+        reason, after={"series": series + 1, "unsigned_tables": [t.number for t in unsigned]})
+
+
+def series_seat(*, day: MatchDay, seed: int | None = None, unsigned_reason: str = "",
+                actor: services.Actor | None = None) -> MatchSeries:
     """Seat the day's next series onto real tables: one player of each team at each table;
     series 1 by positions, later series rotated against repeated opponents (seeded; the seed
-    is recorded). The series before must be finished at every table."""
+    is recorded). The series before must be finished and its lists signed at every table
+    (as a tournament's, issue 23), unless the host seats all the same with
+    ``unsigned_reason``, which the evening's audit log keeps with the unsigned tables."""
     league = day.group.league
     if day.evening.closed:
         raise ValidationError(_("This match day is closed."))
@@ -296,6 +319,7 @@ def series_seat(*, day: MatchDay, seed: int | None = None) -> MatchSeries:
                     "%(count)d of %(length)d games.") % {
                         "series": number - 1, "table": waiting.number,
                         "count": waiting.played, "length": waiting.length})
+            _check_signed(locked, number - 1, unsigned_reason, actor)
         places = _lineups_of(locked, number)
         teams = sorted(locked.teams.all(), key=lambda t: (t.name.casefold(), t.pk))
         lineups = [[places.get(t.pk, {}).get(p) for p in range(1, POSITIONS + 1)]

@@ -12,6 +12,7 @@ from scoring.models import Club, League, MatchDay, RuleProfile, Table, Team
 from scoring.presets import PRESETS
 from scoring.writes import league as lw
 from scoring.writes.services import Actor, deal_record
+from scoring.writes.signing import sign as sign_list
 
 TEAMS = {
     "Herz As": ["Anna Herz", "Bernd Herz", "Clara Herz", "Dieter Herz", "Emil Herz"],
@@ -60,9 +61,11 @@ def check_in(day: MatchDay, series: int = 1, *, short: str | None = None) -> Non
         lw.lineup_set(day=day, series=series, team=team, players=list(players))
 
 
-def play_series(day: MatchDay, series: int, *, seed: int = 5, leave: int = 0) -> None:
+def play_series(day: MatchDay, series: int, *, seed: int = 5, leave: int = 0,
+                sign: bool = True) -> None:
     """Record every table's deals of ``series`` through the services (``leave`` deals left
-    out at each table)."""
+    out at each table); a table that has played its series is signed by its players
+    (``sign``), as the next series is seated only then."""
     actor = Actor(None, "test")
     for table in Table.objects.filter(evening=day.evening, series=series):
         seats = table.seats.count()
@@ -75,6 +78,10 @@ def play_series(day: MatchDay, series: int, *, seed: int = 5, leave: int = 0) ->
             fresh = Table.objects.get(pk=table.pk)
             deal_record(table=fresh, record=record, expected_version=fresh.version,
                         actor=actor)
+        if sign and not leave:
+            for seat in table.seats.all():
+                sign_list(table=Table.objects.select_related("evening__club").get(
+                    pk=table.pk), player_id=seat.player_id, actor=actor)
 
 
 def play_day(day: MatchDay, *, seed: int = 5) -> None:

@@ -45,6 +45,38 @@ def test_reset_rebuilds_the_demo() -> None:
     assert first.isdisjoint(Table.objects.values_list("pk", flat=True))
 
 
+@pytest.mark.slow  # two builds of 700 deals through the services
+def test_the_demo_league_has_a_played_match_day_and_one_under_way() -> None:
+    """`make demo`'s second step, the club's team in its district league (demo/league.py):
+    last week's match day played and signed, today's with series 1 seated and under way;
+    run again it changes nothing, --reset builds it anew."""
+    from django.core.management.base import CommandError
+
+    from scoring.models import Deal, MatchDay
+    from scoring.reads.league import day_progress, group_numbers, match_report
+
+    with pytest.raises(CommandError, match="run manage.py demo first"):
+        call_command("demo_league", stdout=io.StringIO())
+    call_command("demo", stdout=io.StringIO())
+    out = io.StringIO()
+    call_command("demo_league", stdout=out)
+    assert "Demo league created." in out.getvalue()
+    played, running = MatchDay.objects.filter(group__league__club__slug="demo").order_by(
+        "number")
+    assert day_progress(played).finished(3) and match_report(played).signed
+    progress = day_progress(running)
+    assert progress.seated == 1 and progress.unfinished(1) is not None
+    numbers = group_numbers(played.group)
+    assert len(numbers.result.table) == 4
+    assert sum(row.plus for row in numbers.result.table) == 3 * 6 + 6  # 3 series + 1 so far
+    deals = Deal.objects.count()
+    call_command("demo_league", stdout=io.StringIO())
+    assert Deal.objects.count() == deals and MatchDay.objects.count() == 2
+    call_command("demo_league", "--reset", stdout=io.StringIO())
+    assert Deal.objects.count() == deals
+    assert not MatchDay.objects.filter(pk__in=[played.pk, running.pk]).exists()
+
+
 def test_a_player_who_sat_at_a_table_cannot_be_deleted_alone() -> None:
     """Deleting a whole club takes its players and seats with it; deleting one player who
     has played would tear holes in old score sheets and is refused."""

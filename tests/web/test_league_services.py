@@ -266,3 +266,21 @@ def test_a_correction_after_signing_shows_on_the_report() -> None:
                 actor=Actor(None, "secretary", admin=True))
     report = match_report(day)
     assert report.stale == {herz.pk} and not report.signed
+
+
+def test_the_next_series_waits_for_the_signatures_or_a_reason() -> None:
+    from scoring.models import AuditEntry
+
+    league = make_league(make_club())
+    day = make_day(league)
+    check_in(day)
+    lw.series_seat(day=day)
+    play_series(day, 1, sign=False)
+    with pytest.raises(ValidationError, match="Series 1 is not signed at every table yet: "
+                                              "table 1, table 2, table 3, table 4"):
+        lw.series_seat(day=day)
+    lw.series_seat(day=day, unsigned_reason="Tablet 3 is out of power",
+                   actor=Actor(None, "host"))
+    entry = AuditEntry.objects.get(evening=day.evening, action="drawunsign")
+    assert entry.reason == "Tablet 3 is out of power"
+    assert entry.after == {"series": 2, "unsigned_tables": [1, 2, 3, 4]}
