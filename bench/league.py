@@ -10,8 +10,9 @@ The league (what the benchmark builds, and how):
   are five tables of four, each team's players at four of them (teammates apart).
   20 MatchDays, 60 series, 270 tables, 1,080 players' series scores.
 - The baseline league: 4 teams, 1 match day of 3 series, every deal played through the
-  services (the line-ups checked in, each series seated by ``series_seat``, 576 deals
-  recorded by ``deal_record``, which keeps the tables' Seeger-Fabian points).
+  services (the line-ups checked in, each series seated by ``series_seat``, with a reason
+  for the lists not signed at the tables, 576 deals recorded by ``deal_record``, which keeps
+  the tables' Seeger-Fabian points).
 - The big league, for speed: its days, line-ups and tables are made through the services
   (``match_day_create``, ``table_create``); its players' series scores (the TableScore rows
   the numbers are read from, which ``table_create`` makes at 0) are set directly, each a
@@ -111,7 +112,7 @@ def play_baseline(club: Club) -> tuple[League, MatchDay]:
             for team in teams:
                 lw.lineup_set(day=day, series=1, team=team, players=[
                     tp.player for tp in team.players.order_by("position")])
-        lw.series_seat(day=day, seed=7)
+        lw.series_seat(day=day, seed=7, unsigned_reason="bench: the lists are not signed")
         for table in Table.objects.filter(evening=day.evening, series=series):
             length = day.evening.series_length(table.seats.count())
             assert length is not None
