@@ -44,8 +44,11 @@ def make_league(club: Club, *, teams: int = 4, rounds: int = 1, series: int = 3,
 
 
 def make_day(league: League, *, date: datetime.date | None = None) -> MatchDay:
+    """A match day of every team, hosted by the team of a club on the site (make_league's
+    ``host_club``) where there is one, else by the first team by name."""
     group = league.groups.get()
-    host = group.teams.order_by("name").first()
+    host = (group.teams.filter(club__isnull=False).first()
+            or group.teams.order_by("name").first())
     return lw.match_day_create(group=group, date=date or timezone.localdate(), host=host,
                                venue="Vereinsheim")
 
