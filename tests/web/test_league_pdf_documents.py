@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.formats import date_format
 
-from scoring.models import League, MatchDay, Player, Table
+from scoring.models import League, MatchDay, Player, Table, Team
 from scoring.pdf.league import points
 from scoring.reads.league import group_numbers, match_report, player_ranking
 from scoring.writes import league as lw
@@ -251,3 +251,19 @@ def test_a_team_short_of_a_player_and_a_day_not_yet_played(client: Client) -> No
     for row in report.series[0].teams:
         assert f"{row.place}. {row.team} {_sp(row.points)} " \
                f"{points(row.plus)}:{points(row.minus)}" in text.splitlines()
+
+
+def test_a_signature_and_a_renamed_team_make_a_new_report(client: Client) -> None:
+    league, day = _played()
+    login(client, league.club, "viewer")
+    url = reverse("scoring:match-day-report-pdf", args=[day.pk])
+    first = client.get(url)
+    assert client.get(url)["X-PDF-Cache"] == "hit"
+    lw.report_sign(day=day, team=team(league, "Pik Dame"))
+    signed = client.get(url)
+    assert signed["X-PDF-Cache"] == "miss" and signed["ETag"] != first["ETag"]
+    assert "signed by Nora Pik" in _flat(signed.content)
+    Team.objects.filter(pk=team(league, "Pik Dame").pk).update(name="Pik Sieben")  # past writes
+    renamed = client.get(url)
+    assert renamed["X-PDF-Cache"] == "miss"
+    assert "Signature of the captain of Pik Sieben" in _flat(renamed.content)
