@@ -9,6 +9,7 @@ from collections import Counter
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.utils import translation
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -238,7 +239,8 @@ def test_the_dealt_seating_keeps_teammates_apart_when_the_search_does_not(
 
 def refusal(lineups: list[Lineup], code: str, *words: str,
             names: list[str] | None = None) -> None:
-    with pytest.raises(ValidationError) as caught:
+    # the English messages (the site's default language is German)
+    with translation.override("en"), pytest.raises(ValidationError) as caught:
         seat_series(lineups, 1, [], random.Random(1), names=names)
     assert caught.value.code == code
     message = caught.value.messages[0]

@@ -192,7 +192,7 @@ def match_day_page(request: HttpRequest, pk: int) -> HttpResponse:
     state = _state(day)
     context = {
         **_polled(request, day, who, state), "league": league, "group": day.group,
-        "club": league.club, "desk": desk,
+        "club": league.club, "desk": desk, "secretary": who.secretary,
         "binding": is_binding(day, league), "binding_from": day.binding_from(league),
         "poll_seconds": POLL_SECONDS,
     }

@@ -314,3 +314,21 @@ def test_a_substitute_comes_in_for_series_2_on_the_page(client: Client) -> None:
     seated = set(day.evening.tables.filter(series=2).values_list("seats__player__name",
                                                                  flat=True))
     assert "Emil Herz" in seated and "Anna Herz" not in seated
+
+
+def test_only_the_secretary_gets_the_lists_to_correct_and_the_audit_log(client: Client) -> None:
+    """A result is corrected where it was recorded, on the table's list, with a reason the
+    audit log keeps: the desk links each table's list and the day's audit log for the league
+    secretary (a club admin of the evening's club); the host's admins of another club have
+    neither page."""
+    world = _world()
+    check_in(world.day)
+    lw.series_seat(day=world.day)
+    table = world.day.evening.tables.get(number=1)
+    page = _as(client, world.secretary).get(_url("match-day", world.day)).content.decode()
+    assert reverse("scoring:sheet", args=[table.pk]) in page
+    assert reverse("scoring:evening-audit", args=[world.day.evening.pk]) in page
+    client.logout()
+    page = _as(client, world.host).get(_url("match-day", world.day)).content.decode()
+    assert 'id="desk"' in page and reverse("scoring:sheet", args=[table.pk]) not in page
+    assert client.get(reverse("scoring:sheet", args=[table.pk])).status_code == 404

@@ -257,13 +257,13 @@ def test_a_signature_and_a_renamed_team_make_a_new_report(client: Client) -> Non
     league, day = _played()
     login(client, league.club, "viewer")
     url = reverse("scoring:match-day-report-pdf", args=[day.pk])
-    first = client.get(url)
-    assert client.get(url)["X-PDF-Cache"] == "hit"
+    first = client.get(url, HTTP_ACCEPT_LANGUAGE="en")
+    assert client.get(url, HTTP_ACCEPT_LANGUAGE="en")["X-PDF-Cache"] == "hit"
     lw.report_sign(day=day, team=team(league, "Pik Dame"))
-    signed = client.get(url)
+    signed = client.get(url, HTTP_ACCEPT_LANGUAGE="en")
     assert signed["X-PDF-Cache"] == "miss" and signed["ETag"] != first["ETag"]
     assert "signed by Nora Pik" in _flat(signed.content)
     Team.objects.filter(pk=team(league, "Pik Dame").pk).update(name="Pik Sieben")  # past writes
-    renamed = client.get(url)
+    renamed = client.get(url, HTTP_ACCEPT_LANGUAGE="en")
     assert renamed["X-PDF-Cache"] == "miss"
     assert "Signature of the captain of Pik Sieben" in _flat(renamed.content)

@@ -18,7 +18,7 @@ from scoring.models import League, LeagueGroup
 from .league_web_roles import People, people
 from .leagues import make_day
 
-pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.web.league_web_urls")]
+pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)

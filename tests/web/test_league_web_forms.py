@@ -30,7 +30,7 @@ from .leagues import make_league, team
 if TYPE_CHECKING:
     from .factories import TestResponse
 
-pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.web.league_web_urls")]
+pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)

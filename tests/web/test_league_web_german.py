@@ -11,7 +11,7 @@ from django.urls import reverse
 from .factories import make_club, make_user
 from .leagues import make_day, make_league
 
-pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.web.league_web_urls")]
+pytestmark = pytest.mark.django_db
 
 
 def test_the_league_pages_speak_german(client: Client) -> None:

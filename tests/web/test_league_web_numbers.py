@@ -23,7 +23,7 @@ from scoring.writes import league as lw
 from .factories import make_club, make_user
 from .leagues import check_in, make_day, make_league, play_series
 
-pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.web.league_web_urls")]
+pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
