@@ -4,11 +4,13 @@ starts with three: one 3-table), seats series 1; one table's first deal is recor
 through the real table screen, opened by its table code; the rest of the deals through the
 services (tests/web/leagues.py), while the match-day page, never reloaded, shows the
 tables' games and the team scores as they come (the polled numbers). Series 2 and 3 are
-seated on the page and played; the captains sign on the host's tablet. Screenshots at
-tablet and phone size."""
+seated on the page and played; the captains sign on the host's tablet; the Spielbericht and
+the league table are fetched from the pages' links and read back (pdftotext) against the
+numbers, their first pages kept as PNGs. Screenshots at tablet and phone size."""
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +19,8 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from scoring.models import MatchDay, ReportSignature, Table
-from scoring.reads.league import match_report
+from scoring.reads.league import group_numbers, match_report
+from tests.web import pdfs
 from tests.web.factories import browser_login, make_club, make_user
 from tests.web.leagues import make_day, make_league, play_series, team
 
@@ -28,6 +31,20 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
 WITHIN = 12000  # ms: the page polls every 5 s
 PHONE = {"width": 390, "height": 844}
+
+
+def _pdf(context: Any, url: str) -> bytes:
+    """A PDF fetched with the browser's session."""
+    response = context.request.get(url)
+    assert response.status == 200 and response.headers["content-type"] == "application/pdf"
+    body: bytes = response.body()
+    return body
+
+
+def _png(pdf: bytes, stem: Path) -> None:
+    """The PDF's first page as a PNG beside the screenshots (pdftoppm, 60 dpi)."""
+    subprocess.run(["pdftoppm", "-r", "60", "-png", "-f", "1", "-l", "1", "-singlefile", "-",
+                    str(stem)], input=pdf, check=True)
 
 
 def test_a_match_day_of_four_teams_on_the_page(new_context: Any, live_server: Any,
@@ -127,6 +144,31 @@ def test_a_match_day_of_four_teams_on_the_page(new_context: Any, live_server: An
         expect(page.locator(f"#signature-team-{t.pk} .signed")).to_be_visible()
     assert ReportSignature.objects.filter(match_day=day, where="tablet").count() == 4
     page.screenshot(path=str(screenshot_dir / "league-day-03-signed.png"), full_page=True)
+
+    # The Spielbericht, fetched from the page's link as the host would print it: read back
+    # (pdftotext) against the day's numbers, its first page kept as a PNG to look at.
+    report = match_report(MatchDay.objects.get(pk=day.pk))
+    href = page.locator("a[href$='/report.pdf']").get_attribute("href")
+    assert href is not None
+    pdf = _pdf(context, live_server.url + href)
+    text = pdfs.text(pdf)
+    for row in report.table:  # the day's table: each team with its Wertungspunkte
+        line = next(line for line in text.splitlines()
+                    if row.team in line and f"{row.plus}:{row.minus}" in line.replace(" ", ""))
+        assert line.split()[0].rstrip(".") == str(row.place), line
+    for name in report.captains.values():
+        assert name in text
+    _png(pdf, screenshot_dir / "league-day-05-report")
+    # The league table, from the group page's link.
+    page.goto(live_server.url + reverse("scoring:league-group", args=[day.group_id]))
+    href = page.locator("a[href$='/table.pdf']").get_attribute("href")
+    assert href is not None
+    pdf = _pdf(context, live_server.url + href)
+    table = pdfs.text(pdf)
+    numbers = group_numbers(day.group)
+    order = [table.index(row.team) for row in numbers.result.table]
+    assert order == sorted(order), "the teams in the table's order"
+    _png(pdf, screenshot_dir / "league-day-06-table")
     page.set_viewport_size(PHONE)
     page.goto(url)
     width = page.evaluate("document.documentElement.scrollWidth")
