@@ -164,9 +164,9 @@ def test_a_match_day_of_four_teams_on_the_page(new_context: Any, live_server: An
     href = page.locator("a[href$='/table.pdf']").get_attribute("href")
     assert href is not None
     pdf = _pdf(context, live_server.url + href)
-    table = pdfs.text(pdf)
+    printed = pdfs.text(pdf)
     numbers = group_numbers(day.group)
-    order = [table.index(row.team) for row in numbers.result.table]
+    order = [printed.index(row.team) for row in numbers.result.table]
     assert order == sorted(order), "the teams in the table's order"
     _png(pdf, screenshot_dir / "league-day-06-table")
     page.set_viewport_size(PHONE)
