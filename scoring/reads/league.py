@@ -80,6 +80,20 @@ def day_progress(day: MatchDay) -> DayProgress:
     return DayProgress(seated, tables)
 
 
+def latest_lineups(day: MatchDay, series: int) -> dict[int, tuple[int, dict[int, Player]]]:
+    """team id -> (the series its line-up was checked in for, position -> player) as it
+    stands for ``series``: the team's own line-up of that series, else its latest one
+    before (a later series plays on with the same players unless someone was changed).
+    One query."""
+    found: dict[int, tuple[int, dict[int, Player]]] = {}
+    for row in Lineup.objects.filter(match_day=day, series__lte=series).select_related(
+            "player").order_by("series"):
+        if row.team_id not in found or found[row.team_id][0] != row.series:
+            found[row.team_id] = (row.series, {})
+        found[row.team_id][1][row.position] = row.player
+    return found
+
+
 def series_meetings(day: MatchDay, before: int) -> list[list[list[Player]]]:
     """The day's series before ``before``, each its tables, each its players in seat order:
     who has met whom (the next series' seating avoids the pairs again)."""

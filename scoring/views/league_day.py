@@ -36,9 +36,9 @@ from scoring import access
 from scoring.access import LeagueAccess
 from scoring.collation import name_key
 from scoring.forms.league_day import LineupForm, SeatForm
-from scoring.models import Lineup, MatchDay, Player, ReportSignature, Table, Team, TeamPlayer
+from scoring.models import MatchDay, Player, ReportSignature, Table, Team, TeamPlayer
 from scoring.reads import live
-from scoring.reads.league import day_progress, is_binding, match_report
+from scoring.reads.league import day_progress, is_binding, latest_lineups, match_report
 from scoring.views.club import codes_context, format_code
 from scoring.writes import league as services
 
@@ -135,16 +135,9 @@ def match_day_numbers(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _lineups(day: MatchDay, series: int, teams: list[Team]) -> dict[int, list[Player | None]]:
-    """team id -> the players at positions 1–4 for ``series``: its own line-up, else the
-    latest one before (a later series plays on with the same players). One query."""
-    found: dict[int, dict[int, Player]] = {}
-    latest: dict[int, int] = {}
-    for row in Lineup.objects.filter(match_day=day, series__lte=series).select_related(
-            "player").order_by("series"):
-        if latest.get(row.team_id) != row.series:
-            found[row.team_id], latest[row.team_id] = {}, row.series
-        found[row.team_id][row.position] = row.player
-    return {t.pk: [found.get(t.pk, {}).get(n) for n in range(1, 5)] for t in teams}
+    """team id -> the players at positions 1–4 for ``series`` (reads.league.latest_lineups)."""
+    found = latest_lineups(day, series)
+    return {t.pk: [found.get(t.pk, (0, {}))[1].get(n) for n in range(1, 5)] for t in teams}
 
 
 def _desk_context(day: MatchDay, series: int | None) -> dict[str, object]:

@@ -38,7 +38,12 @@ from scoring.models import (
     Team,
     TeamPlayer,
 )
-from scoring.reads.league import day_progress, results_version, series_meetings
+from scoring.reads.league import (
+    day_progress,
+    latest_lineups,
+    results_version,
+    series_meetings,
+)
 from scoring.writes import services
 from scoring.writes.tournament import MAX_SEED, new_seed
 
@@ -257,21 +262,15 @@ def lineup_set(*, day: MatchDay, series: int, team: Team,
 
 
 def _lineups_of(day: MatchDay, series: int) -> dict[int, dict[int, Player]]:
-    """team id -> position -> player of a series. A team without a line-up of its own for
-    this series keeps its latest one (the same players play on unless someone was changed
-    between series); that copy is checked in for this series, so the report lists it."""
-    found: dict[int, dict[int, Player]] = {}
-    latest: dict[int, int] = {}
-    for row in Lineup.objects.filter(match_day=day, series__lte=series).select_related(
-            "player").order_by("series"):
-        if latest.get(row.team_id) != row.series:
-            found[row.team_id], latest[row.team_id] = {}, row.series
-        found[row.team_id][row.position] = row.player
+    """team id -> position -> player of a series (reads.league.latest_lineups). A team
+    without a line-up of its own for this series keeps its latest one; that copy is checked
+    in for this series, so the report lists it."""
+    found = latest_lineups(day, series)
     Lineup.objects.bulk_create(
         Lineup(match_day=day, series=series, team_id=team, position=position, player=p)
-        for team, places in found.items() if latest[team] != series
+        for team, (checked, places) in found.items() if checked != series
         for position, p in places.items())
-    return found
+    return {team: places for team, (_checked, places) in found.items()}
 
 
 def _check_signed(day: MatchDay, series: int, reason: str,
