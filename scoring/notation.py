@@ -227,6 +227,17 @@ def decimal1(value: Any) -> str:
     return _formatted(get_language(), Decimal(value), 1)
 
 
+def match_point(value: Any) -> str:
+    """Wertungspunkte: whole as they are, a shared place's half with the language's decimal
+    sign, 2.5 → "2,5" in German, "2.5" in English (league-day.md)."""
+    return points(value) if float(value).is_integer() else decimal1(value)
+
+
+def match_points(plus: Any, minus_points: Any) -> str:
+    """A team's Wertungspunkte as a league writes them, plus:minus: "7:2", "2,5:0,5"."""
+    return f"{match_point(plus)}:{match_point(minus_points)}"
+
+
 @lru_cache(maxsize=16384)
 def _formatted(language: str | None, value: int | Decimal, places: int | None) -> str:
     """A number as the language writes it. Kept per language and value: a season table of

@@ -35,7 +35,7 @@ from typing import Any
 from django.db.models import Count, Max
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
-from django.utils.formats import date_format, number_format
+from django.utils.formats import date_format
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
@@ -49,7 +49,7 @@ from scoring.models import (
     Table,
     TeamPlayer,
 )
-from scoring.notation import minus
+from scoring.notation import match_point, minus
 from scoring.pdf import grid
 from scoring.pdf.documents import Document
 from scoring.pdf.tournament import FlowingGrid, flowing_grid
@@ -67,14 +67,6 @@ from scoring.reads.league import (
 FORMAT = 1
 LIST_MOST_PT = 10.0  # the players' ranking, read on the club's notice board
 REPORT_MOST_PT = 8.5  # the report's series tables
-
-
-def points(value: float | int) -> str:
-    """Wertungspunkte as printed: whole numbers as they are, a half with the language's
-    decimal sign ("2,5" in German)."""
-    if float(value).is_integer():
-        return minus(int(value))
-    return number_format(value, decimal_pos=1)
 
 
 def _width(texts: list[str], title: str, least: int, most: int) -> int:
@@ -226,9 +218,9 @@ def report_html(day: MatchDay) -> str:
         "lineups": _lineups(report, substitutes), "lineup_series": sorted(report.lineups),
         "signatures": _signature_lines(report),
         "series": [(s, series_grid(s.tables),
-                    [(row, points(row.plus), points(row.minus)) for row in s.teams])
+                    [(row, match_point(row.plus), match_point(row.minus)) for row in s.teams])
                    for s in report.series],
-        "table": [(row, points(row.plus), points(row.minus)) for row in report.table],
+        "table": [(row, match_point(row.plus), match_point(row.minus)) for row in report.table],
         "title": title, "printed": _stamp(), "doc_label": title,
         "running_head": _head(league, group),
     })
@@ -262,9 +254,9 @@ def table_rows(numbers: GroupNumbers) -> tuple[list[int], list[LeagueTableRow]]:
         for row in result.table:
             columns[day.number][row.team] = columns[day.number].get(row.team, 0) + row.plus
     order = sorted(columns)
-    rows = [LeagueTableRow(row.place, row.team, points(row.plus), points(row.minus),
+    rows = [LeagueTableRow(row.place, row.team, match_point(row.plus), match_point(row.minus),
                            row.points,
-                           [points(columns[n][row.team]) if row.team in columns[n] else ""
+                           [match_point(columns[n][row.team]) if row.team in columns[n] else ""
                             for n in order])
             for row in numbers.result.table]
     return order, rows

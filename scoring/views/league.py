@@ -59,7 +59,7 @@ from scoring.models import (
     Team,
     TeamPlayer,
 )
-from scoring.notation import decimal1, points
+from scoring.notation import match_points
 from scoring.reads import live
 from scoring.reads.league import GroupNumbers, group_numbers, player_ranking
 from scoring.writes import league as writes
@@ -75,12 +75,6 @@ PUBLIC_SECONDS = 60 * 60  # a rendered public page (keyed by its version) stays 
 # ---------------------------------------------------------------- numbers as shown
 
 
-def wertung(value: float) -> str:
-    """Wertungspunkte in the reader's language: 7 → "7", a shared place's half 2.5 →
-    "2,5" in German and "2.5" in English (notation's number formatting)."""
-    return points(value) if value == int(value) else decimal1(value)
-
-
 @dataclass(frozen=True)
 class ShownRow:
     """A team's line of a table as the page writes it: "7:2" and the Spielpunkte."""
@@ -92,7 +86,7 @@ class ShownRow:
 
 
 def shown_table(rows: tuple[TableRow, ...] | list[TableRow]) -> list[ShownRow]:
-    return [ShownRow(r.place, r.team, f"{wertung(r.plus)}:{wertung(r.minus)}", r.points)
+    return [ShownRow(r.place, r.team, match_points(r.plus, r.minus), r.points)
             for r in rows]
 
 

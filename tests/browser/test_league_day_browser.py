@@ -153,8 +153,10 @@ def test_a_match_day_of_four_teams_on_the_page(new_context: Any, live_server: An
     pdf = _pdf(context, live_server.url + href)
     text = pdfs.text(pdf)
     for row in report.table:  # the day's table: each team with its Wertungspunkte
+        # 2.5:0.5 in English, 2,5:0,5 in German
+        shown = {f"{row.plus:g}:{row.minus:g}", f"{row.plus:g}:{row.minus:g}".replace(".", ",")}
         line = next(line for line in text.splitlines()
-                    if row.team in line and f"{row.plus}:{row.minus}" in line.replace(" ", ""))
+                    if row.team in line and any(s in line.replace(" ", "") for s in shown))
         assert line.split()[0].rstrip(".") == str(row.place), line
     for name in report.captains.values():
         assert name in text

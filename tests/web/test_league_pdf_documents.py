@@ -17,7 +17,7 @@ from django.utils import translation
 from django.utils.formats import date_format
 
 from scoring.models import League, MatchDay, Player, Table, Team
-from scoring.pdf.league import points
+from scoring.notation import match_point as points
 from scoring.reads.league import group_numbers, match_report, player_ranking
 from scoring.writes import league as lw
 from scoring.writes.services import Actor, deal_delete

@@ -16,8 +16,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from scoring.models import League
+from scoring.notation import match_point as wertung
 from scoring.reads.league import group_numbers, player_ranking
-from scoring.views.league import wertung
 from scoring.writes import league as lw
 
 from .factories import make_club, make_user
