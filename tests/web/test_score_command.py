@@ -137,6 +137,18 @@ def test_bytes_that_are_not_utf8_are_refused(tmp_path: Path) -> None:
     assert out["error"]["message"] == "the input is not UTF-8 text"
 
 
+@pytest.mark.parametrize(("text", "said"), [
+    ("[" * 100_000, "invalid JSON: nested too deeply"),
+    ('{"bid": ' + "1" * 5000 + "}", "invalid JSON: Exceeds the limit")])
+def test_json_python_cannot_read_is_an_error_not_a_traceback(tmp_path: Path, text: str,
+                                                            said: str) -> None:
+    """Deeper than the recursion limit, or a number of more digits than Python converts:
+    the contract's error shape, not a RecursionError's or a ValueError's traceback."""
+    status, out = run_score(write(tmp_path, text))
+    assert status == 1
+    assert out["error"]["message"].startswith(said)
+
+
 def test_invalid_json_on_stdin_exits_1_without_a_traceback() -> None:
     proc = run_score_stdin("{not json")
     assert proc.returncode == 1

@@ -10,43 +10,14 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
 from scoring.engine import SkatError, league_standings, parse_league
+from scoring.management.commands.score import InputError, parse_json, read_bytes
 
-STDIN = "-"
 EXIT_REFUSED = 2
-
-
-class InputError(Exception):
-    """The file could not be read as JSON; the engine never saw it."""
-
-
-def read_bytes(source: str) -> bytes:
-    if source == STDIN:
-        return sys.stdin.buffer.read()
-    try:
-        return Path(source).read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read {source}: {exc.strerror or exc}") from exc
-
-
-def parse_json(raw: bytes) -> Any:
-    # json.loads on bytes detects UTF-8/16/32 and a BOM itself (as the score command does).
-    try:
-        return json.loads(raw)
-    except UnicodeDecodeError as exc:
-        raise InputError("the input is not UTF-8 text") from exc
-    except json.JSONDecodeError as exc:
-        raise InputError(
-            f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from exc
-    except RecursionError as exc:
-        raise InputError("invalid JSON: nested too deeply") from exc
-    except ValueError as exc:  # a number of more digits than Python converts
-        raise InputError(f"invalid JSON: {exc}") from exc
 
 
 def standings(source: str, lang: str = "en") -> dict[str, Any]:

@@ -46,17 +46,28 @@ def read_bytes(source: str) -> bytes:
         raise InputError(f"cannot read {source}: {exc.strerror or exc}") from exc
 
 
-def parse_record(raw: bytes) -> dict[str, Any]:
+def parse_json(raw: bytes) -> Any:
+    """The input as JSON, or an InputError saying why not: never a traceback (the contract),
+    also for an array nested deeper than Python's recursion allows or a number of more
+    digits than it converts. Shared by the league_day command."""
     # json.loads on bytes detects UTF-8/16/32 and a BOM itself, so the reader's locale
     # never decides how a player's name with umlauts is decoded.
     try:
-        obj = json.loads(raw)
+        return json.loads(raw)
     except UnicodeDecodeError as exc:
         raise InputError("the input is not UTF-8 text") from exc
     except json.JSONDecodeError as exc:
         raise InputError(
             f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
         ) from exc
+    except RecursionError as exc:
+        raise InputError("invalid JSON: nested too deeply") from exc
+    except ValueError as exc:  # a number of more digits than Python converts
+        raise InputError(f"invalid JSON: {exc}") from exc
+
+
+def parse_record(raw: bytes) -> dict[str, Any]:
+    obj = parse_json(raw)
     if not isinstance(obj, dict):
         kind = JSON_TYPE_NAMES.get(type(obj), type(obj).__name__)
         raise InputError(f"the input must be a JSON object (a deal or a table), not {kind}")
