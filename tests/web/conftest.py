@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from .fixtures import club, scorer, table, table_players
+from .fixtures import club, in_english, scorer, table, table_players
 
-__all__ = ["club", "scorer", "table", "table_players"]
+__all__ = ["club", "in_english", "scorer", "table", "table_players"]

@@ -13,8 +13,11 @@ Plain helpers (``won``, ``login``, ``make_table`` …) are in tests/web/factorie
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from django.test import Client
+from django.utils import translation
 
 from scoring.models import Club, Table
 
@@ -40,3 +43,13 @@ def table(club: Club, table_players: int) -> Table:
 def scorer(client: Client, table: Table) -> Client:
     client.force_login(make_user(table.evening.club, "scorer"))
     return client
+
+
+@pytest.fixture
+def in_english(client: Client) -> Iterator[None]:
+    """The pages (the test client asks for English) and the code under test in English:
+    the site's own language is German. A file uses it with
+    ``pytestmark = [..., pytest.mark.usefixtures("in_english")]``."""
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
+    with translation.override("en"):
+        yield

@@ -4,15 +4,12 @@ queries however many series are seated and teams meet."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from django.core.cache import caches
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from django.utils import translation
 from pytest_django import DjangoAssertNumQueries
 
 from scoring.models import League, MatchDay
@@ -23,14 +20,7 @@ from scoring.writes import league as lw
 from .factories import make_club, make_user
 from .leagues import check_in, make_day, make_league, play_day, play_series
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _english(client: Client) -> Iterator[None]:
-    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
-    with translation.override("en"):
-        yield
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english")]
 
 
 def _league(client: Client, teams: int = 4, slug: str = "altenburg") -> League:

@@ -5,14 +5,13 @@ number of queries."""
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import timezone
 
 from scoring.models import Lineup, MatchDay, MatchSeries, Player, ReportSignature
 from scoring.writes import league as lw
@@ -20,14 +19,7 @@ from scoring.writes import league as lw
 from .factories import make_club, make_user
 from .leagues import check_in, make_day, make_league, play_day, play_series, team
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _english(client: Client) -> Iterator[None]:
-    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
-    with translation.override("en"):
-        yield
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english")]
 
 
 @dataclass

@@ -5,27 +5,17 @@ anonymous visitors the sign-in page."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
-from django.utils import translation
 
 from scoring.models import League, LeagueGroup
 
 from .league_web_roles import People, people
 from .leagues import make_day
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _english(client: Client) -> Iterator[None]:
-    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
-    with translation.override("en"):
-        yield
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english")]
 
 
 @pytest.fixture

@@ -4,13 +4,12 @@ nothing is changed."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import pytest
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import timezone
 
 from scoring.models import (
     Evening,
@@ -30,14 +29,7 @@ from .leagues import make_league, team
 if TYPE_CHECKING:
     from .factories import TestResponse
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _english(client: Client) -> Iterator[None]:
-    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
-    with translation.override("en"):
-        yield
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english")]
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ number of teams and days."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -23,14 +23,7 @@ from scoring.writes import league as lw
 from .factories import make_club, make_user
 from .leagues import check_in, make_day, make_league, play_series
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _english(client: Client) -> Iterator[None]:
-    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
-    with translation.override("en"):
-        yield
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english")]
 
 
 def _played(league: League, days: int = 1) -> None:
