@@ -23,8 +23,8 @@ The league (what the benchmark builds, and how):
 Measured, for both leagues: ``group_numbers`` + ``player_ranking`` (the numbers every page
 and PDF starts from), the league table, the players' ranking and the match-day report of one
 place (a place of 5 teams in the big league) as PDFs (HTML and WeasyPrint, past the cache;
-each rendered once untimed first), and the league table page when the web part's view exists
-(else said so). Targets: the big group's numbers < 200 ms, each PDF < 2 s.
+each rendered once untimed first), and the league table page. Targets: the big group's
+numbers < 200 ms, each PDF < 2 s.
 
 Run: make bench  (or .venv/bin/python bench/league.py [--runs N])
 """
@@ -48,7 +48,7 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
-from django.urls import NoReverseMatch, reverse  # noqa: E402
+from django.urls import reverse  # noqa: E402
 from django.utils import timezone, translation  # noqa: E402
 
 from scoring.engine import generate_deals  # noqa: E402
@@ -266,33 +266,24 @@ def main() -> int:
         assert table_pdf.startswith(b"%PDF")
 
     page: dict[str, list[float]] = {}
-    try:
-        urls = {name: reverse("scoring:league-group",
-                              args=[LeagueGroup.objects.get(league=league).pk])
-                for name, league in (("baseline 4×1", small), ("big 18×5", big))}
-    except NoReverseMatch:
-        urls = {}
-    if urls:
-        user = get_user_model().objects.create_user(username="staffelleiter", password="x")
-        Membership.objects.create(user=user, club=club, role=Membership.Role.ADMIN)
-        client = Client()
-        client.force_login(user)
-        for name, url in urls.items():
-            if client.get(url).status_code != 200:
-                urls = {}
-                break
-            page[name] = measure(functools.partial(client.get, url), args.runs * 4)
+    urls = {name: reverse("scoring:league-group",
+                          args=[LeagueGroup.objects.get(league=league).pk])
+            for name, league in (("baseline 4×1", small), ("big 18×5", big))}
+    user = get_user_model().objects.create_user(username="staffelleiter", password="x")
+    Membership.objects.create(user=user, club=club, role=Membership.Role.ADMIN)
+    client = Client()
+    client.force_login(user)
+    for name, url in urls.items():
+        status = client.get(url).status_code
+        assert status == 200, f"the league table page answered {status}"
+        page[name] = measure(functools.partial(client.get, url), args.runs * 4)
 
     print(f"the numbers, group_numbers + player_ranking ({args.runs * 4} runs):")
     for name, r in results.items():
         report(f"{name}: {r['rows']} players, {r['queries']} queries", r["numbers"])
-    if page:
-        print("the league table page (Django test client):")
-        for name, samples in page.items():
-            report(name, samples)
-    else:
-        print("the league table page: skipped (scoring:league-group is not served here: the "
-              "web part's view is merged separately)")
+    print("the league table page (Django test client):")
+    for name, samples in page.items():
+        report(name, samples)
     print(f"PDFs, built and rendered past the cache ({args.runs} runs, seconds):")
     for name, r in results.items():
         for kind, index in (("league table", 0), ("players' ranking", 1),
