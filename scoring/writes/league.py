@@ -125,7 +125,9 @@ def team_player_add(*, team: Team, name: str = "", member: Player | None = None,
                     position: int | None = None, captain: bool = False) -> TeamPlayer:
     """Add a player to a team: a player of the league's club (``member``) or by name, then a
     guest player of the league's club, found again by name (as a tournament's guests are).
-    ``position`` 1–4, or None for a substitute. A player plays for one team of a league."""
+    ``position`` 1–4, or None for a substitute. A player plays for one team of a league.
+    A guest of a team from a club of the site takes the member account of his player of that
+    name there, so that as captain he signs the report with his own account."""
     league = team.group.league
     with transaction.atomic():
         if member is not None:
@@ -137,6 +139,8 @@ def team_player_add(*, team: Team, name: str = "", member: Player | None = None,
             found = Player.objects.filter(club=league.club, name=name).first()
             player = found if found is not None else Player.objects.create(
                 club=league.club, name=name, guest=True)
+            if player.guest and player.user_id is None and team.club_id is not None:
+                _take_account(player, team.club_id)
         other = TeamPlayer.objects.filter(player=player, team__group__league=league).exclude(
             team=team).select_related("team").first()
         if other is not None:
@@ -153,6 +157,17 @@ def team_player_add(*, team: Team, name: str = "", member: Player | None = None,
         member_row.save()
         _bump(league)
     return member_row
+
+
+def _take_account(guest: Player, club_id: int) -> None:
+    """The guest takes the account of the player of his name in his team's club, unless
+    the league's club has a player of that account already (one player per account)."""
+    user_id = Player.objects.filter(club_id=club_id, name=guest.name).values_list(
+        "user_id", flat=True).first()
+    if user_id is not None and not Player.objects.filter(
+            club_id=guest.club_id, user_id=user_id).exists():
+        guest.user_id = user_id
+        guest.save(update_fields=["user"])
 
 
 def team_player_set(*, member: TeamPlayer, position: int | None, captain: bool) -> TeamPlayer:

@@ -284,3 +284,29 @@ def test_the_next_series_waits_for_the_signatures_or_a_reason() -> None:
     entry = AuditEntry.objects.get(evening=day.evening, action="drawunsign")
     assert entry.reason == "Tablet 3 is out of power"
     assert entry.after == {"series": 2, "unsigned_tables": [1, 2, 3, 4]}
+
+
+def test_a_captain_from_a_club_of_the_site_signs_with_his_own_account() -> None:
+    """A team of another club on the site: its players come in as guests of the league's
+    club by name, each taking the account of his player of that name in his own club, so the
+    captain signs the report with his own account (and nobody else's account signs)."""
+    from .factories import make_user
+
+    home = make_club("pik", "SC Pik")
+    captain = make_user(home, "viewer", username="xaver")
+    Player.objects.create(club=home, name="Xaver Pik", user=captain)
+    league = make_league(make_club(), teams=3)
+    pik = lw.team_create(group=league.groups.get(), name="Pik Sieben", club=home)
+    for position, name in enumerate(["Xaver Pik ", "Yvonne Pik", "Zora Pik", "Willi Pik"],
+                                    start=1):
+        lw.team_player_add(team=pik, name=name, position=position, captain=position == 1)
+    guest = Player.objects.get(name="Xaver Pik", club=league.club)
+    assert guest.guest and guest.user_id == captain.pk
+    assert Player.objects.get(name="Yvonne Pik").user_id is None  # no account at home
+    day = make_day(league)
+    play_day(day)
+    other = make_user(home, "viewer", username="yvonne")
+    with pytest.raises(ValidationError, match="Only the captain of Pik Sieben"):
+        lw.report_sign(day=day, team=pik, user=other, where="account")
+    signed = lw.report_sign(day=day, team=pik, user=captain, where="account")
+    assert signed.user == captain and signed.name == "Xaver Pik"
