@@ -23,7 +23,9 @@ from typing import Any
 
 import pytest
 from django.core.handlers.wsgi import WSGIHandler
+from django.core.servers.basehttp import ThreadedWSGIServer
 from django.core.signals import request_finished, request_started
+from django.test.testcases import LiveServerThread
 from playwright.sync_api import Playwright
 
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS, TABLET
@@ -31,6 +33,27 @@ from tests.django_fixtures import _put_loop_aside, _put_loop_back
 from tests.web.fixtures import club, scorer, table, table_players
 
 __all__ = ["club", "scorer", "table", "table_players"]
+
+class OneRequestAtATime(ThreadedWSGIServer):
+    """The live server, serving one request at a time. On SQLite the live server's threads
+    share the test's one database connection, so two requests at once (a page's poll beside a
+    table screen's save) interleave their savepoints on it: a clean run saw the save answer 500
+    with "no such savepoint" while the tournament board polled (test_tournament_browser). A
+    browser waits for a request in turn as it would for a busy server; no test here depends on
+    two requests being served at once."""
+
+    def set_app(self, application: Any) -> None:
+        lock = threading.Lock()
+
+        def one_at_a_time(environ: Any, start_response: Any) -> Any:
+            with lock:
+                return application(environ, start_response)
+
+        super().set_app(one_at_a_time)
+
+
+LiveServerThread.server_class = OneRequestAtATime  # type: ignore[attr-defined]  # not in the stubs
+
 
 def _live(sender: object) -> bool:
     """Whether a request signal comes from the live server (a WSGIHandler, in a thread of this

@@ -7,7 +7,7 @@ routed later is measured as soon as it exists: every route is either filled in b
 named in NOT_PAGES with the reason it is not a page of its own. The club has a played
 evening with long names, a Ramsch, Bock and a stake (so a settlement), a corrected and a
 deleted deal (so the audit and history pages have something to show), a season with that
-evening in it, and a series ranking.
+evening in it, a series ranking, a tournament and a team league with a played match day.
 
 The table screen (templates/scoring/entry/) belongs to another part of the work; it is
 measured in its own test so that its result is reported on its own."""
@@ -30,6 +30,7 @@ from scoring.writes.services import Actor, deal_delete, deal_edit, deal_record
 from scoring.writes.tournament import series_draw
 from tests.web import seasons
 from tests.web.factories import browser_login, make_club, make_user
+from tests.web.leagues import make_day, make_league, play_day
 from tests.web.seasons import seat_and_play
 from tests.web.test_pdf_story import story_table
 from tests.web.tournaments import fill_series, make_tournament
@@ -105,6 +106,11 @@ NOT_PAGES = {
     "tournament-cockpit-start": "POST only: the button is on the cockpit",
     "tournament-cockpit-clock": "POST only: the form is on the cockpit",
     "tournament-cockpit-message": "POST only: the form is on the cockpit",
+    "match-day-numbers": "htmx fragment of the match day (measured as 'match-day')",
+    "match-day-lineup": "POST only: the forms are on the match day's desk",
+    "match-day-seat": "POST only: the form is on the match day's desk",
+    "match-day-sign": "POST only: the buttons are on the match day",
+    "match-day-report-pdf": "PDF", "league-table-pdf": "PDF", "league-players-pdf": "PDF",
 }
 # The pages that were once too wide: saved as screenshots to look at.
 SHOWN = {"sheet", "sheet-six", "evening", "evening-audit", "deal-history", "season-player",
@@ -156,8 +162,13 @@ def played_club() -> dict[str, Any]:
     tournament = make_tournament(club, public=True)
     series_draw(tournament=tournament, seed=1)
     fill_series(tournament, 1)
+    # and a team league of four teams with a match day played, its page public
+    league = make_league(club, public=True)
+    day = make_day(league)
+    play_day(day)
     return {"club": club, "table": table, "evening": evening, "season": season,
-            "deal": edited, "player": player, "six": six, "tournament": tournament}
+            "deal": edited, "player": player, "six": six, "tournament": tournament,
+            "league": league, "day": day}
 
 
 def page_urls(objects: dict[str, Any]) -> dict[str, str]:
@@ -199,6 +210,12 @@ def page_urls(objects: dict[str, Any]) -> dict[str, str]:
         "scoring:board": [objects["tournament"].board_key],
         "scoring:board-tv": [objects["tournament"].board_key],
         "scoring:sign-phone": [objects["table"].pk, sign_token(objects["table"])],
+        "scoring:leagues": [objects["club"].slug],
+        "scoring:league": [objects["league"].pk],
+        "scoring:league-group": [objects["day"].group_id],
+        "scoring:league-public": [objects["league"].board_key],
+        "scoring:match-day": [objects["day"].pk],
+        "scoring:match-day-codes": [objects["day"].pk],
     }
     urls = {}
     unknown = []
