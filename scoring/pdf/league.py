@@ -179,6 +179,10 @@ def _signature_lines(report: Report) -> list[SignatureLine]:
                 "name": signature.name, "how": how,
                 "when": date_format(timezone.localtime(signature.at),
                                     "SHORT_DATETIME_FORMAT")}
+        if team.pk in report.stale:  # given to other numbers: to be signed again on paper
+            signed = ""
+            captain = _("%(captain)s; signed by %(name)s before a deal was corrected") % {
+                "captain": captain, "name": signature.name if signature else ""}
         lines.append(SignatureLine(team.name, captain, signed))
     return lines
 

@@ -38,7 +38,13 @@ from scoring.collation import name_key
 from scoring.forms.league_day import LineupForm, SeatForm
 from scoring.models import MatchDay, Player, ReportSignature, Table, Team, TeamPlayer
 from scoring.reads import live
-from scoring.reads.league import day_progress, is_binding, latest_lineups, match_report
+from scoring.reads.league import (
+    day_progress,
+    is_binding,
+    latest_lineups,
+    match_report,
+    results_version,
+)
 from scoring.views.club import codes_context, format_code
 from scoring.writes import league as services
 
@@ -105,10 +111,13 @@ def _polled(request: HttpRequest, day: MatchDay, who: LeagueAccess,
     captains = dict(TeamPlayer.objects.filter(team__in=teams, captain=True)
                     .values_list("team_id", "player__name"))
     signatures = {s.team_id: s for s in day.signatures.all()}
+    now = results_version(day) if signatures else 0
     return {
         "day": day, "numbers_html": html, "finished": finished, "desk": _desk(day, who),
         "poll_seconds": POLL_SECONDS,
         "teams": [{"team": t, "captain": captains.get(t.pk), "signature": signatures.get(t.pk),
+                   # signed before a deal was corrected: to be signed again
+                   "stale": t.pk in signatures and signatures[t.pk].results_version != now,
                    "mine": who.signs_for(t.pk)} for t in teams]}
 
 

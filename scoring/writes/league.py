@@ -18,6 +18,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import draw, league_draw
@@ -360,7 +361,8 @@ def series_seat(*, day: MatchDay, seed: int | None = None, unsigned_reason: str 
 
 def report_sign(*, day: MatchDay, team: Team, user: Any = None,
                 where: str = ReportSignature.Where.TABLET) -> ReportSignature:
-    """The team's captain signs the match-day report, once every series is played."""
+    """The team's captain signs the match-day report, once every series is played; again
+    when a deal was corrected after he signed (the signature was given to other numbers)."""
     if not day.teams.filter(pk=team.pk).exists():
         raise ValidationError(_("%(team)s does not play on this match day.")
                               % {"team": team.name})
@@ -375,11 +377,15 @@ def report_sign(*, day: MatchDay, team: Team, user: Any = None,
     if not progress.finished(day.group.league.series_per_day):
         raise ValidationError(_("The report is signed when every series is played."))
     with transaction.atomic():
-        if day.signatures.filter(team=team).exists():
+        now = results_version(day)
+        signature = day.signatures.select_for_update().filter(team=team).first()
+        if signature is not None and signature.results_version == now:
             raise ValidationError(_("%(team)s has signed already.") % {"team": team.name})
-        signature = ReportSignature.objects.create(
-            match_day=day, team=team, name=captain.player.name, where=where,
-            user=user if user is not None and user.is_authenticated else None,
-            results_version=results_version(day))
+        # None, or a signature given before a deal was corrected: the captain signs anew
+        signature = signature or ReportSignature(match_day=day, team=team)
+        signature.name, signature.where = captain.player.name, where
+        signature.user = user if user is not None and user.is_authenticated else None
+        signature.results_version, signature.at = now, timezone.now()
+        signature.save()
         _bump(day.group.league)
     return signature

@@ -324,3 +324,27 @@ def test_only_the_secretary_gets_the_lists_to_correct_and_the_audit_log(client: 
     page = _as(client, world.host).get(_url("match-day", world.day)).content.decode()
     assert 'id="desk"' in page and reverse("scoring:sheet", args=[table.pk]) not in page
     assert client.get(reverse("scoring:sheet", args=[table.pk])).status_code == 404
+
+
+def test_a_signature_given_before_a_correction_is_to_be_given_again(client: Client) -> None:
+    from scoring.models import Table
+    from scoring.writes.services import Actor, deal_delete
+    from scoring.writes.signing import sign
+
+    world = _world()
+    play_day(world.day)
+    herz = team(world.day.group.league, "Herz As")
+    lw.report_sign(day=world.day, team=herz)
+    table = Table.objects.filter(evening=world.day.evening).order_by("series", "number")[0]
+    last = table.deals.order_by("-position")[0]
+    deal_delete(deal=last, reason="double entry", expected_version=table.version,
+                actor=Actor(None, "secretary", admin=True))
+    play_series(world.day, table.series, sign=False)  # recorded again
+    for seat in table.seats.all():
+        sign(table=Table.objects.select_related("evening__club").get(pk=table.pk),
+             player_id=seat.player_id, actor=Actor(None, "test"))
+    page = _as(client, world.secretary).get(_url("match-day", world.day)).content.decode()
+    mark = page.index(f'id="signature-team-{herz.pk}"')
+    row = page[mark:page.index("</li>", mark)]
+    assert "signed before a deal was corrected: to be signed again" in row
+    assert "Signed by Anna Herz" in row  # the desk's button again

@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone, translation
 
 from scoring.engine import LeagueDay, LeagueTeam, SkatError, generate_deals, league_standings
-from scoring.models import MatchSeries, Player, Table, TableScore, TeamPlayer
+from scoring.models import MatchSeries, Player, ReportSignature, Table, TableScore, TeamPlayer
 from scoring.reads.league import group_numbers, match_report, player_ranking
 from scoring.writes import league as lw
 from scoring.writes.services import Actor, deal_record
@@ -266,6 +266,25 @@ def test_a_correction_after_signing_shows_on_the_report() -> None:
                 actor=Actor(None, "secretary", admin=True))
     report = match_report(day)
     assert report.stale == {herz.pk} and not report.signed
+    # the report says so on paper: a line to sign again, naming the old signature
+    from scoring.pdf.league import _signature_lines
+
+    with translation.override("en"):
+        line = next(x for x in _signature_lines(report) if x.team == "Herz As")
+    assert line.signed == "" and "signed by Anna Herz before a deal was corrected" in line.captain
+    # the deal recorded again (the table's players sign their list again), the captain
+    # signs again, for the numbers as they are now
+    play_series(day, table.series, sign=False)
+    from scoring.writes.signing import sign
+
+    for seat in table.seats.all():
+        sign(table=Table.objects.select_related("evening__club").get(pk=table.pk),
+             player_id=seat.player_id, actor=Actor(None, "test"))
+    again = lw.report_sign(day=day, team=herz)
+    assert ReportSignature.objects.filter(match_day=day).count() == 1
+    assert match_report(day).stale == set() and again.results_version > 0
+    with pytest.raises(ValidationError, match="Herz As has signed already"):
+        lw.report_sign(day=day, team=herz)
 
 
 def test_the_next_series_waits_for_the_signatures_or_a_reason() -> None:
