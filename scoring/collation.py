@@ -57,3 +57,41 @@ def ordered_by_name(queryset: QuerySet[M], first: str | None = None) -> QuerySet
     place = Case(*[When(pk=row[0], then=Value(i)) for i, row in enumerate(rows)],
                  output_field=IntegerField())
     return queryset.order_by(place, "pk")
+
+
+# ---------------------------------------------------------------- names that can be read
+
+# Characters that change how text looks without being seen themselves: bidi controls
+# (U+202A–U+202E, U+2066–U+2069, U+200E/F, U+061C) reorder a list's names, zero-width ones
+# (U+200B–U+200D, U+2060, U+FEFF) make two equal-looking names different. Unicode's
+# categories Cf (format) and Cc (control), Co (private use), Cs (surrogates) and Cn
+# (unassigned) cover them and everything else a name has no use for.
+_INVISIBLE_CATEGORIES = frozenset({"Cf", "Cc", "Co", "Cs", "Cn"})
+# Letters that look like blanks but are not white space to str.split().
+_BLANK_LOOKING = frozenset({"\u115f", "\u1160", "\u3164", "\uffa0", "\u2800"})
+
+
+def invisible_characters(text: str) -> list[str]:
+    """The invisible or control characters in ``text`` as code points ("U+202E"), each
+    once, in the order found; [] for a clean name."""
+    found: list[str] = []
+    for ch in text:
+        if ch in _BLANK_LOOKING or unicodedata.category(ch) in _INVISIBLE_CATEGORIES:
+            code = f"U+{ord(ch):04X}"
+            if code not in found:
+                found.append(code)
+    return found
+
+
+def refuse_invisible(value: str) -> None:
+    """A model field's validator for the names of people, clubs, teams, tournaments and
+    leagues: no bidi controls, zero-width or other invisible characters."""
+    from django.core.exceptions import ValidationError
+    from django.utils.translation import gettext as _
+
+    bad = invisible_characters(value)
+    if bad:
+        raise ValidationError(
+            _("A name may not contain invisible or control characters (%(codes)s): type "
+              "it again without them.") % {"codes": ", ".join(bad)},
+            code="invisible")

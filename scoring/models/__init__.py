@@ -18,7 +18,19 @@ from __future__ import annotations
 # restores in it): not sorted.
 # isort: off
 from scoring.models.rules import RuleSystem, Scoring, RulesMixin
-from scoring.models.club import Club, Membership, Player, RuleProfile, Season
+from scoring.models.club import (
+    Club,
+    Membership,
+    Player,
+    RuleProfile,
+    Season,
+    new_claim_token,
+    CLAIM_DAYS,
+    claim_expiry,
+    PlayerClaim,
+    PlayerMerge,
+    AccountSettings,
+)
 from scoring.models.evening import (
     Evening,
     new_access_code,
@@ -60,7 +72,9 @@ from scoring.models.league import (
 # isort: on
 
 __all__ = [
+    "AccountSettings",
     "AuditEntry",
+    "CLAIM_DAYS",
     "Club",
     "ClubLogEntry",
     "Deal",
@@ -80,6 +94,8 @@ __all__ = [
     "POSITIONS",
     "PendingImport",
     "Player",
+    "PlayerClaim",
+    "PlayerMerge",
     "ReportSignature",
     "RuleProfile",
     "RuleSystem",
@@ -96,9 +112,11 @@ __all__ = [
     "TeamPlayer",
     "Tournament",
     "TournamentSeries",
+    "claim_expiry",
     "invitation_expiry",
     "new_access_code",
     "new_board_key",
+    "new_claim_token",
     "new_invitation_token",
     "new_signup_token",
 ]

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import secrets
+from datetime import datetime, timedelta
+
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from scoring.collation import refuse_invisible
 from scoring.models.rules import RulesMixin
 
 
@@ -17,7 +22,7 @@ class Club(models.Model):
         KEEP = "keep", _("stays on the lists")
         PSEUDONYM = "pseudonym", _("is replaced by a pseudonym")
 
-    name = models.CharField(_("name"), max_length=100)
+    name = models.CharField(_("name"), max_length=100, validators=[refuse_invisible])
     slug = models.SlugField(_("short name"), unique=True)
     language = models.CharField(
         _("language"), max_length=8, choices=settings.LANGUAGES, default="de")
@@ -69,14 +74,28 @@ class Membership(models.Model):
 
 
 class Player(models.Model):
+    """A person on a club's lists. Linked to an account (``user``) only by an explicit act
+    (issue 35): the player's claim link, an invitation, or a club admin's desk action, each
+    in the club log; never by name. ``member_number`` is a federation's membership number,
+    unique on the site. ``merged_into``: this record was merged into another of the same
+    person (its seats, entries and team places moved there, PlayerMerge keeps which); it is
+    no longer offered anywhere, and the merge can be undone."""
+
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players",
                              verbose_name=_("club"))
-    name = models.CharField(_("name"), max_length=100)
+    name = models.CharField(_("name"), max_length=100, validators=[refuse_invisible])
     guest = models.BooleanField(_("guest"), default=False)
     # The member account this player on the lists belongs to: its "my results" page.
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
         related_name="players", verbose_name=_("member account"))
+    member_number = models.CharField(
+        _("member number"), max_length=20, blank=True, default="",
+        help_text=_("The federation's membership number, if the player has one: unique on "
+                    "this site."))
+    merged_into = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="merged_records", verbose_name=_("merged into"))
 
     class Meta:
         verbose_name = _("player")
@@ -86,6 +105,8 @@ class Player(models.Model):
             models.UniqueConstraint(fields=["club", "name"], name="player_name_unique_in_club"),
             models.UniqueConstraint(fields=["club", "user"], name="one_player_per_account",
                                     condition=models.Q(user__isnull=False)),
+            models.UniqueConstraint(fields=["member_number"], name="member_number_unique",
+                                    condition=~models.Q(member_number="")),
         ]
 
     def __str__(self) -> str:
@@ -156,3 +177,98 @@ class Season(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+def new_claim_token() -> str:
+    """A claim link's secret: 32 random characters, safe in a URL."""
+    return secrets.token_urlsafe(24)
+
+
+CLAIM_DAYS = 14
+
+
+def claim_expiry() -> datetime:
+    return timezone.now() + timedelta(days=CLAIM_DAYS)
+
+
+class PlayerClaim(models.Model):
+    """A club admin's claim link (and QR code) for one player on the club's lists: whoever
+    opens it signed in and confirms becomes that player (his account is linked to the
+    record). One-time, expires after 14 days, can be withdrawn; the club log keeps who made
+    it and who used it."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="claims",
+                               verbose_name=_("player"))
+    token = models.CharField(_("link"), max_length=64, unique=True, default=new_claim_token)
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+    expires = models.DateTimeField(_("expires"), default=claim_expiry)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+", verbose_name=_("created by"))
+    used_at = models.DateTimeField(_("used"), null=True, blank=True)
+    used_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+", verbose_name=_("used by"))
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("claim link")
+        verbose_name_plural = _("claim links")
+        ordering = ["-created", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.player} ({self.pk})"
+
+    def usable(self, now: datetime | None = None) -> bool:
+        return (self.used_at is None and self.revoked_at is None
+                and (now or timezone.now()) < self.expires)
+
+
+class PlayerMerge(models.Model):
+    """Two records of one person merged by a club admin ("Paula Wagner" and "Paula Wagner
+    (Gotha)"): ``merged``'s seats, signatures, entries, team places and line-ups moved to
+    ``kept``; ``moved`` lists them by kind ({"seat": [ids], …}) so that the merge can be
+    undone exactly. The reason is required; undoing it is logged too."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="merges",
+                             verbose_name=_("club"))
+    kept = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="merges_kept",
+                             verbose_name=_("kept record"))
+    merged = models.ForeignKey(Player, on_delete=models.CASCADE,
+                               related_name="merges_merged", verbose_name=_("merged record"))
+    moved = models.JSONField(_("moved"), default=dict)
+    reason = models.TextField(_("reason"))
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+", verbose_name=_("by"))
+    at = models.DateTimeField(_("when"), auto_now_add=True)
+    undone_at = models.DateTimeField(_("undone"), null=True, blank=True)
+    undone_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+", verbose_name=_("undone by"))
+    undo_reason = models.TextField(_("reason for undoing"), blank=True)
+
+    class Meta:
+        verbose_name = _("merge of two records")
+        verbose_name_plural = _("merges of two records")
+        ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.merged} → {self.kept}"
+
+
+class AccountSettings(models.Model):
+    """A person's own choices for his account: whether members of other clubs may see his
+    results across clubs (his own clubs' members always may)."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="account_settings", verbose_name=_("user account"))
+    results_visible = models.BooleanField(
+        _("other clubs' members may see my results"), default=False)
+
+    class Meta:
+        verbose_name = _("account settings")
+        verbose_name_plural = _("account settings")
+
+    def __str__(self) -> str:
+        return str(self.user)

@@ -173,6 +173,12 @@ class Signature(models.Model):
         TABLET = "tablet", _("on the tablet")
         PHONE = "phone", _("on a phone")
 
+    class Proof(models.TextChoices):
+        TAP = "tap", _("a tap on the tablet")
+        PIN = "pin", _("the player's PIN")
+        ACCOUNT = "account", _("the player's own account")
+        CODE = "code", _("a one-time code from the tablet")
+
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="signatures",
                               verbose_name=_("table"))
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="signatures",
@@ -181,6 +187,17 @@ class Signature(models.Model):
     where = models.CharField(_("where"), max_length=10, choices=Where.choices,
                              default=Where.TABLET)
     with_pin = models.BooleanField(_("with PIN"), default=False)
+    # Who vouched for the signature (issue 35): how the signer proved to be the player (a
+    # tap on the tablet, his PIN, his own signed-in account, the one-time code the tablet
+    # showed him), the account that signed (his, or the scorer's holding the tablet), the
+    # device (its session, as a digest) and the address it came from.
+    proof = models.CharField(_("proof"), max_length=10, choices=Proof.choices,
+                             default=Proof.TAP)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+", verbose_name=_("user account"))
+    device = models.CharField(_("device"), max_length=64, blank=True)
+    address = models.CharField(_("address"), max_length=64, blank=True)
 
     class Meta:
         verbose_name = _("signature")

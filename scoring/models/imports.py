@@ -84,6 +84,15 @@ class ClubLogEntry(models.Model):
 
     class Action(models.TextChoices):
         DELETE_EVENING = "delete", _("evening deleted")
+        # Who a player on the lists is (issue 35): linked to an account at the desk or
+        # unlinked, claimed through a claim link, two records merged or the merge undone,
+        # a member number set.
+        LINK = "link", _("player linked to an account")
+        UNLINK = "unlink", _("player unlinked from an account")
+        CLAIM = "claim", _("player claimed with a claim link")
+        MERGE = "merge", _("two records of a player merged")
+        UNMERGE = "unmerge", _("merge undone")
+        MEMBER_NUMBER = "number", _("member number changed")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="log",
                              verbose_name=_("club"))

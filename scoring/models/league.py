@@ -18,6 +18,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from scoring.collation import refuse_invisible
 from scoring.models.club import Club, Player, RuleProfile
 from scoring.models.evening import Evening
 from scoring.models.tournament import new_board_key
@@ -30,8 +31,8 @@ class League(models.Model):
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="leagues",
                              verbose_name=_("club"))
-    name = models.CharField(_("name"), max_length=100)
-    season = models.CharField(_("season"), max_length=40)
+    name = models.CharField(_("name"), max_length=100, validators=[refuse_invisible])
+    season = models.CharField(_("season"), max_length=40, validators=[refuse_invisible])
     # The rules every match day's evening freezes (ISkO tournament rules: no Kontra, Bock or
     # Ramsch); a deleted profile leaves the played days as they are.
     profile = models.ForeignKey(RuleProfile, on_delete=models.SET_NULL, null=True,
@@ -76,7 +77,7 @@ class LeagueGroup(models.Model):
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="groups",
                                verbose_name=_("league"))
-    name = models.CharField(_("name"), max_length=60)
+    name = models.CharField(_("name"), max_length=60, validators=[refuse_invisible])
 
     class Meta:
         verbose_name = _("group")
@@ -95,10 +96,11 @@ class Team(models.Model):
 
     group = models.ForeignKey(LeagueGroup, on_delete=models.CASCADE, related_name="teams",
                               verbose_name=_("group"))
-    name = models.CharField(_("name"), max_length=60)
+    name = models.CharField(_("name"), max_length=60, validators=[refuse_invisible])
     club = models.ForeignKey(Club, on_delete=models.SET_NULL, null=True, blank=True,
                              related_name="league_teams", verbose_name=_("club on the site"))
-    club_name = models.CharField(_("club"), max_length=100, blank=True)
+    club_name = models.CharField(_("club"), max_length=100, blank=True,
+                                 validators=[refuse_invisible])
 
     class Meta:
         verbose_name = _("team")

@@ -10,6 +10,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from scoring.collation import refuse_invisible
 from scoring.models.club import Club, Player
 from scoring.models.evening import (
     Evening,
@@ -44,7 +45,7 @@ class Tournament(models.Model):
                              verbose_name=_("club"))
     evening = models.OneToOneField(Evening, on_delete=models.CASCADE,
                                    related_name="tournament", verbose_name=_("evening"))
-    name = models.CharField(_("name"), max_length=100)
+    name = models.CharField(_("name"), max_length=100, validators=[refuse_invisible])
     date = models.DateField(_("date"))
     series_count = models.PositiveSmallIntegerField(
         _("number of series"), default=2, validators=[MinValueValidator(1),
@@ -114,6 +115,10 @@ class Tournament(models.Model):
         return f"{self.name} {self.date:%Y-%m-%d}"
 
 
+def new_seat_key() -> str:
+    return secrets.token_urlsafe(18)
+
+
 class Entrant(models.Model):
     """A player registered for a tournament: a member of the club or a guest (a guest player
     of the organising club, so that the tables can seat him). ``number`` is the start number
@@ -124,10 +129,13 @@ class Entrant(models.Model):
     number = models.PositiveIntegerField(_("start number"))
     player = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="entries",
                                verbose_name=_("player"))
-    home_club = models.CharField(_("home club"), max_length=100, blank=True)
+    home_club = models.CharField(_("home club"), max_length=100, blank=True,
+                                 validators=[refuse_invisible])
     category = models.CharField(_("category"), max_length=40, blank=True)
-    team = models.CharField(_("team"), max_length=60, blank=True)
-    tandem = models.CharField(_("tandem"), max_length=60, blank=True)
+    team = models.CharField(_("team"), max_length=60, blank=True,
+                            validators=[refuse_invisible])
+    tandem = models.CharField(_("tandem"), max_length=60, blank=True,
+                              validators=[refuse_invisible])
     paid = models.BooleanField(_("paid"), default=False)
     checked_in = models.BooleanField(_("checked in"), default=False)
     at_door = models.BooleanField(_("registered at the door"), default=False)
@@ -135,6 +143,11 @@ class Entrant(models.Model):
         _("withdrawn after series"), null=True, blank=True)
     registered = models.DateTimeField(_("registered"), auto_now_add=True)
     online = models.BooleanField(_("registered online"), default=False)
+    # The entrant's own "Mein Platz" link (issue 35): his table and seat after each draw and
+    # his running result, without an account. Sent with his registration mail, printed on
+    # his receipt at the desk.
+    seat_key = models.CharField(_("personal link"), max_length=32, unique=True,
+                                default=new_seat_key)
 
     class Meta:
         verbose_name = _("entrant")
@@ -169,12 +182,15 @@ class Signup(models.Model):
                                    related_name="signups", verbose_name=_("tournament"))
     token = models.CharField(_("token"), max_length=64, unique=True,
                              default=new_signup_token)
-    name = models.CharField(_("name"), max_length=100)
+    name = models.CharField(_("name"), max_length=100, validators=[refuse_invisible])
     email = models.EmailField(_("e-mail address"))
-    home_club = models.CharField(_("home club"), max_length=100, blank=True)
+    home_club = models.CharField(_("home club"), max_length=100, blank=True,
+                                 validators=[refuse_invisible])
     category = models.CharField(_("category"), max_length=40, blank=True)
-    team = models.CharField(_("team"), max_length=60, blank=True)
-    tandem = models.CharField(_("tandem"), max_length=60, blank=True)
+    team = models.CharField(_("team"), max_length=60, blank=True,
+                            validators=[refuse_invisible])
+    tandem = models.CharField(_("tandem"), max_length=60, blank=True,
+                              validators=[refuse_invisible])
     created = models.DateTimeField(_("registered"), auto_now_add=True)
     expires = models.DateTimeField(_("expires"), db_index=True)
     confirmed = models.DateTimeField(_("confirmed"), null=True, blank=True)
