@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from scoring.collation import ordered_by_name
+from scoring.forms.setup import new_username
 from scoring.models import Club, Membership, Player, RuleProfile, Season
 
 if TYPE_CHECKING:
@@ -254,14 +255,9 @@ class MemberAddForm(forms.Form):
                              initial=Membership.Role.SCORER)
 
     def clean_username(self) -> str:
-        username: str = self.cleaned_data["username"].strip()
-        user_model = get_user_model()
-        user_model.username_validator(username)
-        if user_model.objects.filter(username__iexact=username).exists():
-            raise ValidationError(_(
-                "This username is taken. To add an existing account to this club as well, "
-                "ask a site administrator."))
-        return username
+        return new_username(str(self.cleaned_data["username"]), _(
+            "This username is taken. To add an existing account to this club as well, "
+            "ask a site administrator."))
 
     def clean(self) -> dict[str, Any]:
         super().clean()
