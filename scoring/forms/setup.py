@@ -14,7 +14,7 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from scoring.collation import invisible_characters
+from scoring.collation import invisible_characters, refuse_invisible
 from scoring.models import Club
 from scoring.presets import PRESETS
 from scoring.writes import onboarding
@@ -80,7 +80,8 @@ class AccountFields(forms.Form):
 
 
 class ClubSetupForm(AccountFields):
-    club_name = forms.CharField(label=_("Name of the club"), max_length=100)
+    club_name = forms.CharField(label=_("Name of the club"), max_length=100,
+                                validators=[refuse_invisible])
     slug = forms.SlugField(
         label=_("Short name"), max_length=50,
         help_text=_("Letters, digits and dashes, for the club's address: /clubs/short-name/."))

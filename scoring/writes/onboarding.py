@@ -97,7 +97,10 @@ def _club(new: NewClub, admin: Any) -> Club:
         raise Refused(_("The short name “%(slug)s” is taken. Choose another one.")
                       % {"slug": new.slug})
     club = Club(name=new.name, slug=new.slug, language=new.language)
-    club.full_clean()
+    try:
+        club.full_clean()
+    except ValidationError as err:
+        raise Refused(" ".join(err.messages)) from None
     try:
         with transaction.atomic():
             club.save()

@@ -25,6 +25,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from scoring.collation import refuse_invisible
 from scoring.models import Entrant, Signup, Tournament
 from scoring.reads.signup import closed_reason
 from scoring.writes import mail
@@ -86,6 +87,8 @@ def signup_create(*, tournament: Tournament, name: str, email: str, home_club: s
     home_club, team, tandem = (" ".join(v.split()) for v in (home_club, team, tandem))
     if not name:
         raise ValidationError(_("Give your name."))
+    for text in (name, home_club, team, tandem):
+        refuse_invisible(text)
     moment = timezone.now()
     with transaction.atomic():
         sweep(moment)
