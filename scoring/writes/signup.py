@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 
 from scoring.collation import refuse_invisible
 from scoring.models import Entrant, Signup, Tournament
-from scoring.reads.signup import closed_reason
+from scoring.reads.signup import closed_reason, holding
 from scoring.writes import mail
 from scoring.writes import tournament as tournaments
 
@@ -79,9 +79,10 @@ def signup_create(*, tournament: Tournament, name: str, email: str, home_club: s
                   category: str = "", team: str = "", tandem: str = "") -> Signup:
     """A registration held unconfirmed until its link is opened (``SIGNUP_CONFIRM_HOURS``).
     Refused when registration is closed, the tournament is fully booked (entrants and the
-    unconfirmed registrations still valid), the e-mail address is registered for this
-    tournament already, the name is an entrant's or another registration's, or the team or
-    tandem is full."""
+    unconfirmed registrations still holding a place: made within ``SIGNUP_HOLD_MINUTES``),
+    the e-mail address is registered for this tournament already (its link still works),
+    the name is an entrant's or a holding registration's, or the team or tandem is full
+    (counting the holding registrations)."""
     name = " ".join(name.split())[:100]
     email = email.strip().lower()
     home_club, team, tandem = (" ".join(v.split()) for v in (home_club, team, tandem))
@@ -103,13 +104,15 @@ def signup_create(*, tournament: Tournament, name: str, email: str, home_club: s
             raise ValidationError(_("This tournament has no tandem ranking."))
         signups = Signup.objects.filter(tournament=locked).exclude(
             confirmed__isnull=True, expires__lte=moment)
+        # what holds a name, a team slot and a place: made within SIGNUP_HOLD_MINUTES
+        held = holding(locked, moment)
         if signups.filter(email=email).exists():
             raise ValidationError(_(
                 "This e-mail address is registered for this tournament already. Each player "
                 "registers with an address of their own; if it is yours, open the link in "
                 "the mail we sent."))
         if (locked.entrants.filter(player__name__iexact=name).exists()
-                or signups.filter(confirmed__isnull=True, name__iexact=name).exists()):
+                or held.filter(name__iexact=name).exists()):
             raise ValidationError(_(
                 "A player named %(name)s is registered already. If that is somebody else, "
                 "add something that tells you apart, your home town for instance.")
@@ -117,13 +120,11 @@ def signup_create(*, tournament: Tournament, name: str, email: str, home_club: s
         for kind, value in (("team", team), ("tandem", tandem)):
             size = TEAM_SIZES[kind]
             if value and (locked.entrants.filter(**{f"{kind}__iexact": value}).count()
-                          + signups.filter(confirmed__isnull=True,
-                                           **{f"{kind}__iexact": value}).count()) >= size:
+                          + held.filter(**{f"{kind}__iexact": value}).count()) >= size:
                 raise ValidationError(_("%(name)s has %(size)d players already.")
                                       % {"name": value, "size": size})
         limit = locked.signup_limit
-        if limit is not None and (locked.entrants.count() + signups.filter(
-                confirmed__isnull=True).count()) >= limit:
+        if limit is not None and locked.entrants.count() + held.count() >= limit:
             raise _full(limit)
         signup = Signup(
             tournament=locked, name=name, email=email, home_club=home_club[:100],
@@ -138,6 +139,22 @@ def signup_create(*, tournament: Tournament, name: str, email: str, home_club: s
                 "This e-mail address is registered for this tournament already. Each player "
                 "registers with an address of their own; if it is yours, open the link in "
                 "the mail we sent.")) from None
+    return signup
+
+
+def signup_drop(*, tournament: Tournament, pk: int) -> Signup:
+    """The desk drops an unconfirmed registration (issue 35): it holds nothing any more and
+    its link is refused as not valid. A confirmed one is the entrant's: refused here (the
+    desk withdraws entrants)."""
+    with transaction.atomic():
+        _lock(tournament)
+        signup = Signup.objects.filter(tournament=tournament, pk=pk).first()
+        if signup is None:
+            raise ValidationError(_("This registration is gone already."))
+        if signup.confirmed is not None:
+            raise ValidationError(_("%(name)s has confirmed already and is an entrant.")
+                                  % {"name": signup.name})
+        signup.delete()
     return signup
 
 
@@ -190,7 +207,10 @@ def signup_confirm(token: str) -> Entrant:
         sweep(moment)
         _refuse_closed(locked, moment)
         limit = locked.signup_limit
-        if limit is not None and locked.entrants.count() >= limit:
+        # a place is free: beside the entrants and the other registrations still holding
+        # theirs (this one's, made within SIGNUP_HOLD_MINUTES, was held for it)
+        if limit is not None and (locked.entrants.count() + holding(locked, moment)
+                                  .exclude(pk=signup.pk).count()) >= limit:
             raise _full(limit)
         entrant = tournaments.entrant_register(
             tournament=locked, name=signup.name, home_club=signup.home_club,
