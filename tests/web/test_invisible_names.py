@@ -143,8 +143,8 @@ def test_the_services_refuse(bad: str) -> None:
                                          open=True, closes=None, limit=None)
     for field in ("name", "home_club", "team", "tandem"):
         with pytest.raises(ValidationError, match=MESSAGE):
-            tw.entrant_register(tournament=tournament, **{"name": "Gast Gut",
-                                                          field: named(bad)})
+            texts: dict[str, Any] = {"name": "Gast Gut", field: named(bad)}
+            tw.entrant_register(tournament=tournament, **texts)
         with pytest.raises(ValidationError, match=MESSAGE):
             signups.signup_create(tournament=tournament, email="p@example.org",
                                   **{"name": "Paula Pik", field: named(bad)})
