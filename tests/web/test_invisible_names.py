@@ -250,3 +250,27 @@ def test_imports_never_link_a_player_to_an_account() -> None:
     import_club(document)
     assert not Player.objects.filter(user__isnull=False).exists()
     assert not owner.players.exists()
+
+
+@CHARACTERS
+def test_renaming_a_club_or_a_player_in_the_admin_is_refused(bad: str) -> None:
+    """The site renames clubs and players only in the Django admin: its forms run the
+    model's validators (collation.refuse_invisible)."""
+    from django.contrib.auth import get_user_model
+
+    club = make_club()
+    player = club.players.get(name="Anna Altenburg")
+    operator = get_user_model().objects.create_superuser("operator", "", "pw-for-tests-only")
+    client = Client()
+    client.force_login(operator)
+    answer = client.post(reverse("admin:scoring_club_change", args=[club.pk]), {
+        "name": f"Skat{bad}freunde", "slug": club.slug, "language": club.language,
+        "departed_names": club.departed_names}, HTTP_ACCEPT_LANGUAGE="en")
+    assert answer.status_code == 200 and MESSAGE in answer.content.decode()
+    answer = client.post(reverse("admin:scoring_player_change", args=[player.pk]), {
+        "club": club.pk, "name": named(bad), "member_number": ""},
+        HTTP_ACCEPT_LANGUAGE="en")
+    assert answer.status_code == 200 and MESSAGE in answer.content.decode()
+    club.refresh_from_db()
+    player.refresh_from_db()
+    assert (club.name, player.name) == ("Skatfreunde Altenburg", "Anna Altenburg")

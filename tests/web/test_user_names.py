@@ -246,6 +246,17 @@ def test_old_accounts_whose_names_collide_each_sign_in_with_their_own_name() -> 
         client = Client()
         assert sign_in(client, typed, password).status_code == 302
         assert client.session["_auth_user_id"] == str(user.pk)
+    # and two whose names differ in width (the sign-in form makes "ａ_ａｄｍｉｎ" "a_admin")
+    get_user_model().objects.bulk_create([get_user_model()(username=FULLWIDTH_ADMIN)])
+    wide = get_user_model().objects.get(username=FULLWIDTH_ADMIN)
+    wide.set_password("pw-wide-1923")
+    wide.save()
+    narrow = account("a_admin", "pw-narrow-1923")
+    for typed, password, user in ((FULLWIDTH_ADMIN, "pw-wide-1923", wide),
+                                  ("a_admin", "pw-narrow-1923", narrow)):
+        client = Client()
+        assert sign_in(client, typed, password).status_code == 302, typed
+        assert client.session["_auth_user_id"] == str(user.pk)
     # a third spelling is neither: it is not guessed which one was meant
     client = Client()
     assert sign_in(client, "OTTO", "pw-upper-1923").status_code == 200
