@@ -102,7 +102,7 @@ class SignedInBackend(ModelBackend):
             User().set_password(password)
             return None
         if user.check_password(password) and self.user_can_authenticate(user):
-            return user  # type: ignore[no-any-return]
+            return user
         return None
 
     def get_user(self, user_id: Any) -> User | None:
