@@ -1,7 +1,12 @@
 """Online self-registration for a tournament (issue 24): the organiser's settings, a player's
 registration held unconfirmed, its confirmation mail, and the confirmation that makes the
 player an entrant (through ``writes.tournament.entrant_register``, as the desk registers a
-guest: a guest player of the organising club, found again by name).
+guest: a guest record of the organising club without an account, found again by name, never
+a member's record: ``writes.tournament.guest_named``).
+
+An unconfirmed registration holds its place, its name and its team or tandem slot for
+``SIGNUP_HOLD_MINUTES`` only (issue 35; ``reads.signup.holding``); its link confirms later
+while a place is free. The desk drops one (``signup_drop``).
 
 Each change is one transaction under the tournament's row lock, so that two registrations for
 the last place, or two clicks on one link, cannot both pass. What cannot be done raises
