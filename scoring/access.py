@@ -58,6 +58,7 @@ from scoring.models import (
     Table,
     TeamPlayer,
 )
+from scoring.writes.onboarding import account_named
 from scoring.writes.services import Actor
 
 SESSION_KEY = "table_grants"
@@ -75,7 +76,34 @@ SIGNED_IN_SECONDS = 60
 class SignedInBackend(ModelBackend):
     """Django's own sign-in (ModelBackend), with the signed-in account read from the shared
     cache. Django still checks the session against the account's password on every request
-    (the session's hash), and an inactive account is refused as before."""
+    (the session's hash), and an inactive account is refused as before. The user name is
+    compared as the site compares names (issue 35: NFKC and case-folded), so that "Anna"
+    signs in as "anna" or "ＡＮＮＡ"; an account of exactly the name typed comes first (as
+    typed, before the form's NFKC too), so that two old accounts whose names differ only so
+    still sign in with their own names."""
+
+    def authenticate(self, request: HttpRequest | None, username: str | None = None,
+                     password: str | None = None, **kwargs: Any) -> User | None:
+        if username is None:
+            username = kwargs.get(User.USERNAME_FIELD)
+        if username is None or password is None:
+            return None
+        user = None
+        typed = request.POST.get("username") if request is not None else None
+        if isinstance(typed, str) and typed.strip() != username:
+            # as typed, before the sign-in form's NFKC: an old account named in fullwidth
+            # letters beside its halfwidth twin still signs in with its exact name
+            user = User.objects.filter(username=typed.strip()).first()
+        if user is None:
+            user = account_named(str(username))
+        if user is None:
+            # As ModelBackend: hash the password anyway, so that the time taken does not
+            # tell a name that exists from one that does not.
+            User().set_password(password)
+            return None
+        if user.check_password(password) and self.user_can_authenticate(user):
+            return user
+        return None
 
     def get_user(self, user_id: Any) -> User | None:
         """One round trip to the cache: the kept account and the account's version together.

@@ -95,3 +95,53 @@ def refuse_invisible(value: str) -> None:
             _("A name may not contain invisible or control characters (%(codes)s): type "
               "it again without them.") % {"codes": ", ".join(bad)},
             code="invisible")
+
+
+# ---------------------------------------------------------------- user names (issue 35)
+
+def username_key(name: str) -> str:
+    """A user name as the site compares it: NFKC (a fullwidth "ａ_ａｄｍｉｎ" is "a_admin"),
+    case-folded, NFKC again (folding may undo it) and stripped. Two names with one key are
+    one name: registration, invitations, sign-in and the limits on wrong passwords all
+    compare keys."""
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    return folded.strip()
+
+
+# Letters of other scripts drawn like Latin ones (a small part of Unicode's confusables,
+# UTS #39, the part a club's user names meet: Cyrillic and Greek), each mapped to the Latin
+# letter of the same case before case folding, so that a Cyrillic "В" is a "B" and a Greek
+# "ν" a "v". Unicode's full table (the confusable_homoglyphs package carries it) would add a
+# dependency and a megabyte of data for scripts Django's user names hardly meet.
+_LATIN_LOOKING = str.maketrans({
+    # Cyrillic
+    "А": "A", "а": "a", "В": "B", "Е": "E", "е": "e", "Ё": "E", "ё": "e", "К": "K",
+    "к": "k", "М": "M", "Н": "H", "О": "O", "о": "o", "Р": "P", "р": "p", "С": "C",
+    "с": "c", "Т": "T", "У": "Y", "у": "y", "Х": "X", "х": "x", "І": "I", "і": "i",
+    "Ї": "I", "ї": "i", "Ј": "J", "ј": "j", "Ѕ": "S", "ѕ": "s", "Ԁ": "D", "ԁ": "d",
+    "Ԛ": "Q", "ԛ": "q", "Ԝ": "W", "ԝ": "w", "Һ": "h", "һ": "h", "ь": "b", "Ү": "Y",
+    "ү": "y", "Ӏ": "l", "ӏ": "l",
+    # Greek
+    "Α": "A", "α": "a", "Β": "B", "β": "b", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I",
+    "ι": "i", "Κ": "K", "κ": "k", "Μ": "M", "Ν": "N", "ν": "v", "Ο": "O", "ο": "o",
+    "Ρ": "P", "ρ": "p", "Τ": "T", "τ": "t", "Υ": "Y", "υ": "u", "Χ": "X", "χ": "x",
+    "ϲ": "c", "Ϲ": "C", "ϳ": "j",
+})
+# After case folding: the letters and digits drawn alike in a name (0 and O; 1, l and a
+# capital I, which folds to i), each to one of them.
+_ONE_SHAPE = str.maketrans({"0": "o", "1": "l", "i": "l", "ı": "l"})
+
+
+def username_skeleton(name: str) -> str:
+    """What a user name looks like: its key with the look-alike letters of other scripts
+    made Latin, 0/O, 1/l/I made one, "rn" an "m" and "vv" a "w". Two names with one
+    skeleton are refused as look-alikes. Idempotent, and equal for NFKC-equivalent names."""
+    text = name
+    for _round in range(4):  # two rounds reach the fixed point; four bound it
+        step = unicodedata.normalize("NFKC", text).translate(_LATIN_LOOKING)
+        step = username_key(step).translate(_ONE_SHAPE)
+        step = step.replace("rn", "m").replace("vv", "w")
+        if step == text:
+            break
+        text = step
+    return text

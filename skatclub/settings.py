@@ -276,6 +276,12 @@ SIGNUPS_PER_ADDRESS = envint("SIGNUPS_PER_ADDRESS", "10")
 SIGNUPS_PER_EMAIL = envint("SIGNUPS_PER_EMAIL", "3")
 SIGNUP_WINDOW = envint("SIGNUP_WINDOW", "3600")  # seconds
 SIGNUP_CONFIRM_HOURS = envint("SIGNUP_CONFIRM_HOURS", "48")
+# An unconfirmed registration holds its place, its name and its team or tandem slot only so
+# many minutes (issue 35); its link may confirm later while a place is free. Each tournament
+# takes at most so many registrations per client address (an IPv6 client's /64) within
+# SIGNUP_WINDOW: tighter than SIGNUPS_PER_ADDRESS, the site's over all tournaments.
+SIGNUP_HOLD_MINUTES = envint("SIGNUP_HOLD_MINUTES", "30")
+SIGNUPS_PER_ADDRESS_PER_TOURNAMENT = envint("SIGNUPS_PER_ADDRESS_PER_TOURNAMENT", "3")
 
 # "Forgot your password" mails (README "Limits"): at most so many within the window per
 # e-mail address typed, per account and per client address (an IPv6 client's /64); past

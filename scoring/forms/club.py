@@ -13,7 +13,8 @@ from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from scoring.collation import ordered_by_name
+from scoring.collation import ordered_by_name, refuse_invisible
+from scoring.forms.setup import new_username
 from scoring.models import Club, Membership, Player, RuleProfile, Season
 
 if TYPE_CHECKING:
@@ -35,7 +36,8 @@ def find_player(club: Club, name: str) -> Player | None:
 # ---------------------------------------------------------------- players
 
 class PlayerForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=100)
+    name = forms.CharField(label=_("Name"), max_length=100,
+                           validators=[refuse_invisible])
     guest = forms.BooleanField(label=_("Guest"), required=False,
                                help_text=_("A guest plays tonight but is not a club member."))
 
@@ -149,7 +151,7 @@ class TableForm(forms.Form):
                 required=False, empty_label="—")
             self.fields[f"guest_{i}"] = forms.CharField(
                 label=_("or a new guest at seat %(number)d") % {"number": i + 1},
-                max_length=100, required=False,
+                max_length=100, required=False, validators=[refuse_invisible],
                 widget=forms.TextInput(attrs={"placeholder": _("Guest's name")}))
         # first_dealer last in the form
         self.fields["first_dealer"] = self.fields.pop("first_dealer")
@@ -254,14 +256,9 @@ class MemberAddForm(forms.Form):
                              initial=Membership.Role.SCORER)
 
     def clean_username(self) -> str:
-        username: str = self.cleaned_data["username"].strip()
-        user_model = get_user_model()
-        user_model.username_validator(username)
-        if user_model.objects.filter(username__iexact=username).exists():
-            raise ValidationError(_(
-                "This username is taken. To add an existing account to this club as well, "
-                "ask a site administrator."))
-        return username
+        return new_username(str(self.cleaned_data["username"]), _(
+            "This username is taken. To add an existing account to this club as well, "
+            "ask a site administrator."))
 
     def clean(self) -> dict[str, Any]:
         super().clean()

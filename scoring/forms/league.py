@@ -16,6 +16,7 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from scoring.collation import refuse_invisible
 from scoring.engine import ruleset
 from scoring.models import POSITIONS, Club, RuleProfile, Scoring
 
@@ -34,7 +35,8 @@ def league_profiles(club: Club) -> list[RuleProfile]:
 
 
 class LeagueForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=100, initial=_("District league"))
+    name = forms.CharField(label=_("Name"), max_length=100, initial=_("District league"),
+                           validators=[refuse_invisible])
     season = forms.CharField(label=_("Season"), max_length=40)
     profile = forms.ModelChoiceField(label=_("Rule profile"), queryset=RuleProfile.objects.none(),
                                      help_text=_("Only the club's rule profiles of the "
@@ -72,15 +74,17 @@ class LeagueSettingsForm(forms.Form):
 
 
 class GroupForm(forms.Form):
-    name = forms.CharField(label=_("Name of the group"), max_length=60)
+    name = forms.CharField(label=_("Name of the group"), max_length=60,
+                           validators=[refuse_invisible])
 
 
 class TeamForm(forms.Form):
-    name = forms.CharField(label=_("Name of the team"), max_length=60)
+    name = forms.CharField(label=_("Name of the team"), max_length=60,
+                           validators=[refuse_invisible])
     club = forms.TypedChoiceField(label=_("Club on the site"), coerce=int, required=False,
                                   empty_value=None)
     club_name = forms.CharField(label=_("or a guest club by name"), max_length=100,
-                                required=False)
+                                required=False, validators=[refuse_invisible])
 
     def __init__(self, *args: Any, clubs: Choices, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -106,7 +110,7 @@ class TeamPlayerForm(forms.Form):
     member = forms.TypedChoiceField(label=_("Player of the club"), coerce=int, required=False,
                                     empty_value=None)
     name = forms.CharField(label=_("or a guest player by name"), max_length=100,
-                           required=False)
+                           required=False, validators=[refuse_invisible])
     position = forms.TypedChoiceField(label=_("Position"), coerce=int, required=False,
                                       empty_value=None)
     captain = forms.BooleanField(label=_("Captain"), required=False)

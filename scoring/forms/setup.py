@@ -14,6 +14,7 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from scoring.collation import invisible_characters, refuse_invisible
 from scoring.models import Club
 from scoring.presets import PRESETS
 from scoring.writes import onboarding
@@ -21,6 +22,29 @@ from scoring.writes import onboarding
 
 def _preset_choices() -> list[tuple[str, Any]]:
     return [(key, _(preset["name"])) for key, preset in PRESETS.items()]
+
+
+def new_username(typed: str, taken: Any = None) -> str:
+    """A new account's user name as typed, NFKC-normalised (as Django's sign-in form
+    normalises it): refused with invisible characters, when an account has it (however
+    capitalised or in whatever width) or when it looks like an account's name (a Cyrillic
+    "а" for an "a")."""
+    users = get_user_model()
+    username = users.normalize_username(typed.strip())
+    bad = invisible_characters(username)
+    if bad:
+        raise ValidationError(
+            _("A user name may not contain invisible or control characters (%(codes)s): "
+              "type it again without them.") % {"codes": ", ".join(bad)}, code="invisible")
+    users.username_validator(username)
+    clash = onboarding.name_clash(username)
+    if clash == "look-alike":
+        raise ValidationError(_("This user name looks like the name of another account. "
+                                "Choose another one."), code="look-alike")
+    if clash:
+        raise ValidationError(taken or _("This user name is taken. Choose another one."),
+                              code="taken")
+    return username
 
 
 class AccountFields(forms.Form):
@@ -38,12 +62,7 @@ class AccountFields(forms.Form):
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}))
 
     def clean_username(self) -> str:
-        username = str(self.cleaned_data["username"]).strip()
-        users = get_user_model()
-        users.username_validator(username)
-        if onboarding.name_taken(username):
-            raise ValidationError(_("This user name is taken. Choose another one."))
-        return username
+        return new_username(str(self.cleaned_data["username"]))
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -61,7 +80,8 @@ class AccountFields(forms.Form):
 
 
 class ClubSetupForm(AccountFields):
-    club_name = forms.CharField(label=_("Name of the club"), max_length=100)
+    club_name = forms.CharField(label=_("Name of the club"), max_length=100,
+                                validators=[refuse_invisible])
     slug = forms.SlugField(
         label=_("Short name"), max_length=50,
         help_text=_("Letters, digits and dashes, for the club's address: /clubs/short-name/."))

@@ -10,22 +10,27 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from scoring.collation import refuse_invisible
 from scoring.models import Tournament
 
 TRAP = "website"
 
 
 class SignupForm(forms.Form):
-    name = forms.CharField(label=_("Your name"), max_length=100, widget=forms.TextInput(
+    name = forms.CharField(label=_("Your name"), max_length=100, validators=[refuse_invisible],
+                           widget=forms.TextInput(
         attrs={"autocomplete": "name"}),
         help_text=_("As it should stand on the lists: first name and surname."))
     email = forms.EmailField(label=_("E-mail address"), widget=forms.EmailInput(
         attrs={"autocomplete": "email"}),
         help_text=_("We send you a link: you are registered once you open it."))
-    home_club = forms.CharField(label=_("Home club"), max_length=100, required=False)
+    home_club = forms.CharField(label=_("Home club"), max_length=100, required=False,
+                                validators=[refuse_invisible])
     category = forms.ChoiceField(label=_("Category"), required=False)
-    team = forms.CharField(label=_("Team"), max_length=60, required=False)
-    tandem = forms.CharField(label=_("Tandem"), max_length=60, required=False)
+    team = forms.CharField(label=_("Team"), max_length=60, required=False,
+                           validators=[refuse_invisible])
+    tandem = forms.CharField(label=_("Tandem"), max_length=60, required=False,
+                             validators=[refuse_invisible])
     # A field people never see (hidden by signup.css, skipped by screen readers and the tab
     # key): a bot that fills every field registers nobody.
     website = forms.CharField(label=_("Leave this field empty"), required=False,

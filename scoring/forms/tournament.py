@@ -13,7 +13,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from scoring.collation import ordered_by_name
+from scoring.collation import ordered_by_name, refuse_invisible
 from scoring.models import Club, Player, RuleProfile, Season, Tournament
 from scoring.presets import TOURNAMENT_PRESET, matches_preset
 from scoring.reads.tournament import list_prize_table, parse_prizes
@@ -32,7 +32,8 @@ def parse_prize_lines(text: str) -> list[str]:
 
 
 class TournamentForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=100, initial=_("Preisskat"))
+    name = forms.CharField(label=_("Name"), max_length=100, initial=_("Preisskat"),
+                           validators=[refuse_invisible])
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(
         format="%Y-%m-%d", attrs={"type": "date"}))
     profile = forms.ModelChoiceField(label=_("Rule profile"), queryset=RuleProfile.objects.none())
@@ -112,11 +113,15 @@ class TournamentForm(forms.Form):
 class EntrantForm(forms.Form):
     member = forms.ModelChoiceField(label=_("Member"), queryset=Player.objects.none(),
                                     required=False, empty_label=_("— a guest —"))
-    name = forms.CharField(label=_("Guest's name"), max_length=100, required=False)
-    home_club = forms.CharField(label=_("Home club"), max_length=100, required=False)
+    name = forms.CharField(label=_("Guest's name"), max_length=100, required=False,
+                           validators=[refuse_invisible])
+    home_club = forms.CharField(label=_("Home club"), max_length=100, required=False,
+                                validators=[refuse_invisible])
     category = forms.ChoiceField(label=_("Category"), required=False)
-    team = forms.CharField(label=_("Team"), max_length=60, required=False)
-    tandem = forms.CharField(label=_("Tandem"), max_length=60, required=False)
+    team = forms.CharField(label=_("Team"), max_length=60, required=False,
+                           validators=[refuse_invisible])
+    tandem = forms.CharField(label=_("Tandem"), max_length=60, required=False,
+                             validators=[refuse_invisible])
     paid = forms.BooleanField(label=_("Paid"), required=False)
     at_door = forms.BooleanField(label=_("At the door (checked in)"), required=False)
 

@@ -3,15 +3,18 @@
 Registration is open while the organiser has it switched on, the tournament's evening is not
 closed, series 1 is not drawn and the closing time (if any) has not come. The limit counts
 the entrants (whoever registered them: the desk too) and the online registrations not yet
-confirmed whose link still works: a player who got the mail has a place held until the link
-expires."""
+confirmed that still hold a place: a player who got the mail has a place held for
+``SIGNUP_HOLD_MINUTES`` (issue 35: not for the 48 hours the link works, so that registrations
+nobody confirms cannot book a tournament out); after that the link still confirms while a
+place is free."""
 
 from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass
 
-from django.db.models import Count, Q
+from django.conf import settings
+from django.db.models import Count, Q, QuerySet
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
@@ -22,7 +25,7 @@ from scoring.models import Signup, Tournament
 class SignupState:
     closed: str  # why registration is closed for now ("" while it is open)
     entrants: int
-    pending: int  # unconfirmed, the link still valid
+    pending: int  # unconfirmed and still holding a place (``holding``)
     online: int  # confirmed: entrants marked as registered online
     limit: int | None
 
@@ -61,6 +64,41 @@ def closed_reason(tournament: Tournament, *, drawn: bool,
     return ""
 
 
+def hold_cutoff(moment: datetime.datetime) -> datetime.datetime:
+    """Registrations made after this moment still hold their place, name and team slot."""
+    return moment - datetime.timedelta(minutes=settings.SIGNUP_HOLD_MINUTES)
+
+
+def holding(tournament: Tournament, moment: datetime.datetime) -> QuerySet[Signup]:
+    """The tournament's unconfirmed registrations that hold a place, a name and a team or
+    tandem slot at ``moment``: made within ``SIGNUP_HOLD_MINUTES``, the link still valid."""
+    return Signup.objects.filter(tournament=tournament, confirmed__isnull=True,
+                                 expires__gt=moment, created__gt=hold_cutoff(moment))
+
+
+@dataclass(frozen=True)
+class Unconfirmed:
+    pk: int
+    name: str
+    email: str
+    created: datetime.datetime
+    holds_until: datetime.datetime
+    holding: bool
+
+
+def unconfirmed(tournament: Tournament, moment: datetime.datetime | None = None,
+                ) -> list[Unconfirmed]:
+    """The desk's list of the registrations not yet confirmed whose link still works, the
+    oldest first: who, since when, and whether each still holds a place. One query."""
+    moment = moment or timezone.now()
+    cutoff = hold_cutoff(moment)
+    hold = datetime.timedelta(minutes=settings.SIGNUP_HOLD_MINUTES)
+    return [Unconfirmed(pk, name, email, created, created + hold, created > cutoff)
+            for pk, name, email, created in Signup.objects.filter(
+                tournament=tournament, confirmed__isnull=True, expires__gt=moment)
+            .order_by("created", "pk").values_list("pk", "name", "email", "created")]
+
+
 def signup_state(tournament: Tournament, moment: datetime.datetime | None = None,
                  ) -> SignupState:
     """The state of a tournament's online registration: three queries, whatever the field."""
@@ -68,8 +106,7 @@ def signup_state(tournament: Tournament, moment: datetime.datetime | None = None
     drawn = tournament.draws.exists()
     entrants = tournament.entrants.aggregate(
         total=Count("pk"), online=Count("pk", filter=Q(online=True)))
-    pending = Signup.objects.filter(tournament=tournament, confirmed__isnull=True,
-                                    expires__gt=moment).count()
+    pending = holding(tournament, moment).count()
     return SignupState(closed_reason(tournament, drawn=drawn, moment=moment),
                        entrants["total"], pending, entrants["online"], tournament.signup_limit)
 

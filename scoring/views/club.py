@@ -10,7 +10,6 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -314,13 +313,16 @@ def members(request: HttpRequest, slug: str) -> HttpResponse:
             add_form = MemberAddForm(request.POST)
             if add_form.is_valid():
                 data = add_form.cleaned_data
-                with transaction.atomic():
-                    user = get_user_model().objects.create_user(
-                        username=data["username"], password=data["password"])
-                    Membership.objects.create(user=user, club=the_club, role=data["role"])
-                messages.success(request, _("%(user)s can now sign in.")
-                                 % {"user": user.get_username()})
-                return redirect("scoring:members", slug=the_club.slug)
+                try:
+                    user = onboarding.member_create(
+                        club=the_club, username=data["username"], password=data["password"],
+                        role=data["role"])
+                except onboarding.Refused as err:
+                    add_form.add_error("username", err.message)
+                else:
+                    messages.success(request, _("%(user)s can now sign in.")
+                                     % {"user": user.get_username()})
+                    return redirect("scoring:members", slug=the_club.slug)
     memberships = list(the_club.memberships.select_related("user").order_by("user__username"))
     all_players = by_name(the_club.players.all())
     players = {p.user_id: p for p in all_players if p.user_id is not None}

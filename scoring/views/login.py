@@ -11,7 +11,6 @@ alone: wrong passwords from one address do not slow the rightful holder down at 
 
 from __future__ import annotations
 
-import unicodedata
 from typing import Any
 
 from django.conf import settings
@@ -27,6 +26,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scoring import access
+from scoring.collation import username_key
 
 
 def login_limit() -> access.Limit:
@@ -43,8 +43,7 @@ def normalised_name(username: str) -> str:
     """The user name as the count knows it: NFKC-normalised (as Django's sign-in form does,
     so a fullwidth "ｂ_viewer" signs in as "b_viewer"), case-folded and stripped, so that
     every spelling that reaches one account counts as that account."""
-    name = unicodedata.normalize("NFKC", username)
-    return unicodedata.normalize("NFKC", name.casefold()).strip()[:150]
+    return username_key(username)[:150]
 
 
 def _account_key(request: HttpRequest, username: str) -> str:

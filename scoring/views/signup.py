@@ -11,7 +11,9 @@
   confirmed and a button; the POST confirms (a mail scanner's GET changes nothing). The
   player becomes an entrant with the next start number, registered online.
 - ``/tournaments/<pk>/signup/``: the organiser's settings (club admins; other members 403,
-  other clubs 404, anonymous visitors the sign-in page).
+  other clubs 404, anonymous visitors the sign-in page); ``…/signup/<signup>/drop/`` drops
+  an unconfirmed registration, for the same people. Each tournament also takes at most
+  ``SIGNUPS_PER_ADDRESS_PER_TOURNAMENT`` registrations per address within the window.
 """
 
 from __future__ import annotations
@@ -32,7 +34,13 @@ from django.views.decorators.http import require_POST
 from scoring import access
 from scoring.forms.signup import SignupForm, SignupSettingsForm
 from scoring.models import Membership, Tournament
-from scoring.reads.signup import closed_reason, closing_words, signup_by_token, signup_state
+from scoring.reads.signup import (
+    closed_reason,
+    closing_words,
+    signup_by_token,
+    signup_state,
+    unconfirmed,
+)
 from scoring.writes import mail
 from scoring.writes import signup as services
 
@@ -43,6 +51,8 @@ def desk_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]
     closes = tournament.signup_closes
     return {
         "signup": signup_state(tournament),
+        "unconfirmed": unconfirmed(tournament),
+        "hold_minutes": settings.SIGNUP_HOLD_MINUTES,
         "signup_url": request.build_absolute_uri(
             reverse("scoring:signup", args=[tournament.signup_key])),
         "signup_form": SignupSettingsForm(initial={
@@ -86,6 +96,14 @@ def signup_page(request: HttpRequest, key: str) -> HttpResponse:
             per_email = access.limit_key("signups-email", email)
             if settings.SIGNUPS_PER_EMAIL and access.count_attempt(
                     per_email, window) > settings.SIGNUPS_PER_EMAIL:
+                context["state"] = signup_state(tournament)
+                return _too_many(request, context)
+            # the tournament's own allowance per address (an IPv6 client's /64), tighter
+            # than the site's: a few addresses cannot hold a tournament's places (issue 35)
+            here = access.limit_key("signups-tournament", str(tournament.pk),
+                                    access.address_key(request))
+            allowance = settings.SIGNUPS_PER_ADDRESS_PER_TOURNAMENT
+            if allowance and access.count_attempt(here, window) > allowance:
                 context["state"] = signup_state(tournament)
                 return _too_many(request, context)
             try:
@@ -175,8 +193,28 @@ def signup_settings(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(reverse("scoring:tournament", args=[tournament.pk]) + "#signup-heading")
 
 
+@require_POST
+@login_required
+def signup_drop(request: HttpRequest, pk: int, signup: int) -> HttpResponse:
+    """The desk drops an unconfirmed registration (club admins of the tournament's club:
+    other members 403, other clubs 404)."""
+    tournament = _organisers(request, pk)
+    try:
+        dropped = services.signup_drop(tournament=tournament, pk=signup)
+    except ValidationError as err:
+        for message in err.messages:
+            messages.error(request, message)
+    else:
+        messages.success(request, _("The registration of %(name)s (%(email)s) is dropped: "
+                                    "it holds nothing, and its link no longer works.")
+                         % {"name": dropped.name, "email": dropped.email})
+    return redirect(reverse("scoring:tournament", args=[tournament.pk]) + "#signup-heading")
+
+
 urlpatterns: list[URLPattern] = [
     path("signup/<str:key>/", signup_page, name="signup"),
     path("signup/confirm/<str:token>/", signup_confirm, name="signup-confirm"),
     path("tournaments/<int:pk>/signup/", signup_settings, name="tournament-signup"),
+    path("tournaments/<int:pk>/signup/<int:signup>/drop/", signup_drop,
+         name="tournament-signup-drop"),
 ]

@@ -19,6 +19,7 @@ from django.core.validators import validate_slug
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from scoring.collation import invisible_characters
 from scoring.engine import DEFAULT, SkatError, evaluate, evaluate_table
 from scoring.models import RuleProfile, Season
 from scoring.writes.import_problems import (
@@ -286,6 +287,18 @@ def _text(value: Any, where: Where, *, max_length: int = 100, blank: bool = Fals
     return value
 
 
+def _name(value: Any, where: Where, *, max_length: int = 100) -> str:
+    """The name of a person or a club: a text (``_text``) without invisible or control
+    characters (issue 35: bidi controls and zero-width ones would reach lists and boards)."""
+    text = _text(value, where, max_length=max_length)
+    bad = invisible_characters(text)
+    if bad:
+        raise ImportProblem(Words(_("%(what)s may not contain invisible or control "
+                                    "characters (%(codes)s)."),
+                                  what=where, codes=", ".join(bad)))
+    return text
+
+
 def _int(value: Any, where: Where, low: int, high: int, *, null: bool = False) -> int | None:
     if value is None and null:
         return None
@@ -418,6 +431,8 @@ def _check_table(raw: Any, index: int, rules: dict[str, Any], series_rounds: int
     if not players:  # the engine also takes a number of players; a table to store needs names
         raise ImportProblem(Words(_("%(what)s must be a list of names."),
                                   what=at_place(where, "players")))
+    for name in players:
+        _name(name, at_place(where, "players"))
     if series_rounds is not None:
         length = series_rounds * len(players)
         counted = sum(1 for row in result["deals"] if row["counts"])
@@ -563,7 +578,7 @@ def check_club(raw: Any) -> PlannedClub:
     check_nesting(raw)
     doc = _object(raw, Words(_("The club")), CLUB_KEYS)
     slug = _slug(doc.get("club"), "club")
-    name = _text(doc.get("name", slug), "name")
+    name = _name(doc.get("name", slug), "name")
     club_language = doc.get("language", "de")
     if club_language not in ("de", "en"):
         raise ImportProblem(Words(_("%(what)s must be \"de\" or \"en\"."), what="language"))
@@ -574,7 +589,7 @@ def check_club(raw: Any) -> PlannedClub:
     for k, person in enumerate(people, 1):
         who = Words(PLACE_NAMES["players"], number=k)
         person = _object(person, who, frozenset({"name", "guest"}))
-        wanted_players.append((_text(person.get("name"), at_place(who, "name")),
+        wanted_players.append((_name(person.get("name"), at_place(who, "name")),
                                _bool(person.get("guest", False), at_place(who, "guest"))))
     profile_docs = doc.get("rule_profiles", [])
     if not isinstance(profile_docs, list):

@@ -22,6 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import draw, league_draw
+from scoring.collation import refuse_invisible
 from scoring.engine import ruleset
 from scoring.models import (
     POSITIONS,
@@ -137,6 +138,7 @@ def team_player_add(*, team: Team, name: str = "", member: Player | None = None,
             player = member
         else:
             name = _name(name, _("Give the player's name."))[:100]
+            refuse_invisible(name)
             found = Player.objects.filter(club=league.club, name=name).first()
             player = found if found is not None else Player.objects.create(
                 club=league.club, name=name, guest=True)

@@ -24,6 +24,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
 
+from scoring.collation import invisible_characters, username_key, username_skeleton
 from scoring.models import (
     AuditEntry,
     Club,
@@ -96,7 +97,10 @@ def _club(new: NewClub, admin: Any) -> Club:
         raise Refused(_("The short name “%(slug)s” is taken. Choose another one.")
                       % {"slug": new.slug})
     club = Club(name=new.name, slug=new.slug, language=new.language)
-    club.full_clean()
+    try:
+        club.full_clean()
+    except ValidationError as err:
+        raise Refused(" ".join(err.messages)) from None
     try:
         with transaction.atomic():
             club.save()
@@ -132,12 +136,14 @@ def _stale_registrations() -> Any:
 
 
 def free_stale_names(username: str | None = None) -> int:
-    """Deletes the accounts of expired registrations (``username``: only one of that name,
-    however it is capitalised), so that an unconfirmed registration does not keep its user
-    name for good. Returns how many were deleted."""
+    """Deletes the accounts of expired registrations (``username``: only those whose name
+    is that one or looks like it, ``username_skeleton``), so that an unconfirmed
+    registration does not keep its user name for good. Returns how many were deleted."""
     stale = _stale_registrations()
     if username is not None:
-        stale = stale.filter(username__iexact=username)
+        skeleton = username_skeleton(username)
+        stale = stale.filter(pk__in=[pk for pk, name in stale.values_list("pk", "username")
+                                     if username_skeleton(name) == skeleton])
     deleted = 0
     for user in stale:
         user.delete()
@@ -145,27 +151,69 @@ def free_stale_names(username: str | None = None) -> int:
     return deleted
 
 
+def name_clash(username: str) -> str:
+    """Why this user name cannot be had ("" if it can): "taken" when an account has the
+    same name as the site compares names (NFKC, case-folded: ``username_key``), "look-alike"
+    when an account's name looks the same (``username_skeleton``: a Cyrillic "а" for an "a",
+    "0" for "O"). An expired registration never confirmed does not count (the next account
+    of that name replaces it). Every account's name is read: registrations are rare, and a
+    look-alike cannot be asked of the database."""
+    key, skeleton = username_key(username), username_skeleton(username)
+    clash = ""
+    for name in (get_user_model().objects.exclude(pk__in=_stale_registrations().values("pk"))
+                 .values_list("username", flat=True).iterator()):
+        if username_key(name) == key:
+            return "taken"
+        if not clash and username_skeleton(name) == skeleton:
+            clash = "look-alike"
+    return clash
+
+
 def name_taken(username: str) -> bool:
-    """Whether an account has this user name (however capitalised); an expired registration
-    never confirmed does not count (the next account of that name replaces it)."""
-    return bool(get_user_model().objects.filter(username__iexact=username)
-                .exclude(pk__in=_stale_registrations().values("pk")).exists())
+    """Whether the user name cannot be had: taken, or like an account's (``name_clash``)."""
+    return bool(name_clash(username))
+
+
+def clash_message(clash: str, username: str) -> str:
+    if clash == "look-alike":
+        return _("The user name “%(name)s” looks like the name of another account. Choose "
+                 "another one.") % {"name": username}
+    return _("The user name “%(name)s” is taken. Choose another one.") % {"name": username}
+
+
+def account_named(username: str) -> Any | None:
+    """The account of this user name as the site compares names: the one of exactly this
+    name, else the one whose name has the same key (None: none, or several of old)."""
+    users = get_user_model()
+    exact = users.objects.filter(username=username).first()
+    if exact is not None:
+        return exact
+    key = username_key(username)
+    found = [user for user in users.objects.filter(username__iexact=key)
+             if username_key(user.username) == key]
+    if not found and not key.isascii():  # SQLite folds the case of ASCII letters only
+        found = [user for user in users.objects.all() if username_key(user.username) == key]
+    return found[0] if len(found) == 1 else None
 
 
 def _new_user(username: str, email: str, password: str, *, active: bool = True) -> Any:
     users = get_user_model()
+    username = users.normalize_username(username.strip())  # NFKC, as Django's forms do
+    bad = invisible_characters(username)
+    if bad:
+        raise Refused(_("A user name may not contain invisible or control characters "
+                        "(%(codes)s): type it again without them.") % {"codes": ", ".join(bad)})
     free_stale_names(username)
-    if users.objects.filter(username__iexact=username).exists():
-        raise Refused(_("The user name “%(name)s” is taken. Choose another one.")
-                      % {"name": username})
+    clash = name_clash(username)
+    if clash:
+        raise Refused(clash_message(clash, username))
     user = users(username=username, email=email, is_active=active)
     user.set_password(password)
     try:
         with transaction.atomic():
             user.save()
     except IntegrityError:
-        raise Refused(_("The user name “%(name)s” is taken. Choose another one.")
-                      % {"name": username}) from None
+        raise Refused(clash_message("taken", username)) from None
     return user
 
 
@@ -190,15 +238,13 @@ def club_create(*, club: NewClub, username: str, email: str = "",
     """A club and its admin for scripts (manage.py create_club): a new account, or an
     existing one (then ``password`` is None and the account is kept as it is)."""
     with transaction.atomic():
-        users = get_user_model()
-        user = users.objects.filter(username=username).first()
+        user = account_named(username)
         if user is None:
             if password is None:
                 raise Refused(_("There is no account named “%(name)s”.") % {"name": username})
             user = _new_user(username, email, password)
         elif password is not None:
-            raise Refused(_("The user name “%(name)s” is taken. Choose another one.")
-                          % {"name": username})
+            raise Refused(clash_message("taken", username))
         return _club(club, user), user
 
 
@@ -391,6 +437,17 @@ def membership_remove(membership: Membership, *, by: Any | None = None) -> None:
         Player.objects.filter(club_id=fresh.club_id, user_id=fresh.user_id).update(
             user=None)
         fresh.delete()
+
+
+def member_create(*, club: Club, username: str, password: str, role: str) -> Any:
+    """A new account made by a club admin on the members page, member of the club with
+    ``role``: its name checked as every new account's (``_new_user``)."""
+    if role not in Membership.Role.values:
+        raise Refused(_("Choose a role."))
+    with transaction.atomic():
+        user = _new_user(username, "", password)
+        Membership.objects.create(user=user, club=club, role=role)
+    return user
 
 
 def player_link(*, club: Club, player: Player, user: Any | None) -> None:

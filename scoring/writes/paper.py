@@ -44,6 +44,7 @@ from django.utils.formats import date_format
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from scoring.collation import invisible_characters
 from scoring.engine import DEFAULT
 from scoring.models import (
     AuditEntry,
@@ -226,6 +227,10 @@ def _line(number: int, cells: list[str], columns: dict[str, int], season: Season
     player = cell("player")
     if not player:
         problem(_("the player's name is missing."))
+    elif invisible_characters(player):
+        problem(_("the player's name contains invisible or control characters "
+                  "(%(codes)s): type it again without them.")
+                % {"codes": ", ".join(invisible_characters(player))})
     when = day(cell("date"))
     if when is None:
         problem(_("%(value)s is not a date (31.10.2025 or 2025-10-31).") % {

@@ -24,6 +24,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from scoring.collation import invisible_characters
 from scoring.engine import SkatError, evaluate_table, ruleset
 from scoring.models import AuditEntry, Deal, Evening, Player, Table
 from scoring.reads.deal_labels import (
@@ -277,6 +278,13 @@ def plan_sheet(content: bytes, evening: Evening) -> SheetPlan:
     if len(set(plan.players)) != len(plan.players) or not all(plan.players):
         plan.problems.append(_("Line 1: every player needs a name of their own."))
         return plan
+    for name in plan.players:
+        if invisible_characters(name):
+            plan.problems.append(_(
+                "Line 1: the name %(name)s contains invisible or control characters "
+                "(%(codes)s): type it again without them.") % {
+                    "name": repr(name), "codes": ", ".join(invisible_characters(name))})
+            return plan
     words = _Words(evening, lang)
     document = table_document_for(evening, plan.players)
     for number, cells in rows[1:]:

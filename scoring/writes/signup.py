@@ -1,7 +1,12 @@
 """Online self-registration for a tournament (issue 24): the organiser's settings, a player's
 registration held unconfirmed, its confirmation mail, and the confirmation that makes the
 player an entrant (through ``writes.tournament.entrant_register``, as the desk registers a
-guest: a guest player of the organising club, found again by name).
+guest: a guest record of the organising club without an account, found again by name, never
+a member's record: ``writes.tournament.guest_named``).
+
+An unconfirmed registration holds its place, its name and its team or tandem slot for
+``SIGNUP_HOLD_MINUTES`` only (issue 35; ``reads.signup.holding``); its link confirms later
+while a place is free. The desk drops one (``signup_drop``).
 
 Each change is one transaction under the tournament's row lock, so that two registrations for
 the last place, or two clicks on one link, cannot both pass. What cannot be done raises
@@ -25,8 +30,9 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from scoring.collation import refuse_invisible
 from scoring.models import Entrant, Signup, Tournament
-from scoring.reads.signup import closed_reason
+from scoring.reads.signup import closed_reason, holding
 from scoring.writes import mail
 from scoring.writes import tournament as tournaments
 
@@ -78,14 +84,17 @@ def signup_create(*, tournament: Tournament, name: str, email: str, home_club: s
                   category: str = "", team: str = "", tandem: str = "") -> Signup:
     """A registration held unconfirmed until its link is opened (``SIGNUP_CONFIRM_HOURS``).
     Refused when registration is closed, the tournament is fully booked (entrants and the
-    unconfirmed registrations still valid), the e-mail address is registered for this
-    tournament already, the name is an entrant's or another registration's, or the team or
-    tandem is full."""
+    unconfirmed registrations still holding a place: made within ``SIGNUP_HOLD_MINUTES``),
+    the e-mail address is registered for this tournament already (its link still works),
+    the name is an entrant's or a holding registration's, or the team or tandem is full
+    (counting the holding registrations)."""
     name = " ".join(name.split())[:100]
     email = email.strip().lower()
     home_club, team, tandem = (" ".join(v.split()) for v in (home_club, team, tandem))
     if not name:
         raise ValidationError(_("Give your name."))
+    for text in (name, home_club, team, tandem):
+        refuse_invisible(text)
     moment = timezone.now()
     with transaction.atomic():
         sweep(moment)
@@ -100,13 +109,15 @@ def signup_create(*, tournament: Tournament, name: str, email: str, home_club: s
             raise ValidationError(_("This tournament has no tandem ranking."))
         signups = Signup.objects.filter(tournament=locked).exclude(
             confirmed__isnull=True, expires__lte=moment)
+        # what holds a name, a team slot and a place: made within SIGNUP_HOLD_MINUTES
+        held = holding(locked, moment)
         if signups.filter(email=email).exists():
             raise ValidationError(_(
                 "This e-mail address is registered for this tournament already. Each player "
                 "registers with an address of their own; if it is yours, open the link in "
                 "the mail we sent."))
         if (locked.entrants.filter(player__name__iexact=name).exists()
-                or signups.filter(confirmed__isnull=True, name__iexact=name).exists()):
+                or held.filter(name__iexact=name).exists()):
             raise ValidationError(_(
                 "A player named %(name)s is registered already. If that is somebody else, "
                 "add something that tells you apart, your home town for instance.")
@@ -114,13 +125,11 @@ def signup_create(*, tournament: Tournament, name: str, email: str, home_club: s
         for kind, value in (("team", team), ("tandem", tandem)):
             size = TEAM_SIZES[kind]
             if value and (locked.entrants.filter(**{f"{kind}__iexact": value}).count()
-                          + signups.filter(confirmed__isnull=True,
-                                           **{f"{kind}__iexact": value}).count()) >= size:
+                          + held.filter(**{f"{kind}__iexact": value}).count()) >= size:
                 raise ValidationError(_("%(name)s has %(size)d players already.")
                                       % {"name": value, "size": size})
         limit = locked.signup_limit
-        if limit is not None and (locked.entrants.count() + signups.filter(
-                confirmed__isnull=True).count()) >= limit:
+        if limit is not None and locked.entrants.count() + held.count() >= limit:
             raise _full(limit)
         signup = Signup(
             tournament=locked, name=name, email=email, home_club=home_club[:100],
@@ -135,6 +144,22 @@ def signup_create(*, tournament: Tournament, name: str, email: str, home_club: s
                 "This e-mail address is registered for this tournament already. Each player "
                 "registers with an address of their own; if it is yours, open the link in "
                 "the mail we sent.")) from None
+    return signup
+
+
+def signup_drop(*, tournament: Tournament, pk: int) -> Signup:
+    """The desk drops an unconfirmed registration (issue 35): it holds nothing any more and
+    its link is refused as not valid. A confirmed one is the entrant's: refused here (the
+    desk withdraws entrants)."""
+    with transaction.atomic():
+        _lock(tournament)
+        signup = Signup.objects.filter(tournament=tournament, pk=pk).first()
+        if signup is None:
+            raise ValidationError(_("This registration is gone already."))
+        if signup.confirmed is not None:
+            raise ValidationError(_("%(name)s has confirmed already and is an entrant.")
+                                  % {"name": signup.name})
+        signup.delete()
     return signup
 
 
@@ -187,7 +212,10 @@ def signup_confirm(token: str) -> Entrant:
         sweep(moment)
         _refuse_closed(locked, moment)
         limit = locked.signup_limit
-        if limit is not None and locked.entrants.count() >= limit:
+        # a place is free: beside the entrants and the other registrations still holding
+        # theirs (this one's, made within SIGNUP_HOLD_MINUTES, was held for it)
+        if limit is not None and (locked.entrants.count() + holding(locked, moment)
+                                  .exclude(pk=signup.pk).count()) >= limit:
             raise _full(limit)
         entrant = tournaments.entrant_register(
             tournament=locked, name=signup.name, home_club=signup.home_club,

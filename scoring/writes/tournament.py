@@ -13,12 +13,13 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import F, Max
+from django.db.models import F, Max, Q
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scoring import draw
-from scoring.models import AuditEntry, Entrant, Player, Tournament, TournamentSeries
+from scoring.collation import refuse_invisible, username_skeleton
+from scoring.models import AuditEntry, Club, Entrant, Player, Tournament, TournamentSeries
 from scoring.reads.tournament import series_history, tournament_ranking
 from scoring.writes import seating, services
 
@@ -91,15 +92,48 @@ def _drawn(tournament: Tournament) -> int:
     return tournament.draws.aggregate(last=Max("number"))["last"] or 0
 
 
+def _reusable(player: Player) -> bool:
+    """A record a guest typed by name may take: a guest's, with no account, not merged."""
+    return player.guest and player.user_id is None and player.merged_into_id is None
+
+
+def guest_named(club: Club, name: str, home_club: str = "") -> Player:
+    """The guest record of the club a guest typed by name plays under (issue 35): the guest
+    record of that name if there is one (no account, not merged), else a new guest record,
+    named so that it cannot be taken for a member's: "Paula Wagner" if no record has that
+    name and no member's looks like it, else "Paula Wagner (Gotha)" after the home club,
+    else "Paula Wagner (2)", "(3)" … A member's record or one with an account is never
+    handed to whoever types its name: a registration proves nobody's identity."""
+    members = [p.name for p in club.players.filter(Q(guest=False) | Q(user__isnull=False))
+               .only("name")]
+    skeletons = {username_skeleton(member) for member in members}
+    home = " ".join(home_club.split())
+    candidates = [name, *([f"{name} ({home})"] if home else [])]
+    candidates += [f"{name} ({number})" for number in range(2, 100)]
+    for candidate in candidates:
+        candidate = candidate[:100]
+        found = Player.objects.filter(club=club, name=candidate).first()
+        if found is not None:
+            if _reusable(found):
+                return found
+            continue
+        if username_skeleton(candidate) in skeletons:
+            continue  # looks like a member's name: "Pаula Wagner" with a Cyrillic "а"
+        return Player.objects.create(club=club, name=candidate, guest=True)
+    raise ValidationError(_("%(name)s cannot be registered as a guest: too many players of "
+                            "that name.") % {"name": name})
+
+
 def entrant_register(*, tournament: Tournament, name: str = "", member: Player | None = None,
                      home_club: str = "", category: str = "", team: str = "",
                      tandem: str = "", paid: bool = False, at_door: bool = False,
                      online: bool = False) -> Entrant:
     """Register a member (``member``) or a guest (``name``) in advance or at the door (then
     checked in at once). A guest becomes a guest player of the organising club, found again
-    by name at the next tournament. A latecomer registered after series k has started plays
-    from the next series drawn. ``online``: a confirmed online registration
-    (writes/signup.py)."""
+    by name at the next tournament (``guest_named``: never a member's record, never one with
+    an account; the desk registers a member by choosing him). A latecomer registered after
+    series k has started plays from the next series drawn. ``online``: a confirmed online
+    registration (writes/signup.py)."""
     club = tournament.club
     if tournament.evening.closed:
         raise ValidationError(_("This tournament is closed."))
@@ -110,18 +144,18 @@ def entrant_register(*, tournament: Tournament, name: str = "", member: Player |
         raise ValidationError(_("This tournament has no team ranking."))
     if tandem and tournament.tandem_fee is None:
         raise ValidationError(_("This tournament has no tandem ranking."))
+    for text in (name, home_club, team, tandem):
+        refuse_invisible(text)
     with transaction.atomic():
         if member is not None:
             if member.club_id != club.pk:
                 raise ValidationError(_("Every player must belong to the club."))
             player = member
         else:
-            name = " ".join(name.split())
+            name = " ".join(name.split())[:100]
             if not name:
                 raise ValidationError(_("Give the guest's name."))
-            found = Player.objects.filter(club=club, name=name).first()
-            player = found if found is not None else Player.objects.create(
-                club=club, name=name[:100], guest=True)
+            player = guest_named(club, name, home_club)
         if tournament.entrants.filter(player=player).exists():
             raise ValidationError(_("%(name)s is registered already.") % {"name": player.name})
         for attribute, value, size in (("team", team.strip(), 4), ("tandem", tandem.strip(), 2)):

@@ -40,6 +40,8 @@ MAX_QUERIES = 40  # the page's, a registration's, a confirmation's; the same at 
 def _limits(settings: Any) -> None:
     settings.SIGNUPS_PER_ADDRESS = 10
     settings.SIGNUPS_PER_EMAIL = 3
+    settings.SIGNUPS_PER_ADDRESS_PER_TOURNAMENT = 10  # its own tests: test_signup_holds.py
+    settings.SIGNUP_HOLD_MINUTES = 30
     settings.SIGNUP_WINDOW = 3600
     settings.SIGNUP_CONFIRM_HOURS = 48
 
