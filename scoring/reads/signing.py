@@ -17,9 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from scoring.models import Evening, MatchDay, Scoring, Signature, Table, Tournament
+from scoring.models import Evening, Scoring, Signature, Table
 
 PLAYING = "playing"
 FINISHED = "finished"
@@ -91,8 +92,8 @@ def counts_seeger_fabian(evening: Evening) -> bool:
     Seeger-Fabian points whatever the profile's scoring). At most one query."""
     if evening.scoring == Scoring.SEEGER_FABIAN:
         return True
-    return (Tournament.objects.filter(evening=evening).exists()
-            or MatchDay.objects.filter(evening=evening).exists())
+    return Evening.objects.filter(
+        Q(tournament__isnull=False) | Q(match_day__isnull=False), pk=evening.pk).exists()
 
 
 def signing_state(table: Table, counted: int, totals: list[int] | None,

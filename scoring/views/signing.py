@@ -35,6 +35,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST, require_safe
 
 from scoring import access
@@ -283,8 +284,10 @@ def _phone_sign(request: HttpRequest, table: Table) -> tuple[bool, str]:
     wait = access.waiting(*(key for key, _limit in keys))
     if wait:
         # even the right code waits, or guessing would go on: it is not compared
-        return False, _("Too many wrong codes. Please try again in %(seconds)s seconds.") % {
-            "seconds": wait}
+        return False, ngettext(
+            "Too many wrong codes. Please try again in %(seconds)s second.",
+            "Too many wrong codes. Please try again in %(seconds)s seconds.",
+            wait) % {"seconds": wait}
     label = (request.user.get_username() if request.user.is_authenticated
              else _("phone, table %(number)d") % {"number": table.number})
     actor = Actor(request.user, label)
