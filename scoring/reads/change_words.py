@@ -261,3 +261,12 @@ def signature_words(after: Any) -> str:
     if after.get("address"):
         parts.append(_("address: %(address)s") % {"address": after["address"]})
     return " · ".join(parts)
+
+
+def cleared_words(before: Any) -> str:
+    """Signatures cleared by a change of the list: whose they were."""
+    signed = before.get("signed") if isinstance(before, dict) else None
+    if not isinstance(signed, list):
+        return _plain(before)
+    names = ", ".join(_plain(s.get("player")) for s in signed if isinstance(s, dict))
+    return _("signatures cleared: %(names)s") % {"names": names or NONE}

@@ -167,6 +167,7 @@ def test_the_admin_corrects_a_signed_list_with_a_reason_and_it_asks_for_signatur
     audit = admin.get(reverse("scoring:evening-audit", args=[table.evening_id]))
     assert "Augen falsch gezählt" in audit.content.decode()
     assert "changed after signing" in audit.content.decode()
+    assert "signatures cleared: Anna Altenburg, Bernd Altenburg" in audit.content.decode()
 
 
 # ---------------------------------------------------------------- the offline sync
