@@ -20,7 +20,10 @@ from datetime import datetime
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from scoring.engine import SkatError, evaluate_table
 from scoring.models import Evening, Scoring, Signature, Table
+from scoring.reads.results import keeps_seeger_fabian, scoring_for_document
+from scoring.reads.sheet import table_document
 
 PLAYING = "playing"
 FINISHED = "finished"
@@ -96,14 +99,34 @@ def counts_seeger_fabian(evening: Evening) -> bool:
         Q(tournament__isnull=False) | Q(match_day__isnull=False), pk=evening.pk).exists()
 
 
+def seeger_fabian_alongside(table: Table) -> list[int] | None:
+    """The Seeger-Fabian totals of a table whose evening is scored classic (its sheet has
+    none), scored alongside as the rankings score them (reads/results.py); the table fetched
+    with its seats and deals (tables_with_everything). None where the rules give none."""
+    document = table_document(table)
+    players = len(document["players"])
+    document["scoring"] = scoring_for_document(document, players)
+    try:
+        result = evaluate_table(document)
+    except SkatError:
+        return None
+    totals = result.get("seeger_fabian_totals")
+    return [totals[str(p)] for p in range(players)] if totals else None
+
+
 def signing_state(table: Table, counted: int, totals: list[int] | None,
                   seeger_fabian: list[int] | None = None) -> SigningState:
     """The table (fetched with its seats and players, tables_with_everything) under its
-    list: one query, the signatures (and one more where the table has Seeger-Fabian points
-    and whether they count is not the evening's scoring: counts_seeger_fabian).
+    list: one query, the signatures (and one more where the table may have Seeger-Fabian
+    points and whether they count is not the evening's scoring: counts_seeger_fabian; a
+    classic tournament's table is scored once more for them: seeger_fabian_alongside).
     ``totals`` the game points, ``seeger_fabian`` the sheet's Seeger-Fabian totals."""
     signed = {s.player_id: s for s in Signature.objects.filter(table=table)}
-    sf = seeger_fabian if seeger_fabian and counts_seeger_fabian(table.evening) else None
+    sf = None
+    seats = len(table.seats.all())
+    if (seeger_fabian or keeps_seeger_fabian(table.evening, seats)) and counts_seeger_fabian(
+            table.evening):
+        sf = seeger_fabian or seeger_fabian_alongside(table)
     lines = []
     for seat in table.seats.all():
         signature = signed.get(seat.player_id)

@@ -416,3 +416,18 @@ def test_the_panel_shows_game_points_where_seeger_fabian_does_not_count() -> Non
     page = code_client(table).get(reverse("scoring:table", args=[table.pk])).content.decode()
     assert _totals(page) == ["48", "24", "-44", "20"]
     assert "signing-game-points" not in page
+
+
+def test_seeger_fabian_counts_at_a_tournament_whatever_its_profile() -> None:
+    """A Preisskat ranks by the tables' Seeger-Fabian points (reads/tournament.py) even on a
+    classic profile: its players sign those."""
+    from scoring.models import Tournament
+    from scoring.reads.signing import counts_seeger_fabian
+
+    table = _played("club_evening")
+    assert not counts_seeger_fabian(table.evening)
+    Tournament.objects.create(club=table.evening.club, evening=table.evening,
+                              name="Preisskat", date=table.evening.date)
+    assert counts_seeger_fabian(table.evening)
+    page = code_client(table).get(reverse("scoring:table", args=[table.pk])).content.decode()
+    assert _totals(page) == ["128", "104", "-94", "100"]
