@@ -524,8 +524,12 @@ def pin_limit(free: int) -> Limit:
 
 PIN_FREE_PER_DEVICE = 5
 PIN_FREE_PER_PERSON = 8  # from any device, at any table: a four-digit PIN has 10,000 values
-PIN_FREE_PER_ADDRESS = 30  # the devices behind one address (a club's router) together
-CODE_FREE_PER_TABLE = 8  # a table's one-time codes, from any device
+# The devices behind one address (a club's router: every tablet of the evening) together;
+# each person's own count binds long before this one.
+PIN_FREE_PER_ADDRESS = 100
+# A table's one-time codes, from any device: six digits, at most six of them right, so a
+# guess succeeds about once in 170,000; past these, each further guess waits twice as long.
+CODE_FREE_PER_TABLE = 20
 
 
 def _device_and_address(kind: str, request: HttpRequest, make: bool,

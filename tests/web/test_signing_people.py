@@ -209,7 +209,7 @@ def test_wrong_codes_are_counted_and_then_wait() -> None:
     table = short_table(make_club())
     anna = seated(table)[0]
     right = code_of(table, anna)
-    wrong = [f"{n:06d}" for n in range(20) if f"{n:06d}" not in
+    wrong = [f"{n:06d}" for n in range(40) if f"{n:06d}" not in
              {code_of(table, p) for p in seated(table)}]
     for guess in wrong[:access.CODE_FREE_PER_TABLE]:
         assert jar().post(phone_url(table), {"code": guess}).status_code == 422
