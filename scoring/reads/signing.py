@@ -44,6 +44,7 @@ class SignLine:
     where: str
     with_pin: bool
     has_account: bool  # may sign with a PIN (PIN mode)
+    proof: str = ""  # how the signer proved to be the player (Signature.Proof)
 
     @property
     def signed(self) -> bool:
@@ -138,7 +139,8 @@ def signing_state(table: Table, counted: int, totals: list[int] | None,
             at=signature.at if signature else None,
             where=signature.where if signature else "",
             with_pin=signature.with_pin if signature else False,
-            has_account=seat.player.user_id is not None))
+            has_account=seat.player.user_id is not None,
+            proof=signature.proof if signature else ""))
     return SigningState(lines=lines, finished=is_finished(table, counted),
                         locked=table.signed_at is not None,
                         changed_after_signing=table.changed_after_signing,

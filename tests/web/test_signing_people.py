@@ -360,6 +360,8 @@ def test_a_signature_names_account_device_and_address() -> None:
     assert "proof: the player&#x27;s own account" in text
     for key in keys:
         assert key not in text
+    panel = scorer.get(reverse("scoring:sign-panel", args=[table.pk])).content.decode()
+    assert "on a phone · own account" in panel and "on a phone · one-time code" in panel
     entries = AuditEntry.objects.filter(action="sign")
     assert {(e.after or {}).get("account") for e in entries} == {"sabine", "bernd", ""}
 
