@@ -37,6 +37,7 @@ from django.db.models import F, FilteredRelation, Model, Q, QuerySet
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 
 from scoring.apps import (
@@ -531,27 +532,59 @@ def device_id(request: HttpRequest, *, make: bool = False) -> str | None:
     return request.session.session_key or None
 
 
-# ---------------------------------------------------------------- signing PINs (issue 23)
+# ---------------------------------------------------------------- signing (issues 23, 35)
+
+def device_digest(request: HttpRequest, *, make: bool = False) -> str:
+    """What a signature keeps of the device that gave it: a digest of its session (never the
+    session key itself, which would let whoever reads it act as that device). ``make``: give
+    a device without a session one, so that it has a digest to keep."""
+    key = device_id(request, make=make)
+    return salted_hmac("skatclub.signing-device", key).hexdigest()[:16] if key else ""
+
 
 def pin_limit(free: int) -> Limit:
-    """Wrong signing PINs are answered like wrong table codes: a few free, then waits."""
+    """Wrong signing PINs and codes are answered like wrong table codes: a few free, then
+    waits."""
     from django.conf import settings
     return Limit(free, settings.TABLE_CODE_DELAY, settings.TABLE_CODE_MAX_DELAY,
                  settings.TABLE_CODE_FAILURE_WINDOW)
 
 
 PIN_FREE_PER_DEVICE = 5
-PIN_FREE_PER_PLAYER = 8  # from any device: a four-digit PIN has only 10,000 values
+PIN_FREE_PER_PERSON = 8  # from any device, at any table: a four-digit PIN has 10,000 values
+# The devices behind one address (a club's router: every tablet of the evening) together;
+# each person's own count binds long before this one.
+PIN_FREE_PER_ADDRESS = 100
+# A table's one-time codes, from any device: six digits, at most six of them right, so a
+# guess succeeds about once in 170,000; past these, each further guess waits twice as long.
+CODE_FREE_PER_TABLE = 20
 
 
-def pin_keys(request: HttpRequest, table: Table, player_id: int, *, make: bool = False,
-             ) -> list[tuple[str, Limit]]:
-    """The counts a wrong PIN goes to: this device's at this address, and the player's at
-    this table from whatever device (a PIN tried from many phones still slows down)."""
-    keys = [(limit_key("pin-player", str(table.pk), str(player_id)),
-             pin_limit(PIN_FREE_PER_PLAYER))]
+def _device_and_address(kind: str, request: HttpRequest, make: bool,
+                        ) -> list[tuple[str, Limit]]:
+    address = address_key(request)
+    keys = [(limit_key(f"{kind}-address", address), pin_limit(PIN_FREE_PER_ADDRESS))]
     device = device_id(request, make=make)
     if device is not None:
-        keys.append((limit_key("pin", address_key(request), device),
-                     pin_limit(PIN_FREE_PER_DEVICE)))
+        keys.append((limit_key(kind, address, device), pin_limit(PIN_FREE_PER_DEVICE)))
     return keys
+
+
+def pin_keys(request: HttpRequest, player: Player, *, make: bool = False,
+             ) -> list[tuple[str, Limit]]:
+    """The counts a wrong PIN goes to: the person's, whatever table and device (his account;
+    a player without one by his record: the answer is the same, and so is the count), the
+    address's, and this device's at this address. A fresh table is no fresh try."""
+    person = (f"user:{player.user_id}" if player.user_id is not None
+              else f"player:{player.pk}")
+    return [(limit_key("pin-person", person), pin_limit(PIN_FREE_PER_PERSON)),
+            *_device_and_address("pin", request, make)]
+
+
+def code_keys(request: HttpRequest, table: Table, *, make: bool = False,
+              ) -> list[tuple[str, Limit]]:
+    """The counts a wrong one-time code goes to: the table's (a code names no player until
+    it matches one, so a guess counts against every player of the table), the address's and
+    this device's at this address."""
+    return [(limit_key("sign-code", str(table.pk)), pin_limit(CODE_FREE_PER_TABLE)),
+            *_device_and_address("sign-code", request, make)]

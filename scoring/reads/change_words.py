@@ -224,3 +224,49 @@ def changed_fields(before: dict[str, Any] | None, after: dict[str, Any] | None, 
             continue  # e.g. false and absent: both "no"
         out.append((label(key), old_words, new_words))
     return out
+
+
+# How a signature was proved (Signature.Proof's values), as the audit log says it.
+PROOF_WORDS = {
+    "tap": gettext_noop("a tap on the tablet"),
+    "pin": gettext_noop("the player's PIN"),
+    "account": gettext_noop("the player's own account"),
+    "code": gettext_noop("a one-time code from the tablet"),
+}
+
+
+def signature_words(after: Any) -> str:
+    """A signature in the audit log (issue 35): whose, where, how proved, by which account
+    (or the tablet's table code), from which device and address. An entry written before
+    the proof was kept says only what it has."""
+    if not isinstance(after, dict):
+        return _plain(after)
+    parts = [_("%(name)s signed") % {"name": _plain(after.get("player"))}]
+    where = after.get("where")
+    parts.append(_("on a phone") if where == "phone" else _("on the tablet"))
+    proof = after.get("proof")
+    if isinstance(proof, str) and proof in PROOF_WORDS:
+        parts.append(_("proof: %(proof)s") % {"proof": _(PROOF_WORDS[proof])})
+    elif after.get("pin"):
+        parts.append(_("proof: %(proof)s") % {"proof": _(PROOF_WORDS["pin"])})
+    if "account" in after:
+        account = after.get("account")
+        if account:
+            parts.append(_("account: %(account)s") % {"account": account})
+        else:
+            parts.append(_("no account") if where == "phone"
+                         else _("no account: the tablet's table code"))
+    if after.get("device"):
+        parts.append(_("device: %(device)s") % {"device": after["device"]})
+    if after.get("address"):
+        parts.append(_("address: %(address)s") % {"address": after["address"]})
+    return " · ".join(parts)
+
+
+def cleared_words(before: Any) -> str:
+    """Signatures cleared by a change of the list: whose they were."""
+    signed = before.get("signed") if isinstance(before, dict) else None
+    if not isinstance(signed, list):
+        return _plain(before)
+    names = ", ".join(_plain(s.get("player")) for s in signed if isinstance(s, dict))
+    return _("signatures cleared: %(names)s") % {"names": names or NONE}

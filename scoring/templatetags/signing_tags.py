@@ -16,7 +16,9 @@ def signing_panel(context: template.Context) -> dict[str, Any]:
     from scoring.views.signing import panel_context
 
     request = context["request"]
+    # only a screen that may record (a table code, a scorer) shows anything that signs
     found: dict[str, Any] = panel_context(request, context["table"],
+                                          writable=bool(context.get("writable")),
                                           sheet=context.get("sheet"),
                                           is_admin=context.get("actor_admin"))
     found["request"] = request

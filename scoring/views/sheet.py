@@ -35,7 +35,7 @@ from scoring.models import (
 )
 from scoring.notation import record_summary
 from scoring.reads import export, live
-from scoring.reads.change_words import changed_fields
+from scoring.reads.change_words import changed_fields, cleared_words, signature_words
 from scoring.reads.sheet import (
     audit_for_deal,
     audit_for_evening,
@@ -288,6 +288,15 @@ def _audit_rows(entries: list[AuditEntry], seats_by_table: dict[int, list[str]],
         evening = entry.evening
         players = (seats_by_table.get(entry.table_id, []) if entry.table_id is not None
                    else [])
+        if entry.action == AuditEntry.Action.SIGN:
+            # who signed, how proved, by which account, device and address (issue 35)
+            rows.append({"entry": entry, "actor": actor_label(entry), "before": "",
+                         "after": signature_words(entry.after), "changes": []})
+            continue
+        if entry.action == AuditEntry.Action.UNSIGN:
+            rows.append({"entry": entry, "actor": actor_label(entry),
+                         "before": cleared_words(entry.before), "after": "", "changes": []})
+            continue
         if entry.deal_id is None and (entry.after is not None
                                       or entry.action == AuditEntry.Action.DROP):
             # What a tablet sent that was refused, held or dropped: not always a deal record

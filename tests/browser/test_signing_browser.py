@@ -2,8 +2,8 @@
 
 - a 4-table plays the last deal of its short series on the tablet (1024×768); three players
   sign there with a tap on their name, the fourth on his phone (a second browser context,
-  390×844) through the link of the QR code the tablet shows; the tablet shows the phone's
-  signature without a reload and the list is locked;
+  390×844) through the QR code of his one-time code the tablet shows under his name; the
+  tablet shows the phone's signature without a reload and the list is locked;
 - the printed sheet shows the four signatures (pdftotext);
 - the scorer's correction is refused with the reason on the screen; the club admin's, with a
   reason, goes through, is in the audit log as "nach Unterschrift geändert", and the screen
@@ -26,7 +26,7 @@ from pytest_playwright import CreateContextCallback
 from scoring.models import AuditEntry, Table, TournamentSeries
 from scoring.views.signing import sign_token
 from scoring.writes import tournament as tw
-from scoring.writes.signing import pin_set
+from scoring.writes.signing import pin_set, player_codes
 from tests.web import pdfs
 from tests.web.factories import browser_login, make_club, make_user
 from tests.web.signing_fixtures import seated, short_table
@@ -73,19 +73,29 @@ def test_three_sign_on_the_tablet_one_on_his_phone_and_the_list_locks(
     expect(panel.locator(".signing-done").first).to_have_text(re.compile(
         r"unterschrieben \d\d:\d\d"))
     shot(tablet, screenshot_dir, "tablet-three-signed")
-    link = tablet.locator(".signing-url a").get_attribute("href")
+    link = tablet.locator(".signing-qr .signing-url a").get_attribute("href")
     assert link and "/sign/" in link
-    expect(panel.locator("svg.qr")).to_be_visible()
+    expect(panel.locator(".signing-qr svg.qr")).to_be_visible()
+    # Dieter's own code for his phone (issue 35: the phone link alone signs nobody)
+    dieter = tablet.locator(f'.signing-line[data-player="{players[3].pk}"]')
+    dieter.locator(".signing-code summary").tap()
+    expect(dieter.locator(".signing-code svg.qr")).to_be_visible()
+    expect(dieter.locator(".signing-code-digits")).to_have_text(re.compile(r"^\d{3} \d{3}$"))
+    shot(tablet, screenshot_dir, "tablet-code-for-the-phone")
+    code_link = dieter.locator(".signing-code .signing-url a").get_attribute("href")
+    assert code_link and code_link.startswith(link) and "code=" in code_link
 
-    # Dieter signs on his own phone: the list and the totals, his name to tap.
+    # Dieter signs on his own phone: the list and the totals, his code from the tablet.
     phone = new_context().new_page()
     phone.set_viewport_size(PHONE)
-    phone.goto(link)
+    phone.goto(code_link)
     expect(phone.locator(".score-sheet")).to_be_visible()
     expect(phone.locator(".signing-done")).to_have_count(3)
+    expect(phone.locator('.signing-code-form input[name="code"]')).to_have_value(
+        re.compile(r"^\d{6}$"))
     shot(phone, screenshot_dir, "phone-before")
     with phone.expect_navigation():
-        phone.get_by_role("button", name=f"Unterschreiben als {players[3].name}").tap()
+        phone.locator(".signing-code-form button").tap()
     expect(phone.locator(".messages")).to_contain_text(
         f"{players[3].name} hat die Liste unterschrieben.")
     expect(phone.locator("#signing h2")).to_have_text("Von allen Spielern unterschrieben")
@@ -94,6 +104,7 @@ def test_three_sign_on_the_tablet_one_on_his_phone_and_the_list_locks(
     assert phone.request.get(table_url).status == 404
 
     # The tablet learns it by itself (its panel is polled): locked.
+    dieter.locator(".signing-code summary").tap()  # closed again: an open one pauses the poll
     tablet.evaluate("window.sameDocument = true")
     expect(panel.locator("h2")).to_have_text("Von allen Spielern unterschrieben",
                                              timeout=WITHIN)
@@ -181,6 +192,8 @@ def test_the_next_series_is_drawn_only_when_signed_or_by_override(
 
 def test_pin_mode_on_a_phone(new_context: CreateContextCallback, live_server: LiveServer,
                              screenshot_dir: Path) -> None:
+    """In PIN mode the phone signs with the player's code from the tablet and his PIN
+    (issue 35: no longer by picking a name); a wrong PIN is refused, the right one signs."""
     club = make_club()
     club.sign_with_pin = True
     club.save()
@@ -189,22 +202,20 @@ def test_pin_mode_on_a_phone(new_context: CreateContextCallback, live_server: Li
     anna.user = make_user(club, "viewer", username="anna")
     anna.save()
     pin_set(user=anna.user, pin="4711")
+    code = player_codes(table, [p.pk for p in seated(table)])[anna.pk]
     phone = new_context().new_page()
     phone.set_viewport_size(PHONE)
     phone.goto(live_server.url + reverse("scoring:sign-phone",
-                                         args=[table.pk, sign_token(table)]))
-    expect(phone.locator(".signing-no-pin")).to_have_count(3)  # no account, no PIN
-    phone.locator(".signing-pin summary").tap()
-    pin = phone.locator('.signing-pin input[name="pin"]')
-    pin.fill("1234")
+                                         args=[table.pk, sign_token(table)]) + f"?code={code}")
+    expect(phone.locator(".signing-no-pin")).to_have_count(0)  # nothing told about accounts
+    phone.locator('.signing-code-form input[name="pin"]').fill("1234")
     with phone.expect_navigation():
-        phone.get_by_role("button", name="Unterschreiben", exact=True).tap()
-    expect(phone.locator(".messages")).to_contain_text("Falsche PIN.")
+        phone.locator(".signing-code-form button").tap()
+    expect(phone.locator(".messages .error")).to_have_count(1)
     shot(phone, screenshot_dir, "phone-pin-wrong")
-    phone.locator(".signing-pin summary").tap()
-    phone.locator('.signing-pin input[name="pin"]').fill("4711")
+    phone.locator('.signing-code-form input[name="pin"]').fill("4711")
     with phone.expect_navigation():
-        phone.get_by_role("button", name="Unterschreiben", exact=True).tap()
+        phone.locator(".signing-code-form button").tap()
     expect(phone.locator(".messages")).to_contain_text(f"{anna.name} hat die Liste "
                                                        "unterschrieben.")
     expect(phone.locator(".signing-done")).to_have_count(1)

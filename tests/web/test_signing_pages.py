@@ -20,7 +20,7 @@ from django.utils.timezone import localtime
 
 from scoring.models import AuditEntry, FailureCount, HeldOperation, Signature, Table
 from scoring.views.signing import sign_token
-from scoring.writes.signing import pin_set
+from scoring.writes.signing import pin_set, player_codes
 
 from . import pdfs
 from .factories import make_club, make_user, won
@@ -167,6 +167,7 @@ def test_the_admin_corrects_a_signed_list_with_a_reason_and_it_asks_for_signatur
     audit = admin.get(reverse("scoring:evening-audit", args=[table.evening_id]))
     assert "Augen falsch gezählt" in audit.content.decode()
     assert "changed after signing" in audit.content.decode()
+    assert "signatures cleared: Anna Altenburg, Bernd Altenburg" in audit.content.decode()
 
 
 # ---------------------------------------------------------------- the offline sync
@@ -212,20 +213,31 @@ def test_the_offline_state_says_a_signed_list_is_not_writable() -> None:
 
 # ---------------------------------------------------------------- the phone
 
-def test_the_phone_link_shows_the_list_and_signs_one_player_only() -> None:
+def code_of(table: Table, player: Any) -> str:
+    """The one-time code the tablet shows ``player`` for the list as it stands."""
+    table.refresh_from_db()
+    return player_codes(table, [p.pk for p in seated(table)])[player.pk]
+
+
+def test_the_phone_link_shows_the_list_and_signs_with_a_players_code_only() -> None:
+    """Issue 35 changed the premise: the phone link alone signs nobody (before, its holder
+    picked a name and a session cookie stopped a second one); a player's one-time code from
+    the tablet signs that player, once."""
     table = short_table(make_club())
     phone = Client(HTTP_ACCEPT_LANGUAGE="en")
     page = phone.get(phone_url(table))
     assert page.status_code == 200
     text = page.content.decode()
-    assert "Sign as Clara Altenburg" in text and 'class="score-sheet' in text
+    assert 'class="score-sheet' in text and "Sign as" not in text
+    assert 'name="player"' not in text and 'name="code"' in text
     clara, dieter = seated(table)[2], seated(table)[3]
-    answer = phone.post(phone_url(table), {"player": str(clara.pk)}, follow=True)
-    assert "Clara Altenburg has signed the list." in answer.content.decode()
-    assert Signature.objects.get().where == "phone"
     answer = phone.post(phone_url(table), {"player": str(dieter.pk)})
-    assert answer.status_code == 422 and "signed this list already" in answer.content.decode()
-    assert Signature.objects.count() == 1
+    assert answer.status_code == 422 and not Signature.objects.exists()
+    answer = phone.post(phone_url(table), {"code": code_of(table, clara)}, follow=True)
+    assert "Clara Altenburg has signed the list." in answer.content.decode()
+    signature = Signature.objects.get()
+    assert signature.where == "phone" and signature.proof == "code"
+    assert signature.player == clara
     # the tablet shows the phone's signature
     page = code_client(table).get(reverse("scoring:sign-panel", args=[table.pk]))
     assert "on a phone" in page.content.decode()
@@ -285,37 +297,42 @@ def _pin_table() -> Table:
 
 
 def test_pin_mode_on_the_tablet_and_the_player_without_account() -> None:
+    """The tablet still says which player has no account (it is the table's own tablet);
+    the answer to a PIN is one (issue 35: before, "no member account" and "Wrong PIN." told
+    them apart)."""
     table = _pin_table()
     tablet = code_client(table)
     page = tablet.get(reverse("scoring:table", args=[table.pk])).content.decode()
     assert 'name="pin"' in page and "No member account, so no PIN" in page
     anna = seated(table)[0]
-    answer = tablet_sign(tablet, table, anna.pk, pin="1234")
-    assert "Wrong PIN." in answer.content.decode() and not Signature.objects.exists()
-    answer = tablet_sign(tablet, table, seated(table)[1].pk, pin="1234")
-    assert "no member account" in answer.content.decode()
+    wrong = tablet_sign(tablet, table, anna.pk, pin="1234").content.decode()
+    assert "Wrong PIN, or this player has no PIN" in wrong and not Signature.objects.exists()
+    no_account = tablet_sign(tablet, table, seated(table)[1].pk, pin="1234").content.decode()
+    assert "Wrong PIN, or this player has no PIN" in no_account
     answer = tablet_sign(tablet, table, anna.pk, pin="4711")
     assert "Anna Altenburg has signed the list." in answer.content.decode()
+    assert Signature.objects.get().proof == "pin"
 
 
 def test_wrong_pins_are_limited_like_table_codes() -> None:
+    """Three tablets (sessions) of one address: each has its own free tries, the person's
+    count across them runs out (issue 35: phones no longer pick a name, so the tablets)."""
     table = _pin_table()
     anna = seated(table)[0]
-    phones = [Client(HTTP_ACCEPT_LANGUAGE="en") for _ in range(3)]
-    for n in range(5):  # the free attempts of one phone
-        answer = phones[0].post(phone_url(table), {"player": str(anna.pk), "pin": f"000{n}"})
-        assert answer.status_code == 422
-    answer = phones[0].post(phone_url(table), {"player": str(anna.pk), "pin": "4711"})
+    tablets = [code_client(table) for _ in range(3)]
+    for n in range(5):  # the free attempts of one device
+        answer = tablet_sign(tablets[0], table, anna.pk, pin=f"000{n}")
+        assert "Wrong PIN" in answer.content.decode()
+    answer = tablet_sign(tablets[0], table, anna.pk, pin="4711")
     assert "Too many wrong PINs" in answer.content.decode()  # even the right one waits
     assert not Signature.objects.exists()
-    # another phone still has its own tries, but the player's count across phones runs out
-    phones[1].post(phone_url(table), {"player": str(anna.pk), "pin": "1000"})
-    phones[1].post(phone_url(table), {"player": str(anna.pk), "pin": "1001"})
-    answer = phones[2].post(phone_url(table), {"player": str(anna.pk), "pin": "1002"})
+    # another device still has its own tries, but the person's count across devices runs out
+    tablet_sign(tablets[1], table, anna.pk, pin="1000")
+    tablet_sign(tablets[1], table, anna.pk, pin="1001")
+    answer = tablet_sign(tablets[2], table, anna.pk, pin="1002")
     assert "Too many wrong PINs" in answer.content.decode()
     FailureCount.objects.all().delete()  # the wait is over
-    answer = phones[2].post(phone_url(table), {"player": str(anna.pk), "pin": "4711"},
-                            follow=True)
+    answer = tablet_sign(tablets[2], table, anna.pk, pin="4711")
     assert "Anna Altenburg has signed the list." in answer.content.decode()
 
 

@@ -209,19 +209,21 @@ def test_pin_mode_needs_the_players_own_pin() -> None:
     assert signature.with_pin
 
 
-def test_pin_mode_a_player_without_account_cannot_sign_and_is_told_so() -> None:
-    table, players = _pin_club()
-    with pytest.raises(SigningRefused, match="no member account") as refused:
-        sign(table=table, player_id=players[3].pk, actor=SCORER, pin="0000")
-    assert not refused.value.wrong_pin
-
-
-def test_pin_mode_a_player_without_a_pin_is_told_to_set_one() -> None:
+def test_pin_mode_one_answer_for_no_account_no_pin_and_a_wrong_pin() -> None:
+    """Issue 35: the answer does not tell a wrong PIN from a player without an account or
+    without a PIN, and each is counted as a wrong PIN (before: "no member account", "not set
+    a PIN yet", "Wrong PIN." told them apart)."""
     table, players = _pin_club()
     assert players[0].user_id is not None
     SigningPin.objects.filter(user_id=players[0].user_id).delete()
-    with pytest.raises(SigningRefused, match="not set a PIN"):
-        sign(table=table, player_id=players[0].pk, actor=SCORER, pin="0000")
+    answers = []
+    for player, pin in ((players[3], "0000"), (players[0], "0000"), (players[1], "0000")):
+        with pytest.raises(SigningRefused) as refused:
+            sign(table=table, player_id=player.pk, actor=SCORER, pin=pin)
+        assert refused.value.wrong_pin and refused.value.player == player
+        answers.append(refused.value.message)
+    assert len(set(answers)) == 1
+    assert not Signature.objects.exists()
 
 
 def test_the_pin_is_kept_hashed_and_must_be_four_digits() -> None:
