@@ -169,6 +169,13 @@ def _new_user(username: str, email: str, password: str, *, active: bool = True) 
     return user
 
 
+def new_account(*, username: str, email: str, password: str) -> Any:
+    """An account of its own, member of no club (a claim link's page makes one for the
+    player who claims his record: issue 35); refused when the name is taken."""
+    with transaction.atomic():
+        return _new_user(username, email, password)
+
+
 def set_up() -> bool:
     """Whether the site has a club of its own (demo clubs do not count)."""
     return Club.objects.exclude(slug__in=DEMO_SLUGS).exists()
@@ -393,16 +400,18 @@ def membership_remove(membership: Membership, *, by: Any | None = None) -> None:
         fresh.delete()
 
 
-def player_link(*, club: Club, player: Player, user: Any | None) -> None:
-    """Link a player on the club's lists to a member account (None: unlink). An account has
-    at most one player per club."""
-    with transaction.atomic():
-        if user is not None:
-            if not Membership.objects.filter(club=club, user=user).exists():
-                raise Refused(_("Only a member of the club can be linked."))
-            Player.objects.filter(club=club, user=user).exclude(pk=player.pk).update(user=None)
-        Player.objects.filter(pk=player.pk, club=club).update(user=user)
-        player.user = user
+def player_link(*, club: Club, player: Player, user: Any | None, by: Any = None) -> None:
+    """Link a player on the club's lists to a member account (None: unlink), logged in the
+    club log by ``by`` (issue 35: writes/people.py). An account has at most one player per
+    club."""
+    from scoring.writes import people
+
+    if player.club_id != club.pk:
+        raise Refused(_("Every player must belong to the club."))
+    if user is None:
+        people.unlink(player=player, by=by)
+    else:
+        people.link(player=player, user=user, by=by)
 
 
 def departed_names(*, club: Club, choice: str) -> None:
