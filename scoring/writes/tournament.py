@@ -112,7 +112,7 @@ def entrant_register(*, tournament: Tournament, name: str = "", member: Player |
         raise ValidationError(_("This tournament has no tandem ranking."))
     with transaction.atomic():
         if member is not None:
-            if member.club_id != club.pk:
+            if member.club_id != club.pk or member.merged_into_id is not None:
                 raise ValidationError(_("Every player must belong to the club."))
             player = member
         else:
@@ -120,6 +120,8 @@ def entrant_register(*, tournament: Tournament, name: str = "", member: Player |
             if not name:
                 raise ValidationError(_("Give the guest's name."))
             found = Player.objects.filter(club=club, name=name).first()
+            if found is not None and found.merged_into_id is not None:  # issue 35
+                found = Player.objects.get(pk=found.merged_into_id)
             player = found if found is not None else Player.objects.create(
                 club=club, name=name[:100], guest=True)
         if tournament.entrants.filter(player=player).exists():
