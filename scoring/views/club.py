@@ -177,7 +177,7 @@ def _seat_players(club: Club, entries: list[Player | str]) -> list[Player]:
         else:
             player, _created = Player.objects.get_or_create(
                 club=club, name=entry, defaults={"guest": True})
-            players.append(player.merged_into if player.merged_into_id else player)
+            players.append(player.merged_into or player)
     return players
 
 

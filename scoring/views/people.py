@@ -225,12 +225,13 @@ def _claimed(request: HttpRequest, player: Player) -> HttpResponse:
 @require_safe
 @login_required
 def my_results(request: HttpRequest) -> HttpResponse:
-    results = reads.person_results(request.user.pk, request.user)
+    user: Any = request.user
+    results = reads.person_results(user.pk, user)
     assert results is not None  # the person always sees his own
     return render(request, "scoring/people/results.html", {
         "results": results, "own": True,
         "visibility_form": VisibilityForm(initial={
-            "results_visible": reads.results_visible(request.user.pk)}),
+            "results_visible": reads.results_visible(user.pk)}),
     })
 
 
@@ -238,9 +239,10 @@ def my_results(request: HttpRequest) -> HttpResponse:
 def person_results(request: HttpRequest, user_pk: int) -> HttpResponse:
     """Another person's results: 404 for anonymous visitors and for whoever may not see
     them, whether the account exists or not."""
-    if request.user.is_authenticated and request.user.pk == user_pk:
+    viewer: Any = request.user
+    if viewer.is_authenticated and viewer.pk == user_pk:
         return redirect("scoring:me-results")
-    results = reads.person_results(user_pk, request.user)
+    results = reads.person_results(user_pk, viewer)
     if results is None:
         raise Http404
     return render(request, "scoring/people/results.html", {"results": results, "own": False})

@@ -400,20 +400,6 @@ def membership_remove(membership: Membership, *, by: Any | None = None) -> None:
         fresh.delete()
 
 
-def player_link(*, club: Club, player: Player, user: Any | None, by: Any = None) -> None:
-    """Link a player on the club's lists to a member account (None: unlink), logged in the
-    club log by ``by`` (issue 35: writes/people.py). An account has at most one player per
-    club."""
-    from scoring.writes import people
-
-    if player.club_id != club.pk:
-        raise Refused(_("Every player must belong to the club."))
-    if user is None:
-        people.unlink(player=player, by=by)
-    else:
-        people.link(player=player, user=user, by=by)
-
-
 def departed_names(*, club: Club, choice: str) -> None:
     if choice not in Club.DepartedNames.values:
         raise Refused(_("Choose what becomes of the names."))

@@ -36,7 +36,7 @@ from scoring.models import (
     Tournament,
 )
 from scoring.reads import live
-from scoring.writes.onboarding import Refused
+from scoring.writes.onboarding import Refused as Refused
 
 MEMBER_NUMBER_LENGTH = 20
 

@@ -185,7 +185,8 @@ def test_a_stranger_makes_an_account_on_the_claim_page(club: Club, admin: object
         "action": "signup", "username": "anna-neu", "email": "",
         "password1": "ein-gutes-passwort-17", "password2": "ein-gutes-passwort-17"})
     assert response.status_code == 302
-    assert Player.objects.get(pk=claim.player_id).user.username == "anna-neu"
+    linked = Player.objects.get(pk=claim.player_id).user
+    assert linked is not None and linked.username == "anna-neu"
     assert browser.get(reverse("scoring:me-results")).status_code == 200
 
 
@@ -216,7 +217,7 @@ def test_the_desk_links_only_a_member_of_the_club(club: Club, admin: object) -> 
 def test_a_member_number_is_unique_on_the_site_and_logged(client: Client, club: Club,
                                                           admin: object) -> None:
     gotha = make_club("gotha", "SC Gotha")
-    people.member_number(player=gotha.players.first(), number="TH-1", by=None)
+    people.member_number(player=gotha.players.order_by("pk")[0], number="TH-1", by=None)
     url = reverse("scoring:player-member-number", args=[club.slug, _anna(club).pk])
     page = client.post(url, {"member_number": "TH-1"}, follow=True).content.decode()
     assert "already given to another player on this site" in page
