@@ -192,13 +192,20 @@ def claim(request: HttpRequest, token: str) -> HttpResponse:
             if request.POST.get("action") == "signup" and not user.is_authenticated:
                 if signup.is_valid():
                     data = signup.cleaned_data
-                    with transaction.atomic():
-                        user = onboarding.new_account(username=data["username"],
-                                                      email=data["email"],
-                                                      password=data["password1"])
-                        player = people.claim_use(token=token, user=user)
-                    login(request, user, backend=BACKEND)
-                    return _claimed(request, player)
+                    try:
+                        with transaction.atomic():
+                            user = onboarding.new_account(username=data["username"],
+                                                          email=data["email"],
+                                                          password=data["password1"])
+                            player = people.claim_use(token=token, user=user)
+                    except onboarding.Refused as err:
+                        if people.claim_refusal(reads.claim_by_token(token)):
+                            raise
+                        signup.add_error(None, err.message)  # the name is taken
+                        user = request.user
+                    else:
+                        login(request, user, backend=BACKEND)
+                        return _claimed(request, player)
             elif request.POST.get("action") == "claim":
                 if not user.is_authenticated:
                     return redirect(f"{reverse('login')}?{urlencode({'next': request.path})}")

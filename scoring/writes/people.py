@@ -44,6 +44,11 @@ MEMBER_NUMBER_LENGTH = 20
 def _log(player: Player, action: str, by: Any, summary: str, reason: str = "",
          before: Any = None) -> ClubLogEntry:
     user = by if by is not None and getattr(by, "is_authenticated", False) else None
+    if action in (ClubLogEntry.Action.LINK, ClubLogEntry.Action.UNLINK,
+                  ClubLogEntry.Action.CLAIM):
+        # the match-day pages show whose captain signs with his account
+        League.objects.filter(pk__in=TeamPlayer.objects.filter(player_id=player.pk).values(
+            "team__group__league_id")).update(version=F("version") + 1)
     return ClubLogEntry.objects.create(
         club_id=player.club_id, action=action, user=user,
         actor=(user.get_username() if user is not None else _("system"))[:150],

@@ -230,3 +230,16 @@ def test_a_member_number_is_unique_on_the_site_and_logged(client: Client, club: 
     client.post(url, {"member_number": ""})
     assert _anna(club).member_number == ""
     assert [a for a, _by in _log(club)] == ["number", "number"]
+
+
+def test_a_taken_user_name_on_the_claim_page_is_said_on_the_form(club: Club,
+                                                                admin: object) -> None:
+    get_user_model().objects.create_user("anna", password="x")
+    claim = people.claim_create(player=_anna(club), by=admin)
+    response = Client(HTTP_ACCEPT_LANGUAGE="en").post(
+        reverse("scoring:claim", args=[claim.token]), {
+            "action": "signup", "username": "anna", "email": "",
+            "password1": "ein-gutes-passwort-17", "password2": "ein-gutes-passwort-17"})
+    assert response.status_code == 200
+    assert "is taken" in response.content.decode()
+    assert _anna(club).user_id is None and PlayerClaim.objects.get(pk=claim.pk).usable()
