@@ -120,6 +120,13 @@ def _kind(evening: Evening) -> tuple[str, str]:
     return "evening", evening.name
 
 
+def account_of(player_pk: int) -> int | None:
+    """The account a player record (not a merged one) is linked to."""
+    user_id: int | None = Player.objects.filter(
+        pk=player_pk, merged_into__isnull=True).values_list("user_id", flat=True).first()
+    return user_id
+
+
 def viewer_clubs(viewer: Any) -> set[int]:
     if not viewer.is_authenticated:
         return set()

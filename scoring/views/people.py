@@ -243,11 +243,17 @@ def my_results(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
-def person_results(request: HttpRequest, user_pk: int) -> HttpResponse:
-    """Another person's results: 404 for anonymous visitors and for whoever may not see
-    them, whether the account exists or not."""
+def person_results(request: HttpRequest, pk: int) -> HttpResponse:
+    """The results of the person whose account the player record ``pk`` is linked to (any
+    record of his, in any club): 404 for anonymous visitors, for a record linked to nobody
+    and for whoever may not see them, whether the record exists or not."""
     viewer: Any = request.user
-    if viewer.is_authenticated and viewer.pk == user_pk:
+    if not viewer.is_authenticated:
+        raise Http404
+    user_pk = reads.account_of(pk)
+    if user_pk is None:
+        raise Http404
+    if viewer.pk == user_pk:
         return redirect("scoring:me-results")
     results = reads.person_results(user_pk, viewer)
     if results is None:
@@ -277,5 +283,5 @@ urlpatterns: list[URLPattern] = [
     path("claim/<str:token>/", claim, name="claim"),
     path("me/results/", my_results, name="me-results"),
     path("me/results/visibility/", results_visible, name="me-results-visible"),
-    path("people/<int:user_pk>/results/", person_results, name="person-results"),
+    path("people/<int:pk>/results/", person_results, name="person-results"),
 ]

@@ -70,8 +70,12 @@ def test_my_results_list_every_club(client: Client, paula: dict[str, object]) ->
 def test_the_visibility_switch(client: Client, paula: dict[str, object]) -> None:
     account = paula["account"]
     assert isinstance(account, User)
-    url = reverse("scoring:person-results", args=[account.pk])
-    gone = reverse("scoring:person-results", args=[account.pk + 1000])
+    home, away = paula["home"], paula["away"]
+    assert isinstance(home, Player) and isinstance(away, Player)
+    url = reverse("scoring:person-results", args=[home.pk])
+    gone = reverse("scoring:person-results", args=[away.pk + 1000])
+    unlinked = reverse("scoring:person-results", args=[
+        Player.objects.filter(user__isnull=True).order_by("pk")[0].pk])
 
     assert client.get(url).status_code == 404  # anonymous
     assert client.get(gone).status_code == 404
@@ -83,6 +87,11 @@ def test_the_visibility_switch(client: Client, paula: dict[str, object]) -> None
     page = client.get(url)
     assert page.status_code == 200
     assert [r.club for r in page.context["results"].rows] == ["Skatfreunde Altenburg"]
+    # any record of his leads to the same person
+    assert client.get(reverse("scoring:person-results", args=[away.pk])).context[
+        "results"] == page.context["results"]
+    assert client.get(gone).status_code == 404
+    assert client.get(unlinked).status_code == 404
 
     elsewhere = make_user(make_club("borna", "SC Borna"), "viewer", username="borna")
     client.force_login(elsewhere)
