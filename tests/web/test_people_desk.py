@@ -71,6 +71,10 @@ def test_only_the_players_own_club_admins_use_the_desk(client: Client, club: Clu
     anna = _anna(club)
     chef = make_user(club, "admin", username="chef")
     claim = people.claim_create(player=anna, by=chef)
+    merge = people.merge(kept=Player.objects.get(club=club, name="Clara Altenburg"),
+                         merged=Player.objects.get(club=club, name="Dieter Altenburg"),
+                         reason="one person", by=chef)
+    ClubLogEntry.objects.all().delete()
     member = make_user(club, "viewer", username="member")
     if who in ("viewer", "scorer"):
         client.force_login(make_user(club, who, username=f"a-{who}"))
@@ -91,6 +95,7 @@ def test_only_the_players_own_club_admins_use_the_desk(client: Client, club: Clu
          {"kept": anna.pk, "merged": _anna(club).pk + 1, "reason": "same"}),
         (reverse("scoring:member-player", args=[
             club.slug, Membership.objects.get(user=member).pk]), {"player": anna.pk}),
+        (reverse("scoring:player-unmerge", args=[club.slug, merge.pk]), {"reason": "no"}),
     ]
     expected = {"viewer": 403, "scorer": 403, "stranger": 404, "other_admin": 404,
                 "anonymous": 302}[who]
@@ -103,6 +108,8 @@ def test_only_the_players_own_club_admins_use_the_desk(client: Client, club: Clu
     assert after == before
     assert PlayerClaim.objects.count() == 1
     assert not ClubLogEntry.objects.exists()
+    merge.refresh_from_db()
+    assert merge.undone_at is None
 
 
 # ---------------------------------------------------------------- the claim link
