@@ -13,6 +13,8 @@ import datetime
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils import timezone
+
 from scoring.collation import name_key
 from scoring.models import (
     AccountSettings,
@@ -74,7 +76,7 @@ def desk_players(club: Any, query: str = "") -> list[DeskPlayer]:
     players = [p for p in Player.objects.filter(club=club).select_related(
         "user", "merged_into") if matches(p, query)]
     rows = {p.pk: DeskPlayer(p) for p in sorted(players, key=lambda p: name_key(p.name))}
-    now = datetime.datetime.now(datetime.UTC)
+    now = timezone.now()
     for claim in PlayerClaim.objects.filter(
             player__club=club, used_at=None, revoked_at=None, expires__gt=now).order_by(
             "created", "pk"):

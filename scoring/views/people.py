@@ -31,6 +31,9 @@ from scoring.reads import people as reads
 from scoring.writes import mail, onboarding, people
 
 BACKEND = "scoring.access.SignedInBackend"
+# The members page lists this many players at most (a club that holds Preisskats keeps a
+# thousand guests): the search finds the others.
+DESK_ROWS = 200
 
 
 def claim_url(claim: PlayerClaim) -> str:
@@ -55,14 +58,16 @@ def desk_context(request: HttpRequest, club: Club) -> dict[str, Any]:
     open claim links (link and QR code) and, for a merged record, the merge to undo; the
     search (``q``: a part of the name or the member number) and the merge form."""
     query = request.GET.get("q", "")[:100]
-    rows = reads.desk_players(club, query)
+    found = reads.desk_players(club, query)
+    rows = found[:DESK_ROWS]
     shown = [{"row": row, "player": row.player, "merge": row.merge, "claims": [
         {"claim": c, "url": (url := claim_url(c)),
          "qr": qr_svg(url, title=_("QR code of the claim link"))} for c in row.claims]}
         for row in rows]
     players = [row.player for row in rows] if not query else [
         row.player for row in reads.desk_players(club)]
-    return {"desk_players": shown, "player_query": query,
+    return {"desk_players": shown, "player_query": query, "players_found": len(found),
+            "players_cut": len(found) > DESK_ROWS,
             "merge_form": MergeForm(players=players, auto_id="merge-%s")}
 
 

@@ -250,3 +250,16 @@ def test_a_taken_user_name_on_the_claim_page_is_said_on_the_form(club: Club,
     assert response.status_code == 200
     assert "is taken" in response.content.decode()
     assert _anna(club).user_id is None and PlayerClaim.objects.get(pk=claim.pk).usable()
+
+
+def test_a_club_of_many_guests_lists_the_first_players_and_finds_the_others(
+        client: Client, club: Club, admin: object) -> None:
+    from scoring.views.people import DESK_ROWS
+
+    Player.objects.bulk_create(Player(club=club, name=f"Gast {n:04d}", guest=True)
+                               for n in range(DESK_ROWS + 5))
+    url = reverse("scoring:members", args=[club.slug])
+    page = client.get(url)
+    assert len(page.context["desk_players"]) == DESK_ROWS and page.context["players_cut"]
+    found = client.get(url, {"q": f"Gast {DESK_ROWS + 4:04d}"}).context["desk_players"]
+    assert [row["player"].name for row in found] == [f"Gast {DESK_ROWS + 4:04d}"]
