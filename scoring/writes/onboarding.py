@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 from scoring.models import (
     AuditEntry,
     Club,
+    ClubLogEntry,
     HeldOperation,
     Invitation,
     Membership,
@@ -395,6 +396,13 @@ def membership_remove(membership: Membership, *, by: Any | None = None) -> None:
         fresh, admins = _locked(membership, by)
         if admins == {fresh.pk}:
             raise Refused(_("A club needs at least one club admin."))
+        actor = by if by is not None and by.is_authenticated else None
+        for player in Player.objects.filter(club_id=fresh.club_id, user_id=fresh.user_id):
+            ClubLogEntry.objects.create(  # the desk unlinks him, in the club log (issue 35)
+                club_id=fresh.club_id, action=ClubLogEntry.Action.UNLINK, user=actor,
+                actor=(actor.get_username() if actor is not None else _("system"))[:150],
+                summary=_("%(player)s unlinked from %(user)s") % {
+                    "player": player.name, "user": fresh.user.get_username()})
         Player.objects.filter(club_id=fresh.club_id, user_id=fresh.user_id).update(
             user=None)
         fresh.delete()

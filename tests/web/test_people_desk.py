@@ -263,3 +263,13 @@ def test_a_club_of_many_guests_lists_the_first_players_and_finds_the_others(
     assert len(page.context["desk_players"]) == DESK_ROWS and page.context["players_cut"]
     found = client.get(url, {"q": f"Gast {DESK_ROWS + 4:04d}"}).context["desk_players"]
     assert [row["player"].name for row in found] == [f"Gast {DESK_ROWS + 4:04d}"]
+
+
+def test_removing_a_member_unlinks_his_player_in_the_club_log(club: Club, admin: object) -> None:
+    from scoring.writes import onboarding
+
+    member = make_user(club, "viewer", username="anna")
+    people.link(player=_anna(club), user=member, by=admin)
+    onboarding.membership_remove(Membership.objects.get(user=member), by=admin)
+    assert _anna(club).user_id is None
+    assert _log(club) == [("link", "chef"), ("unlink", "chef")]
