@@ -461,8 +461,8 @@ def account_data(user: Any) -> dict[str, Any]:
         },
         "memberships": [{"club": m.club.name, "club_short_name": m.club.slug, "role": m.role}
                         for m in memberships],
-        "players": [{"club_short_name": p.club.slug, "name": p.name, "guest": p.guest}
-                    for p in players],
+        "players": [{"club_short_name": p.club.slug, "name": p.name, "guest": p.guest,
+                     "member_number": p.member_number} for p in players],
         "seats": [{"player": s.player.name, "evening": s.table.evening.name,
                    "date": s.table.evening.date.isoformat(), "series": s.table.series,
                    "table": s.table.number, "seat": s.position} for s in seats],
