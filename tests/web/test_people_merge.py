@@ -31,6 +31,7 @@ from scoring.models import (
     RuleProfile,
     Season,
     Seat,
+    Signature,
     TableScore,
 )
 from scoring.presets import PRESETS
@@ -86,6 +87,8 @@ def paula(club: Club) -> dict[str, Any]:
               _table(club, season, 14, [kept, *others[2:5]])]
     ImportedTotal.objects.create(evening=tables[1].evening, player=merged, points=40, won=2,
                                  lost=0, seeger_fabian=100)
+    Signature.objects.create(table=tables[1], player=merged)
+    Signature.objects.create(table=tables[1], player=others[0])
     tournament = _tournament(club, "Preisskat", 5)
     tw.entrant_register(tournament=tournament, name="Paula Wagner (Gotha)")
     admin = make_user(club, "admin", username="chef")
@@ -95,7 +98,7 @@ def paula(club: Club) -> dict[str, Any]:
 
 def _rows() -> dict[str, list[tuple[int, int]]]:
     return {model.__name__: sorted(model._default_manager.values_list("pk", "player_id"))
-            for model in (Seat, TableScore, ImportedTotal, Entrant)}
+            for model in (Seat, Signature, TableScore, ImportedTotal, Entrant)}
 
 
 def _standings(season: Season) -> list[tuple[str, int, int]]:
@@ -124,7 +127,8 @@ def test_merge_and_undo_move_exactly_the_rows_and_the_numbers(
     assert merged.merged_into == kept
     record = PlayerMerge.objects.get()
     assert record.reason == "the same Paula, typed twice" and record.by == paula["admin"]
-    assert set(record.moved) == {"seat", "score", "total", "entrant"}
+    assert set(record.moved) == {"seat", "signature", "score", "total", "entrant"}
+    assert record.moved["signature"] == [Signature.objects.get(player=kept).pk]
     assert not Seat.objects.filter(player=merged).exists()
     assert not TableScore.objects.filter(player=merged).exists()
     assert Entrant.objects.get(tournament=paula["tournament"]).player == kept
