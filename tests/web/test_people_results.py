@@ -134,3 +134,31 @@ def test_my_results_read_a_constant_number_of_queries(
         client: Client, django_assert_max_num_queries: Callable[..., Any]) -> None:
     assert (_queries(client, 1, django_assert_max_num_queries)
             == _queries(client, 30, django_assert_max_num_queries))
+
+
+def test_tournament_and_league_series_are_named(client: Client) -> None:
+    from scoring.writes.tournament import series_draw
+
+    from .leagues import make_day, make_league, play_day
+    from .tournaments import make_tournament
+
+    club = make_club()
+    player = make_user(club, "viewer", username="anna")
+    people.link(player=Player.objects.get(club=club, name="Anna Altenburg"), user=player,
+                by=None)
+    series_draw(tournament=make_tournament(club, players=4), seed=1)
+    captain = make_user(club, "viewer", username="herz")
+    league = make_league(club, teams=3)
+    people.link(player=Player.objects.get(club=club, name="Anna Herz"), user=captain,
+                by=None)
+    play_day(make_day(league))
+    client.force_login(player)
+    rows = client.get(reverse("scoring:me-results")).context["results"].rows
+    assert {(r.kind, r.what, r.series) for r in rows} == {("tournament", "Preisskat", 1)}
+    client.force_login(captain)
+    page = client.get(reverse("scoring:me-results"))
+    rows = page.context["results"].rows
+    assert {(r.kind, r.what) for r in rows} == {("league", "Bezirksliga")}
+    assert sorted(r.series for r in rows) == [1, 2, 3]
+    assert all(r.seeger_fabian is not None for r in rows)
+    assert "League Bezirksliga" in page.content.decode()
