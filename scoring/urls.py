@@ -17,6 +17,7 @@ from scoring.views import (
     members,
     offline_app,
     onboarding,
+    people,
     preisskat,
     printed,
     season,
@@ -40,4 +41,4 @@ urlpatterns = [*home.urlpatterns, *club.urlpatterns, *entry.urlpatterns, *sheet.
                *imports.urlpatterns, *tournament.urlpatterns, *board.urlpatterns,
                *federation.urlpatterns, *signing.urlpatterns, *cockpit.urlpatterns,
                *signup.urlpatterns, *preisskat.urlpatterns, *league.urlpatterns,
-               *league_day.urlpatterns, *league_pdf.urlpatterns]
+               *league_day.urlpatterns, *league_pdf.urlpatterns, *people.urlpatterns]

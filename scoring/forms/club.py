@@ -30,7 +30,11 @@ def normalize_code(raw: str) -> str:
 
 
 def find_player(club: Club, name: str) -> Player | None:
-    return club.players.filter(name__iexact=name.strip()).first()
+    """The club's player of this name; a record merged into another one (issue 35) is the
+    one it was merged into."""
+    found = club.players.filter(name__iexact=name.strip()).select_related(
+        "merged_into").first()
+    return found.merged_into if found is not None and found.merged_into else found
 
 
 # ---------------------------------------------------------------- players
@@ -125,7 +129,8 @@ def _players_by_name(club: Club) -> QuerySet[Player]:
     cached_property keeps its value)."""
     players: QuerySet[Player] | None = club.__dict__.get("_players_by_name")
     if players is None:
-        players = club.__dict__["_players_by_name"] = ordered_by_name(club.players.all())
+        players = club.__dict__["_players_by_name"] = ordered_by_name(
+            club.players.filter(merged_into__isnull=True))
     return players
 
 

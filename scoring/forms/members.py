@@ -32,7 +32,8 @@ class LinkForm(forms.Form):
                  **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.players = {p.pk: p for p in (
-            players if players is not None else list(club.players.order_by("name")))}
+            players if players is not None
+            else list(club.players.filter(merged_into__isnull=True).order_by("name")))}
         field = self.fields["player"]
         assert isinstance(field, forms.TypedChoiceField)
         field.choices = [("", pgettext_lazy("no player linked", "none")),

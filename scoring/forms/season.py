@@ -73,4 +73,5 @@ class SeriesForm(forms.Form):
         super().__init__(*args, **kwargs)
         field = self.fields["players"]
         assert isinstance(field, forms.ModelMultipleChoiceField)
-        field.queryset = ordered_by_name(club.players.all(), first="guest")
+        field.queryset = ordered_by_name(club.players.filter(merged_into__isnull=True),
+                                         first="guest")

@@ -131,7 +131,8 @@ class EntrantForm(forms.Form):
         member = self.fields["member"]
         assert isinstance(member, forms.ModelChoiceField)
         member.queryset = ordered_by_name(
-            tournament.club.players.filter(guest=False).exclude(pk__in=entered))
+            tournament.club.players.filter(guest=False, merged_into__isnull=True)
+            .exclude(pk__in=entered))
         category = self.fields["category"]
         assert isinstance(category, forms.ChoiceField)
         category.choices = [("", "—"), *((c, c) for c in tournament.categories)]

@@ -42,6 +42,7 @@ from scoring.models import Club, Evening, Membership, Player, RuleProfile, Table
 from scoring.presets import PRESETS
 from scoring.qr import qr_svg
 from scoring.reads.rule_words import describe
+from scoring.views import people
 from scoring.writes import mail, onboarding, services
 
 DEFAULT_TABLES = 1
@@ -72,7 +73,7 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
     the_club, member = access.club_for(request, slug)
     evenings = the_club.evenings.prefetch_related("tables", "imported_totals").order_by(
         "-date", "-id")
-    players = by_name(the_club.players.all())
+    players = by_name(the_club.players.filter(merged_into__isnull=True))
     return render(request, "scoring/club/club.html", {
         "club": the_club, "member": member, "evenings": evenings,
         "members_players": [p for p in players if not p.guest],
@@ -175,7 +176,7 @@ def _seat_players(club: Club, entries: list[Player | str]) -> list[Player]:
         else:
             player, _created = Player.objects.get_or_create(
                 club=club, name=entry, defaults={"guest": True})
-            players.append(player)
+            players.append(player.merged_into or player)
     return players
 
 
@@ -324,7 +325,7 @@ def members(request: HttpRequest, slug: str) -> HttpResponse:
                                      % {"user": user.get_username()})
                     return redirect("scoring:members", slug=the_club.slug)
     memberships = list(the_club.memberships.select_related("user").order_by("user__username"))
-    all_players = by_name(the_club.players.all())
+    all_players = by_name(the_club.players.filter(merged_into__isnull=True))
     players = {p.user_id: p for p in all_players if p.user_id is not None}
     now = timezone.now()
     invitations = [
@@ -341,6 +342,7 @@ def members(request: HttpRequest, slug: str) -> HttpResponse:
             for m in memberships],
         "invite_form": InviteForm(), "invitations": invitations,
         "departed_form": DepartedNamesForm(initial={"departed_names": the_club.departed_names}),
+        **people.desk_context(request, the_club),
     })
 
 

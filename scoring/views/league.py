@@ -186,7 +186,8 @@ class _Choices:
     def members(self) -> list[tuple[str, str]]:
         if self._members is None:
             self._members = [(str(p.pk), p.name) for p in by_name(
-                Player.objects.filter(club_id=self.league.club_id, guest=False)
+                Player.objects.filter(club_id=self.league.club_id, guest=False,
+                                      merged_into__isnull=True)
                 .only("pk", "name"))]
         return self._members
 

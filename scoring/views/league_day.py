@@ -108,8 +108,14 @@ def _polled(request: HttpRequest, day: MatchDay, who: LeagueAccess,
     request: their forms hold this session's CSRF token)."""
     html, finished = _numbers(request, day, state)
     teams = sorted(day.teams.all(), key=lambda t: (name_key(t.name), t.pk))
-    captains = dict(TeamPlayer.objects.filter(team__in=teams, captain=True)
-                    .values_list("team_id", "player__name"))
+    captains: dict[int, str] = {}
+    linked: set[int] = set()  # teams whose captain's record is linked to an account
+    for team_id, name, user_id in TeamPlayer.objects.filter(
+            team__in=teams, captain=True).values_list("team_id", "player__name",
+                                                      "player__user_id"):
+        captains[team_id] = name
+        if user_id is not None:
+            linked.add(team_id)
     signatures = {s.team_id: s for s in day.signatures.all()}
     now = results_version(day) if signatures else 0
     return {
@@ -118,7 +124,7 @@ def _polled(request: HttpRequest, day: MatchDay, who: LeagueAccess,
         "teams": [{"team": t, "captain": captains.get(t.pk), "signature": signatures.get(t.pk),
                    # signed before a deal was corrected: to be signed again
                    "stale": t.pk in signatures and signatures[t.pk].results_version != now,
-                   "mine": who.signs_for(t.pk)} for t in teams]}
+                   "mine": who.signs_for(t.pk), "linked": t.pk in linked} for t in teams]}
 
 
 @require_safe

@@ -23,7 +23,8 @@ from scoring import access
 from scoring.forms.invitation import SignUpForm
 from scoring.forms.members import DepartedNamesForm, InviteForm, LinkForm
 from scoring.models import Club, Invitation, Membership
-from scoring.writes import mail, onboarding
+from scoring.reads import people as people_reads
+from scoring.writes import mail, onboarding, people
 
 BACKEND = "scoring.access.SignedInBackend"
 
@@ -152,13 +153,13 @@ def member_player(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         return _back(club)
     player = form.cleaned_data["player"]
     if player is None:
-        for linked in club.players.filter(user=membership.user):
-            onboarding.player_link(club=club, player=linked, user=None)
+        for linked in people_reads.linked_players(club, membership.user):
+            people.unlink(player=linked, by=request.user)
         messages.success(request, _("%(user)s is linked to no player.")
                          % {"user": membership.user.get_username()})
     else:
         try:
-            onboarding.player_link(club=club, player=player, user=membership.user)
+            people.link(player=player, user=membership.user, by=request.user)
         except onboarding.Refused as err:
             messages.error(request, err.message)
         else:

@@ -62,7 +62,7 @@ def series_new(request: HttpRequest, pk: int) -> HttpResponse:
     current = evening_ranking(evening)
     first = not current.series
     if first:
-        initial = [p.pk for p in club.players.filter(guest=False)]
+        initial = [p.pk for p in club.players.filter(guest=False, merged_into__isnull=True)]
     else:
         initial = [p.pk for t in current.series[-1].tables for p in t.table.players]
     if request.method == "POST":

@@ -128,22 +128,34 @@ def team_player_add(*, team: Team, name: str = "", member: Player | None = None,
     """Add a player to a team: a player of the league's club (``member``) or by name, then a
     guest player of the league's club, found again by name (as a tournament's guests are).
     ``position`` 1–4, or None for a substitute. A player plays for one team of a league.
-    A guest of a team from a club of the site takes the member account of his player of that
-    name there, so that as captain he signs the report with his own account."""
+    Never linked by name (issue 35): a guest of a team from another club comes in as a guest
+    record of the league's club (never a member's record of that name, never the account of
+    a player of his name in his own club); the league's club links him to his account with
+    its claim link or its desk, and only then does he sign as captain with his account."""
     league = team.group.league
     with transaction.atomic():
         if member is not None:
             if member.club_id != league.club_id:
                 raise ValidationError(_("Every player must belong to the club."))
+            if member.merged_into_id is not None:
+                raise ValidationError(_("%(name)s was merged into another record.")
+                                      % {"name": member.name})
             player = member
         else:
             name = _name(name, _("Give the player's name."))[:100]
             refuse_invisible(name)
             found = Player.objects.filter(club=league.club, name=name).first()
+            if found is not None and found.merged_into_id is not None:
+                found = Player.objects.get(pk=found.merged_into_id)
+            if (found is not None and not found.guest and team.club_id != league.club_id):
+                raise ValidationError(_(
+                    "%(name)s is the name of a member of %(club)s: a guest of another club "
+                    "is never taken for him. Give the guest a name that tells them apart, "
+                    "such as “%(name)s (%(team)s)”.") % {
+                        "name": name, "club": league.club.name,
+                        "team": team.club_name or team.name})
             player = found if found is not None else Player.objects.create(
                 club=league.club, name=name, guest=True)
-            if player.guest and player.user_id is None and team.club_id is not None:
-                _take_account(player, team.club_id)
         other = TeamPlayer.objects.filter(player=player, team__group__league=league).exclude(
             team=team).select_related("team").first()
         if other is not None:
@@ -160,17 +172,6 @@ def team_player_add(*, team: Team, name: str = "", member: Player | None = None,
         member_row.save()
         _bump(league)
     return member_row
-
-
-def _take_account(guest: Player, club_id: int) -> None:
-    """The guest takes the account of the player of his name in his team's club, unless
-    the league's club has a player of that account already (one player per account)."""
-    user_id = Player.objects.filter(club_id=club_id, name=guest.name).values_list(
-        "user_id", flat=True).first()
-    if user_id is not None and not Player.objects.filter(
-            club_id=guest.club_id, user_id=user_id).exists():
-        guest.user_id = user_id
-        guest.save(update_fields=["user"])
 
 
 def team_player_set(*, member: TeamPlayer, position: int | None, captain: bool) -> TeamPlayer:

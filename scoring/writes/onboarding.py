@@ -28,6 +28,7 @@ from scoring.collation import invisible_characters, username_key, username_skele
 from scoring.models import (
     AuditEntry,
     Club,
+    ClubLogEntry,
     HeldOperation,
     Invitation,
     Membership,
@@ -215,6 +216,13 @@ def _new_user(username: str, email: str, password: str, *, active: bool = True) 
     except IntegrityError:
         raise Refused(clash_message("taken", username)) from None
     return user
+
+
+def new_account(*, username: str, email: str, password: str) -> Any:
+    """An account of its own, member of no club (a claim link's page makes one for the
+    player who claims his record: issue 35); refused when the name is taken."""
+    with transaction.atomic():
+        return _new_user(username, email, password)
 
 
 def set_up() -> bool:
@@ -434,6 +442,13 @@ def membership_remove(membership: Membership, *, by: Any | None = None) -> None:
         fresh, admins = _locked(membership, by)
         if admins == {fresh.pk}:
             raise Refused(_("A club needs at least one club admin."))
+        actor = by if by is not None and by.is_authenticated else None
+        for player in Player.objects.filter(club_id=fresh.club_id, user_id=fresh.user_id):
+            ClubLogEntry.objects.create(  # the desk unlinks him, in the club log (issue 35)
+                club_id=fresh.club_id, action=ClubLogEntry.Action.UNLINK, user=actor,
+                actor=(actor.get_username() if actor is not None else _("system"))[:150],
+                summary=_("%(player)s unlinked from %(user)s") % {
+                    "player": player.name, "user": fresh.user.get_username()})
         Player.objects.filter(club_id=fresh.club_id, user_id=fresh.user_id).update(
             user=None)
         fresh.delete()
@@ -448,18 +463,6 @@ def member_create(*, club: Club, username: str, password: str, role: str) -> Any
         user = _new_user(username, "", password)
         Membership.objects.create(user=user, club=club, role=role)
     return user
-
-
-def player_link(*, club: Club, player: Player, user: Any | None) -> None:
-    """Link a player on the club's lists to a member account (None: unlink). An account has
-    at most one player per club."""
-    with transaction.atomic():
-        if user is not None:
-            if not Membership.objects.filter(club=club, user=user).exists():
-                raise Refused(_("Only a member of the club can be linked."))
-            Player.objects.filter(club=club, user=user).exclude(pk=player.pk).update(user=None)
-        Player.objects.filter(pk=player.pk, club=club).update(user=user)
-        player.user = user
 
 
 def departed_names(*, club: Club, choice: str) -> None:
@@ -515,8 +518,8 @@ def account_data(user: Any) -> dict[str, Any]:
         },
         "memberships": [{"club": m.club.name, "club_short_name": m.club.slug, "role": m.role}
                         for m in memberships],
-        "players": [{"club_short_name": p.club.slug, "name": p.name, "guest": p.guest}
-                    for p in players],
+        "players": [{"club_short_name": p.club.slug, "name": p.name, "guest": p.guest,
+                     "member_number": p.member_number} for p in players],
         "seats": [{"player": s.player.name, "evening": s.table.evening.name,
                    "date": s.table.evening.date.isoformat(), "series": s.table.series,
                    "table": s.table.number, "seat": s.position} for s in seats],

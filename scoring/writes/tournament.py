@@ -114,6 +114,8 @@ def guest_named(club: Club, name: str, home_club: str = "") -> Player:
         candidate = candidate[:100]
         found = Player.objects.filter(club=club, name=candidate).first()
         if found is not None:
+            if found.merged_into_id is not None:  # the desk merged it: the kept record
+                found = Player.objects.get(pk=found.merged_into_id)
             if _reusable(found):
                 return found
             continue
@@ -148,7 +150,7 @@ def entrant_register(*, tournament: Tournament, name: str = "", member: Player |
         refuse_invisible(text)
     with transaction.atomic():
         if member is not None:
-            if member.club_id != club.pk:
+            if member.club_id != club.pk or member.merged_into_id is not None:
                 raise ValidationError(_("Every player must belong to the club."))
             player = member
         else:

@@ -305,10 +305,14 @@ def test_the_next_series_waits_for_the_signatures_or_a_reason() -> None:
     assert entry.after == {"series": 2, "unsigned_tables": [1, 2, 3, 4]}
 
 
-def test_a_captain_from_a_club_of_the_site_signs_with_his_own_account() -> None:
+def test_a_captain_from_a_club_of_the_site_signs_with_his_own_account_once_claimed() -> None:
     """A team of another club on the site: its players come in as guests of the league's
-    club by name, each taking the account of his player of that name in his own club, so the
-    captain signs the report with his own account (and nobody else's account signs)."""
+    club by name, linked to nobody (issue 35: never by name, not even to the account of his
+    player of that name at home). The captain signs the report with his own account only
+    once his guest record is linked to it: through the league's club's claim link he
+    confirms (before, the guest took the account of his namesake at home)."""
+    from scoring.writes import people
+
     from .factories import make_user
 
     home = make_club("pik", "SC Pik")
@@ -320,12 +324,50 @@ def test_a_captain_from_a_club_of_the_site_signs_with_his_own_account() -> None:
                                     start=1):
         lw.team_player_add(team=pik, name=name, position=position, captain=position == 1)
     guest = Player.objects.get(name="Xaver Pik", club=league.club)
-    assert guest.guest and guest.user_id == captain.pk
-    assert Player.objects.get(name="Yvonne Pik").user_id is None  # no account at home
+    assert guest.guest and guest.user_id is None  # never linked by name
     day = make_day(league)
     play_day(day)
+    with pytest.raises(ValidationError, match="Only the captain of Pik Sieben"):
+        lw.report_sign(day=day, team=pik, user=captain, where="account")
+    secretary = make_user(league.club, "admin", username="secretary")
+    claim = people.claim_create(player=guest, by=secretary)
+    people.claim_use(token=claim.token, user=captain)
     other = make_user(home, "viewer", username="yvonne")
     with pytest.raises(ValidationError, match="Only the captain of Pik Sieben"):
         lw.report_sign(day=day, team=pik, user=other, where="account")
     signed = lw.report_sign(day=day, team=pik, user=captain, where="account")
     assert signed.user == captain and signed.name == "Xaver Pik"
+
+
+def test_a_league_guest_named_like_another_clubs_member_is_never_linked_to_his_account(
+) -> None:
+    """The attack: a league secretary types the name of another club's member into a guest
+    team; the guest record is not linked to that member's account (his results, his
+    signature), whatever the team's club."""
+    from .factories import make_user
+
+    gotha = make_club("gotha", "SC Gotha")
+    paula = make_user(gotha, "viewer", username="paula")
+    Player.objects.create(club=gotha, name="Paula Wagner", user=paula)
+    league = make_league(make_club(), teams=3)
+    for club in (gotha, None):
+        team = lw.team_create(group=league.groups.get(), name=f"Team {club or 'guests'}",
+                              club=club, club_name="" if club else "SC Irgendwo")
+        lw.team_player_add(team=team, name="Paula Wagner" if club else "Paula Wagner (2)",
+                           position=1, captain=True)
+    assert not Player.objects.filter(club=league.club, user=paula).exists()
+    assert Player.objects.filter(user=paula).count() == 1
+
+
+def test_a_guest_of_another_clubs_team_never_takes_a_member_record_by_name() -> None:
+    """A guest of another club's team named like a member of the league's club is refused
+    (he would take the member's record: his results, his account); a guest name that tells
+    them apart is taken."""
+    league = make_league(make_club(), teams=3)
+    member = Player.objects.get(club=league.club, name="Anna Altenburg")
+    team = lw.team_create(group=league.groups.get(), name="Gäste", club_name="SC Gotha")
+    with pytest.raises(ValidationError, match="never taken for him"):
+        lw.team_player_add(team=team, name="Anna Altenburg", position=1)
+    assert not TeamPlayer.objects.filter(player=member).exists()
+    added = lw.team_player_add(team=team, name="Anna Altenburg (SC Gotha)", position=1)
+    assert added.player.guest and added.player.user_id is None

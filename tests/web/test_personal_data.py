@@ -62,7 +62,7 @@ def test_a_member_downloads_their_own_data_as_json() -> None:
     assert data["memberships"] == [{"club": club.name, "club_short_name": club.slug,
                                     "role": "scorer"}]
     assert data["players"] == [{"club_short_name": club.slug, "name": things["player"].name,
-                                "guest": False}]
+                                "guest": False, "member_number": ""}]
     assert [(s["table"], s["seat"]) for s in data["seats"]] == [(1, 0)]
     assert [a["action"] for a in data["audit"]] == ["create"]
     text = response.content.decode()

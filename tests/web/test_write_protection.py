@@ -41,7 +41,9 @@ pytestmark = pytest.mark.django_db
 # (an e-mail address, deleting it: test_personal_data.py), which is no club's data.
 VIEWER_MAY_POST = {"scoring:code-entry", "scoring:code", "scoring:account",
                    "scoring:account-delete",
-                   "scoring:account-pin"}  # their own signing PIN (issue 23)
+                   "scoring:account-pin",  # their own signing PIN (issue 23)
+                   # whether other clubs' members see their results (issue 35)
+                   "scoring:me-results-visible"}
 
 
 def all_patterns() -> Iterator[tuple[str, URLPattern]]:
