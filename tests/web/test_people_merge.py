@@ -176,8 +176,16 @@ def test_the_merged_record_leaves_every_choice(client: Client, club: Club,
     assert "Paula Wagner" in str(LinkForm(club=club)["player"])
     client.force_login(paula["admin"])
     assert gone not in client.get(reverse("scoring:club", args=[club.slug])).content.decode()
+    # typed at a tournament's desk: the kept record is a member's, and a typed name never
+    # hands out a member's record, so the guest gets one of his own; a guest kept by a
+    # merge is found again under the merged name
     other = _tournament(club, "Herbstskat", 9)
-    assert tw.entrant_register(tournament=other, name=gone).player == kept
+    typed = tw.entrant_register(tournament=other, name=gone).player
+    assert typed != kept and typed.guest and typed.user_id is None
+    guest = Player.objects.create(club=club, name="Otto Gast", guest=True)
+    twin = Player.objects.create(club=club, name="Otto Gast (Jena)", guest=True)
+    people.merge(kept=guest, merged=twin, reason="same", by=paula["admin"])
+    assert tw.entrant_register(tournament=other, name="Otto Gast (Jena)").player == guest
 
 
 def test_a_merge_is_refused_where_it_would_break_a_uniqueness(
