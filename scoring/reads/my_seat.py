@@ -172,21 +172,24 @@ def entrant_by_key(key: str) -> Entrant | None:
             .filter(seat_key=key).first())
 
 
-def entrant_state(entrant: Entrant, *extra: object) -> str:
+def entrant_states(entrant: Entrant) -> live.EveningStates:
+    """The live states of the entrant's tournament evening, read once per request and
+    handed to entrant_state and entrant_seat (no query while they are kept)."""
+    return _states(entrant.tournament.evening)
+
+
+def entrant_state(entrant: Entrant, states: live.EveningStates, *extra: object) -> str:
     """What the personal page shows depends on, as a digest (its ETag): the tournament's
     evening (its tables, their versions and seats: every draw and every saved deal), the
-    tournament's version and the entrant's own fields. No query while the evening's states
-    are kept."""
-    evening = entrant.tournament.evening
-    return live.digest("my-seat", _states(evening).digest, _entrant_fields(entrant), *extra)
+    tournament's version and the entrant's own fields."""
+    return live.digest("my-seat", states.digest, _entrant_fields(entrant), *extra)
 
 
-def entrant_seat(entrant: Entrant) -> MySeat:
+def entrant_seat(entrant: Entrant, states: live.EveningStates) -> MySeat:
     """The entrant's seat in the latest series drawn, his table's players and his running
     result: a constant number of queries, whatever the field."""
     tournament = entrant.tournament
     evening = tournament.evening
-    states = _states(evening)
     found = MySeat(kind=TOURNAMENT, title=tournament.name, club=tournament.club.name,
                    date=tournament.date, player=entrant.player.name, number=entrant.number,
                    drawn=_drawn(states), checked_in=entrant.checked_in,
@@ -276,38 +279,54 @@ def _match_day_of(evening: Evening) -> MatchDay | None:
         return None
 
 
-def account_state(user_id: int, *extra: object, today: datetime.date | None = None) -> str:
-    """What the signed-in page shows depends on, as a digest (its ETag): the account's seats
-    and entries, and each of their evenings' live digest. Two queries while the evenings'
-    states are kept."""
+@dataclass
+class Account:
+    """What an account's seats are read from: its seats and entries of today, and the live
+    states of their evenings (read once per request)."""
+
+    user_id: int
+    today: datetime.date
+    seats: list[Seat]
+    entrants: list[Entrant]
+    states: dict[int, live.EveningStates]
+
+
+def account(user_id: int, today: datetime.date | None = None) -> Account:
+    """Two queries, and each evening's states (none while they are kept)."""
     today = today or timezone.localdate()
     seats, entrants = _account_rows(user_id, today)
     evenings = {s.table.evening_id: s.table.evening for s in seats}
     evenings.update({e.tournament.evening_id: e.tournament.evening for e in entrants})
+    return Account(user_id, today, seats, entrants,
+                   {pk: _states(evening) for pk, evening in evenings.items()})
+
+
+def account_state(found: Account, *extra: object) -> str:
+    """What the signed-in page shows depends on, as a digest (its ETag): the account's seats
+    and entries, and each of their evenings' live digest."""
     return live.digest(
-        "my-seats", user_id, today.isoformat(),
-        [(s.pk, s.table_id, s.player_id) for s in seats],
-        [_entrant_fields(e) for e in entrants],
-        [(pk, _states(evenings[pk]).digest) for pk in sorted(evenings)], *extra)
+        "my-seats", found.user_id, found.today.isoformat(),
+        [(s.pk, s.table_id, s.player_id) for s in found.seats],
+        [_entrant_fields(e) for e in found.entrants],
+        [(pk, found.states[pk].digest) for pk in sorted(found.states)], *extra)
 
 
-def account_seats(user_id: int, today: datetime.date | None = None) -> list[MySeat]:
+def account_seats(found: Account) -> list[MySeat]:
     """Every current seat of every player record linked to the account, across clubs, and
     each tournament he is entered for and waits in: the tournaments first (by date), then
     the match days and the club evenings. A constant number of queries per evening."""
-    today = today or timezone.localdate()
-    seats, entrants = _account_rows(user_id, today)
+    today, seats, entrants = found.today, found.seats, found.entrants
     latest: dict[int, Seat] = {}
     for seat in seats:  # ordered by evening, the latest series first
         latest.setdefault(seat.table.evening_id, seat)
     entries = {e.tournament.evening_id: e for e in entrants}
     mates = _mates([s.table_id for s in latest.values()],
                    {s.table_id: s.player_id for s in latest.values()})
-    found: list[MySeat] = []
+    shown: list[MySeat] = []
     for entrant in entrants:
         tournament = entrant.tournament
         evening = tournament.evening
-        states = _states(evening)
+        states = found.states[evening.pk]
         item = MySeat(kind=TOURNAMENT, title=tournament.name, club=tournament.club.name,
                       date=tournament.date, player=entrant.player.name,
                       number=entrant.number, drawn=_drawn(states),
@@ -319,7 +338,7 @@ def account_seats(user_id: int, today: datetime.date | None = None) -> list[MySe
                   mates[seat.table_id])
             _result(item, evening_summary(evening, states.digest, tournament),
                     entrant.player_id, seat.table_id)
-        found.append(item)
+        shown.append(item)
     for evening_id, seat in latest.items():
         if evening_id in entries:
             continue
@@ -330,7 +349,7 @@ def account_seats(user_id: int, today: datetime.date | None = None) -> list[MySe
         day = _match_day_of(evening)
         if day is None and evening.date != today:
             continue  # a club evening of yesterday is over
-        states = _states(evening)
+        states = found.states[evening.pk]
         item = MySeat(
             kind=LEAGUE if day is not None else EVENING,
             title=(f"{day.group.league.name} · {day.group.name}" if day is not None
@@ -341,5 +360,5 @@ def account_seats(user_id: int, today: datetime.date | None = None) -> list[MySe
               mates[seat.table_id])
         _result(item, evening_summary(evening, states.digest, None), seat.player_id,
                 seat.table_id)
-        found.append(item)
-    return found
+        shown.append(item)
+    return shown

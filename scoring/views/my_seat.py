@@ -26,11 +26,14 @@ from django.views.decorators.http import require_safe
 from scoring.models import Entrant
 from scoring.reads import live
 from scoring.reads.my_seat import (
+    Account,
+    account,
     account_seats,
     account_state,
     entrant_by_key,
     entrant_seat,
     entrant_state,
+    entrant_states,
 )
 
 POLL_SECONDS = 3  # a draw is on the phone within this and a second of kept states: < 5 s
@@ -66,12 +69,12 @@ def _entrant(key: str) -> Entrant:
     return entrant
 
 
-def _key_etag(entrant: Entrant) -> str:
-    return f'"my-seat-{entrant_state(entrant, _lang(), *_templates())}"'
+def _key_etag(entrant: Entrant, states: live.EveningStates) -> str:
+    return f'"my-seat-{entrant_state(entrant, states, _lang(), *_templates())}"'
 
 
-def _key_context(entrant: Entrant, key: str) -> dict[str, Any]:
-    return {"seats": [entrant_seat(entrant)], "personal": True,
+def _key_context(entrant: Entrant, states: live.EveningStates, key: str) -> dict[str, Any]:
+    return {"seats": [entrant_seat(entrant, states)], "personal": True,
             "live_url": reverse("scoring:seat-key-live", args=[key])}
 
 
@@ -79,9 +82,10 @@ def _key_context(entrant: Entrant, key: str) -> dict[str, Any]:
 def seat_key_page(request: HttpRequest, key: str) -> HttpResponse:
     """The entrant's own page: his seat, waiting before the draw."""
     entrant = _entrant(key)
-    etag = _key_etag(entrant)
+    states = entrant_states(entrant)
+    etag = _key_etag(entrant, states)
     response = render(request, "scoring/my_seat/page.html", {
-        **_key_context(entrant, key), "etag": etag, "poll_seconds": POLL_SECONDS,
+        **_key_context(entrant, states, key), "etag": etag, "poll_seconds": POLL_SECONDS,
         "title": entrant.tournament.name})
     return _private(response, etag)
 
@@ -90,23 +94,25 @@ def seat_key_page(request: HttpRequest, key: str) -> HttpResponse:
 def seat_key_live(request: HttpRequest, key: str) -> HttpResponse:
     """The personal page's polled part: 304 while nothing moved."""
     entrant = _entrant(key)
-    etag = _key_etag(entrant)
+    states = entrant_states(entrant)
+    etag = _key_etag(entrant, states)
     if _has(request, etag):
         return _private(HttpResponse(status=304), etag)
-    return _private(render(request, SEATS, _key_context(entrant, key)), etag)
+    return _private(render(request, SEATS, _key_context(entrant, states, key)), etag)
 
 
-def _account_etag(request: HttpRequest) -> str:
-    return f'"my-seats-{account_state(request.user.pk, _lang(), *_templates())}"'
+def _account_etag(found: Account) -> str:
+    return f'"my-seats-{account_state(found, _lang(), *_templates())}"'
 
 
 @require_safe
 @login_required
 def my_seat_page(request: HttpRequest) -> HttpResponse:
     """Every current seat of the account's players, across clubs."""
-    etag = _account_etag(request)
+    found = account(request.user.pk)
+    etag = _account_etag(found)
     response = render(request, "scoring/my_seat/page.html", {
-        "seats": account_seats(request.user.pk), "personal": False, "etag": etag,
+        "seats": account_seats(found), "personal": False, "etag": etag,
         "poll_seconds": POLL_SECONDS, "live_url": reverse("scoring:my-seat-live"),
         "linked": request.user.players.exists()})
     return _private(response, etag)
@@ -117,10 +123,11 @@ def my_seat_live(request: HttpRequest) -> HttpResponse:
     """The signed-in page's polled part (signed out meanwhile: 403, the page stays)."""
     if not request.user.is_authenticated:
         return HttpResponse(status=403)
-    etag = _account_etag(request)
+    found = account(request.user.pk)
+    etag = _account_etag(found)
     if _has(request, etag):
         return _private(HttpResponse(status=304), etag)
-    return _private(render(request, SEATS, {"seats": account_seats(request.user.pk),
+    return _private(render(request, SEATS, {"seats": account_seats(found),
                                             "personal": False}), etag)
 
 

@@ -13,7 +13,6 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
 
 from scoring.models import Entrant, Seat, Table, Tournament
 from scoring.reads.tournament import tournament_ranking
