@@ -177,7 +177,7 @@ def _surname_split(name: str) -> tuple[str, str, str]:
     """(surname, given names, an addition in brackets): the last word of the name is the
     surname ("Paula Wagner (Gotha)": "Wagner", "Paula", "(Gotha)")."""
     words = name.split()
-    extra = []
+    extra: list[str] = []
     while len(words) > 1 and words[-1].startswith("(") and words[-1].endswith(")"):
         extra.insert(0, words.pop())
     if len(words) < 2:

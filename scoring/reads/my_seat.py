@@ -30,7 +30,7 @@ from typing import Any
 from django.core.cache import caches
 from django.utils import timezone
 
-from scoring.models import Entrant, Evening, MatchDay, Seat, Tournament
+from scoring.models import Entrant, Evening, MatchDay, Player, Seat, Tournament
 from scoring.reads import live
 from scoring.reads.standings import SEEGER_FABIAN, evaluation_of, evening_ranking
 from scoring.reads.tournament import tournament_ranking
@@ -265,6 +265,11 @@ def _account_rows(user_id: int, today: datetime.date,
     return seats, entrants
 
 
+def is_linked(user_id: int) -> bool:
+    """Whether any club's player record is linked to the account. One query."""
+    return Player.objects.filter(user_id=user_id, merged_into__isnull=True).exists()
+
+
 def _tournament_of(evening: Evening) -> Tournament | None:
     try:
         return evening.tournament
@@ -332,20 +337,19 @@ def account_seats(found: Account) -> list[MySeat]:
                       number=entrant.number, drawn=_drawn(states),
                       checked_in=entrant.checked_in,
                       withdrawn=entrant.withdrawn_after is not None)
-        seat = latest.get(evening.pk)
-        if seat is not None:
-            _fill(item, seat.table_id, seat.table.series, seat.table.number,
-                  mates[seat.table_id])
+        sits = latest.get(evening.pk)
+        if sits is not None:
+            _fill(item, sits.table_id, sits.table.series, sits.table.number,
+                  mates[sits.table_id])
             _result(item, evening_summary(evening, states.digest, tournament),
-                    entrant.player_id, seat.table_id)
+                    entrant.player_id, sits.table_id)
         shown.append(item)
     for evening_id, seat in latest.items():
         if evening_id in entries:
             continue
         evening = seat.table.evening
-        tournament = _tournament_of(evening)
-        if tournament is not None:  # a tournament's seat without his entry: not his day
-            continue
+        if _tournament_of(evening) is not None:
+            continue  # a tournament's seat without his entry: not his day
         day = _match_day_of(evening)
         if day is None and evening.date != today:
             continue  # a club evening of yesterday is over

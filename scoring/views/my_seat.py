@@ -34,6 +34,7 @@ from scoring.reads.my_seat import (
     entrant_seat,
     entrant_state,
     entrant_states,
+    is_linked,
 )
 
 POLL_SECONDS = 3  # a draw is on the phone within this and a second of kept states: < 5 s
@@ -109,12 +110,13 @@ def _account_etag(found: Account) -> str:
 @login_required
 def my_seat_page(request: HttpRequest) -> HttpResponse:
     """Every current seat of the account's players, across clubs."""
+    assert request.user.pk is not None
     found = account(request.user.pk)
     etag = _account_etag(found)
     response = render(request, "scoring/my_seat/page.html", {
         "seats": account_seats(found), "personal": False, "etag": etag,
         "poll_seconds": POLL_SECONDS, "live_url": reverse("scoring:my-seat-live"),
-        "linked": request.user.players.exists()})
+        "linked": is_linked(request.user.pk)})
     return _private(response, etag)
 
 
@@ -123,6 +125,7 @@ def my_seat_live(request: HttpRequest) -> HttpResponse:
     """The signed-in page's polled part (signed out meanwhile: 403, the page stays)."""
     if not request.user.is_authenticated:
         return HttpResponse(status=403)
+    assert request.user.pk is not None
     found = account(request.user.pk)
     etag = _account_etag(found)
     if _has(request, etag):
