@@ -14,7 +14,8 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
-from scoring.models import Entrant, Seat, Table, Tournament
+from scoring.models import Entrant, Player, Seat, Table, Tournament
+from scoring.reads.standings import evening_ranking
 from scoring.reads.tournament import tournament_ranking
 from scoring.views import board
 from scoring.writes import tournament as tw
@@ -141,3 +142,118 @@ def test_the_signed_in_page_shows_the_accounts_seats_across_clubs(client: Client
     anonymous = Client()
     assert anonymous.get(url).status_code == 302
     assert anonymous.get(reverse("scoring:my-seat-live")).status_code == 403
+
+
+def test_a_league_match_days_seat_on_the_signed_in_page(client: Client) -> None:
+    from scoring.writes import league as lw
+
+    from .leagues import check_in, make_day, make_league, play_series
+
+    club = make_club()
+    league = make_league(club)
+    day = make_day(league)
+    user = make_user(club, "viewer")
+    player = Player.objects.get(club=club, name="Paula Pik")
+    player.user = user
+    player.save()
+    client.force_login(user)
+    url = reverse("scoring:my-seat")
+    assert seat_of(client.get(url).content.decode()) is None
+    check_in(day)
+    lw.series_seat(day=day, seed=7)
+    html = client.get(url).content.decode()
+    seat = Seat.objects.select_related("table").get(player=player,
+                                                    table__evening=day.evening)
+    assert seat_of(html) == (1, seat.table.number, seat.position + 1)
+    assert "Bezirksliga · Staffel A" in html and "match day 1" in html
+    play_series(day, 1, leave=1)
+    html = client.get(url).content.decode()
+    ranking = evening_ranking(day.evening)
+    mine = next(r for r in ranking.rows if r.player.pk == player.pk)
+    result = re.search(r'class="my-seat-result">(.*?)</dl>', html, re.S)
+    assert result is not None
+    numbers = re.findall(r"<dd>([^<]*)", result[1])
+    assert numbers[0].strip().replace("\u2212", "-") == str(mine.series[1])
+    assert "Points: Seeger-Fabian." in html
+
+
+def test_the_desk_receipt_carries_the_personal_link_for_the_organiser_only(
+        client: Client) -> None:
+    club = make_club()
+    t = make_tournament(club)
+    entrant = t.entrants.get(number=4)
+    url = reverse("scoring:tournament-entrant-link", args=[t.pk, entrant.pk])
+    assert client.get(url).status_code == 302  # the sign-in page
+    client.force_login(make_user(club, "viewer"))
+    assert client.get(url).status_code == 403
+    other = make_club("gotha", "Skatclub Gotha")
+    client.force_login(make_user(other, "admin"))
+    assert client.get(url).status_code == 404
+    client.force_login(make_user(club, "admin"))
+    page = client.get(url)
+    html = page.content.decode()
+    link = "http://testserver" + reverse("scoring:seat-key", args=[entrant.seat_key])
+    assert page.status_code == 200 and f'href="{link}"' in html and "<svg" in html
+    assert "no-store" in page["Cache-Control"]
+    desk = client.get(reverse("scoring:tournament", args=[t.pk]), {"q": "4"})
+    assert url in desk.content.decode()
+
+
+def test_a_viewer_or_stranger_sees_no_other_seat(client: Client) -> None:
+    """Beyond the public board (its rows name each player's table and seat, as the seat
+    list on the wall does), nobody sees another's seat: the seat list and the receipts are
+    the organiser's, the signed-in page shows the account's own players only, a key its own
+    entrant only, and no page of a player carries a table code."""
+    club = make_club()
+    t = make_tournament(club)
+    tw.series_draw(tournament=t, seed=1)
+    viewer = make_user(club, "viewer")
+    client.force_login(viewer)
+    for url in (reverse("scoring:tournament-seats", args=[t.pk, 1]),
+                reverse("scoring:tournament", args=[t.pk]),
+                reverse("scoring:tournament-entrant-link",
+                        args=[t.pk, t.entrants.get(number=1).pk])):
+        assert client.get(url).status_code == 403, url
+    mine = client.get(reverse("scoring:my-seat")).content.decode()
+    assert seat_of(mine) is None and "not linked" in mine
+    assert not any(e.player.name in mine for e in t.entrants.select_related("player"))
+    stranger = Client()
+    for url in (reverse("scoring:tournament-seats", args=[t.pk, 1]),
+                reverse("scoring:tournament-seats-pdf", args=[t.pk, 1])):
+        assert stranger.get(url).status_code == 302, url  # the sign-in page
+    # a made-up key next to a real one is no key
+    real = t.entrants.get(number=1).seat_key
+    assert stranger.get(reverse("scoring:seat-key", args=[real[:-1]])).status_code == 404
+    html = stranger.get(reverse("scoring:seat-key", args=[real])).content.decode()
+    codes = Table.objects.filter(evening=t.evening).values_list("access_code", flat=True)
+    assert not any(code in html for code in codes)
+    assert "/code/" not in html and "/tables/" not in html
+
+
+def test_the_web_seat_list_is_searchable_and_shows_start_numbers(client: Client) -> None:
+    club = make_club()
+    t = make_tournament(club)
+    tw.series_draw(tournament=t, seed=1)
+    client.force_login(make_user(club, "admin"))
+    url = reverse("scoring:tournament-seats", args=[t.pk, 1])
+    html = client.get(url).content.decode()
+    who = t.entrants.select_related("player").get(number=9)
+    assert f"{who.player.name} <span class=\"muted\">(9)</span>" in html
+    series, table, seat = drawn_seat(t, who, 1)
+    for query in ("9", who.player.name.lower()[2:8]):
+        found = client.get(url, {"q": query}).content.decode()
+        assert f"<strong>{who.player.name}</strong> (No. 9): Table {table}, Seat {seat}" \
+            in found, query
+    nobody = client.get(url, {"q": "Xaver"}).content.decode()
+    assert "Nobody found." in nobody and '<li id="table-' not in nobody
+    assert client.get(url, {"q": "x" * 500}).status_code == 200
+
+
+def test_the_surname_order_of_the_seat_list() -> None:
+    from scoring.pdf.tournament import surname_first, surname_key
+
+    names = ["Paula Wagner", "Änne Ärger", "Karl Zander", "Otto Abel", "Cher",
+             "Paula Wagner (Gotha)", "Jürgen von Müller"]
+    assert [surname_first(n) for n in sorted(names, key=surname_key)] == [
+        "Abel, Otto", "Ärger, Änne", "Cher", "Müller, Jürgen von", "Wagner, Paula",
+        "Wagner, Paula (Gotha)", "Zander, Karl"]
