@@ -25,7 +25,7 @@ from __future__ import annotations
 import datetime
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.core.cache import caches
 from django.utils import timezone
@@ -145,14 +145,40 @@ def evening_summary(evening: Evening, digest: str, tournament: Tournament | None
 # ---------------------------------------------------------------- the states
 
 
-def _states(evening: Evening) -> live.EveningStates:
-    """The evening's tables and their digests (reads/live.py: kept a second for every
-    process, else two queries)."""
-    return live.evening_states(evening)
+class States(NamedTuple):
+    """What a seat page needs of an evening's live states (reads/live.py): their digest and
+    the latest series seated. A few bytes, kept beside the evening's states for as long, so
+    that a poll of a 250-table evening does not read the states of every table."""
+
+    digest: str
+    drawn: int
 
 
-def _drawn(states: live.EveningStates) -> int:
-    return max((series for _pk, series, _digest in states.tables), default=0)
+def _states(evening: Evening) -> States:
+    """The evening's States: kept STATES_SECONDS for every process under the evening's own
+    fields (as reads/live.py keeps the states, and dropped with them by every saved deal or
+    table: live.forget_states), else from live.evening_states (kept too, else two
+    queries)."""
+    if live.STATES_SECONDS <= 0:
+        return _read_states(evening)
+    cache = caches[live.STATES_CACHE]
+    basis = live.evening_basis(evening)
+    kept = cache.get(live.brief_key(evening.pk))
+    if isinstance(kept, tuple) and len(kept) == 2 and kept[0] == basis:
+        return States(*kept[1])
+    found = _read_states(evening)
+    cache.set(live.brief_key(evening.pk), (basis, tuple(found)), live.STATES_SECONDS)
+    return found
+
+
+def _read_states(evening: Evening) -> States:
+    states = live.evening_states(evening)
+    return States(states.digest,
+                  max((series for _pk, series, _digest in states.tables), default=0))
+
+
+def _drawn(states: States) -> int:
+    return states.drawn
 
 
 def _entrant_fields(entrant: Entrant) -> tuple[object, ...]:
@@ -172,20 +198,20 @@ def entrant_by_key(key: str) -> Entrant | None:
             .filter(seat_key=key).first())
 
 
-def entrant_states(entrant: Entrant) -> live.EveningStates:
+def entrant_states(entrant: Entrant) -> States:
     """The live states of the entrant's tournament evening, read once per request and
     handed to entrant_state and entrant_seat (no query while they are kept)."""
     return _states(entrant.tournament.evening)
 
 
-def entrant_state(entrant: Entrant, states: live.EveningStates, *extra: object) -> str:
+def entrant_state(entrant: Entrant, states: States, *extra: object) -> str:
     """What the personal page shows depends on, as a digest (its ETag): the tournament's
     evening (its tables, their versions and seats: every draw and every saved deal), the
     tournament's version and the entrant's own fields."""
     return live.digest("my-seat", states.digest, _entrant_fields(entrant), *extra)
 
 
-def entrant_seat(entrant: Entrant, states: live.EveningStates) -> MySeat:
+def entrant_seat(entrant: Entrant, states: States) -> MySeat:
     """The entrant's seat in the latest series drawn, his table's players and his running
     result: a constant number of queries, whatever the field."""
     tournament = entrant.tournament
@@ -293,7 +319,7 @@ class Account:
     today: datetime.date
     seats: list[Seat]
     entrants: list[Entrant]
-    states: dict[int, live.EveningStates]
+    states: dict[int, States]
 
 
 def account(user_id: int, today: datetime.date | None = None) -> Account:

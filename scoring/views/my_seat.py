@@ -27,6 +27,7 @@ from scoring.models import Entrant
 from scoring.reads import live
 from scoring.reads.my_seat import (
     Account,
+    States,
     account,
     account_seats,
     account_state,
@@ -70,11 +71,11 @@ def _entrant(key: str) -> Entrant:
     return entrant
 
 
-def _key_etag(entrant: Entrant, states: live.EveningStates) -> str:
+def _key_etag(entrant: Entrant, states: States) -> str:
     return f'"my-seat-{entrant_state(entrant, states, _lang(), *_templates())}"'
 
 
-def _key_context(entrant: Entrant, states: live.EveningStates, key: str) -> dict[str, Any]:
+def _key_context(entrant: Entrant, states: States, key: str) -> dict[str, Any]:
     return {"seats": [entrant_seat(entrant, states)], "personal": True,
             "live_url": reverse("scoring:seat-key-live", args=[key])}
 
