@@ -193,9 +193,11 @@ def entrant_by_key(key: str) -> Entrant | None:
     """The entrant of a personal link (None: no such key). One query."""
     if not key or len(key) > KEY_LENGTH:
         return None
-    return (Entrant.objects.select_related("player", "tournament__club",
-                                           "tournament__evening__club")
-            .filter(seat_key=key).first())
+    # unordered (the key is unique): the model's ordering would join and sort for nothing
+    found = list(Entrant.objects.select_related("player", "tournament__club",
+                                                "tournament__evening__club")
+                 .filter(seat_key=key).order_by()[:1])
+    return found[0] if found else None
 
 
 def entrant_states(entrant: Entrant) -> States:
