@@ -111,6 +111,8 @@ NOT_PAGES = {
     "match-day-seat": "POST only: the form is on the match day's desk",
     "match-day-sign": "POST only: the buttons are on the match day",
     "match-day-report-pdf": "PDF", "league-table-pdf": "PDF", "league-players-pdf": "PDF",
+    "seat-key-live": "htmx fragment of the personal seat page (measured as 'seat-key')",
+    "my-seat-live": "htmx fragment of the signed-in seat page (measured as 'my-seat')",
 }
 # The pages that were once too wide: saved as screenshots to look at.
 SHOWN = {"sheet", "sheet-six", "evening", "evening-audit", "deal-history", "season-player",
@@ -207,6 +209,9 @@ def page_urls(objects: dict[str, Any]) -> dict[str, str]:
         "scoring:tournament-results": [objects["tournament"].pk],
         "scoring:tournament-seats": [objects["tournament"].pk, 1],
         "scoring:tournament-cockpit": [objects["tournament"].pk],
+        "scoring:seat-key": [objects["tournament"].entrants.get(number=1).seat_key],
+        "scoring:tournament-entrant-link": [
+            objects["tournament"].pk, objects["tournament"].entrants.get(number=1).pk],
         "scoring:board": [objects["tournament"].board_key],
         "scoring:board-tv": [objects["tournament"].board_key],
         "scoring:sign-phone": [objects["table"].pk, sign_token(objects["table"])],
