@@ -37,6 +37,7 @@ from scoring.reads.tournament import tournament_ranking
 
 KEY_LENGTH = 32  # Entrant.seat_key's max_length: a longer key is no key
 SUMMARY_SECONDS = 120  # a summary is keyed by what it is computed from: it never goes stale
+LOCK_SECONDS = 30  # a process that dies while computing a summary holds the lock this long
 
 TOURNAMENT, LEAGUE, EVENING = "tournament", "league", "evening"
 
@@ -75,6 +76,7 @@ class MySeat:
     games: int | None = None  # games played at his table in this series
     length: int | None = None  # games of the series at his table (None: an open list)
     seeger_fabian: bool = False  # the points are Seeger-Fabian points
+    stale: bool = False  # the points are of an earlier state (another process ranks anew)
 
     @property
     def waiting(self) -> bool:
@@ -129,17 +131,33 @@ def _read_summary(evening: Evening, tournament: Tournament | None) -> Summary:
             "seeger_fabian": evaluation_of(evening) == SEEGER_FABIAN}
 
 
-def evening_summary(evening: Evening, digest: str, tournament: Tournament | None) -> Summary:
-    """The summary of an evening in the state ``digest`` (its live digest): computed once
-    per state for every process and phone (the shared cache), else read."""
+def evening_summary(evening: Evening, digest: str, tournament: Tournament | None,
+                    ) -> tuple[Summary, bool]:
+    """The summary of an evening in the state ``digest`` (its live digest), and whether it
+    is of that state: computed once per state for every process and phone (the shared
+    cache). One process computes a new state at a time (a lock in the shared cache, as the
+    board renders): while it does, the others answer with the last summary computed (False:
+    the page's ETag then says so, and the next poll asks again), so that a saved deal does
+    not make a thousand phones' requests rank 1,001 players at once."""
     cache = caches[live.STATES_CACHE]
     key = _summary_key(evening, digest, tournament)
-    kept = cache.get(key)
-    if isinstance(kept, dict):
-        return kept
-    summary = _read_summary(evening, tournament)
-    cache.set(key, summary, SUMMARY_SECONDS)
-    return summary
+    last_key = f"my-seat:summary-last:{evening.pk}"
+    kept = cache.get_many([key, last_key])
+    found = kept.get(key)
+    if isinstance(found, dict):
+        return found, True
+    last = kept.get(last_key)
+    lock = f"my-seat:summary-lock:{evening.pk}"
+    locked = cache.add(lock, digest, LOCK_SECONDS)
+    if not locked and isinstance(last, dict):
+        return last, False
+    try:
+        summary = _read_summary(evening, tournament)
+        cache.set_many({key: summary, last_key: summary}, SUMMARY_SECONDS)
+    finally:
+        if locked:
+            cache.delete(lock)
+    return summary, True
 
 
 # ---------------------------------------------------------------- the states
@@ -249,7 +267,10 @@ def _mates(table_ids: list[int], me: dict[int, int]) -> dict[int, list[Mate]]:
     return found
 
 
-def _result(found: MySeat, summary: Summary, player_id: int, table_id: int) -> None:
+def _result(found: MySeat, kept: tuple[Summary, bool], player_id: int, table_id: int,
+            ) -> None:
+    summary, fresh = kept
+    found.stale = not fresh
     row = summary["rows"].get(player_id)
     found.seeger_fabian = bool(summary["seeger_fabian"])
     found.ranked = int(summary["ranked"])

@@ -27,6 +27,7 @@ from scoring.models import Entrant
 from scoring.reads import live
 from scoring.reads.my_seat import (
     Account,
+    MySeat,
     States,
     account,
     account_seats,
@@ -54,6 +55,12 @@ def _templates() -> tuple[str, str]:
 def _has(request: HttpRequest, etag: str) -> bool:
     given = request.headers.get("If-None-Match", "")
     return etag in [tag.strip() for tag in given.split(",")]
+
+
+def _stale(seats: list[MySeat], etag: str) -> str:
+    """The ETag of an answer whose points are of an earlier state (reads/my_seat.py's
+    evening_summary): one that no poll names, so that the next poll brings the points."""
+    return etag[:-1] + '-stale"' if any(seat.stale for seat in seats) else etag
 
 
 def _private(response: HttpResponse, etag: str) -> HttpResponse:
@@ -85,9 +92,10 @@ def seat_key_page(request: HttpRequest, key: str) -> HttpResponse:
     """The entrant's own page: his seat, waiting before the draw."""
     entrant = _entrant(key)
     states = entrant_states(entrant)
-    etag = _key_etag(entrant, states)
+    context = _key_context(entrant, states, key)
+    etag = _stale(context["seats"], _key_etag(entrant, states))
     response = render(request, "scoring/my_seat/page.html", {
-        **_key_context(entrant, states, key), "etag": etag, "poll_seconds": POLL_SECONDS,
+        **context, "etag": etag, "poll_seconds": POLL_SECONDS,
         "title": entrant.tournament.name})
     return _private(response, etag)
 
@@ -100,7 +108,8 @@ def seat_key_live(request: HttpRequest, key: str) -> HttpResponse:
     etag = _key_etag(entrant, states)
     if _has(request, etag):
         return _private(HttpResponse(status=304), etag)
-    return _private(render(request, SEATS, _key_context(entrant, states, key)), etag)
+    context = _key_context(entrant, states, key)
+    return _private(render(request, SEATS, context), _stale(context["seats"], etag))
 
 
 def _account_etag(found: Account) -> str:
@@ -113,9 +122,10 @@ def my_seat_page(request: HttpRequest) -> HttpResponse:
     """Every current seat of the account's players, across clubs."""
     assert request.user.pk is not None
     found = account(request.user.pk)
-    etag = _account_etag(found)
+    seats = account_seats(found)
+    etag = _stale(seats, _account_etag(found))
     response = render(request, "scoring/my_seat/page.html", {
-        "seats": account_seats(found), "personal": False, "etag": etag,
+        "seats": seats, "personal": False, "etag": etag,
         "poll_seconds": POLL_SECONDS, "live_url": reverse("scoring:my-seat-live"),
         "linked": is_linked(request.user.pk)})
     return _private(response, etag)
@@ -131,8 +141,9 @@ def my_seat_live(request: HttpRequest) -> HttpResponse:
     etag = _account_etag(found)
     if _has(request, etag):
         return _private(HttpResponse(status=304), etag)
-    return _private(render(request, SEATS, {"seats": account_seats(found),
-                                            "personal": False}), etag)
+    seats = account_seats(found)
+    return _private(render(request, SEATS, {"seats": seats, "personal": False}),
+                    _stale(seats, etag))
 
 
 urlpatterns: list[URLPattern] = [

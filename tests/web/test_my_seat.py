@@ -257,3 +257,31 @@ def test_the_surname_order_of_the_seat_list() -> None:
     assert [surname_first(n) for n in sorted(names, key=surname_key)] == [
         "Abel, Otto", "Ärger, Änne", "Cher", "Müller, Jürgen von", "Wagner, Paula",
         "Wagner, Paula (Gotha)", "Zander, Karl"]
+
+
+def test_while_another_process_ranks_anew_the_last_points_show_and_the_poll_asks_again(
+        client: Client) -> None:
+    """A saved deal at a 1,001-player day: one process ranks anew (a lock in the shared
+    cache), the others answer with the last points and an ETag that no poll names."""
+    from django.core.cache import caches
+
+    from scoring.reads import live
+
+    t = make_tournament(make_club())
+    tw.series_draw(tournament=t, seed=1)
+    entrant = t.entrants.get(number=1)
+    url = reverse("scoring:seat-key", args=[entrant.seat_key])
+    first = client.get(url)
+    assert not first["ETag"].endswith('-stale"')
+    caches[live.STATES_CACHE].add(f"my-seat:summary-lock:{t.evening_id}", "x", 30)
+    fill_series(t, 1, leave=1)
+    held = client.get(url)
+    assert held.status_code == 200 and held["ETag"].endswith('-stale"')
+    live_url = reverse("scoring:seat-key-live", args=[entrant.seat_key])
+    assert client.get(live_url, HTTP_IF_NONE_MATCH=held["ETag"]).status_code == 200
+    caches[live.STATES_CACHE].delete(f"my-seat:summary-lock:{t.evening_id}")
+    fresh = client.get(live_url, HTTP_IF_NONE_MATCH=held["ETag"])
+    assert fresh.status_code == 200 and not fresh["ETag"].endswith('-stale"')
+    row = next(r for r in tournament_ranking(t).rows if r.entrant.pk == entrant.pk)
+    assert f"{row.rank}. of 13" in fresh.content.decode()
+    assert client.get(live_url, HTTP_IF_NONE_MATCH=fresh["ETag"]).status_code == 304
