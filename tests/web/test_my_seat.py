@@ -127,12 +127,18 @@ def test_the_signed_in_page_shows_the_accounts_seats_across_clubs(client: Client
     seat.player.save()
     client.force_login(user)
     url = reverse("scoring:my-seat")
-    html = client.get(url).content.decode()
+    page = client.get(url)
+    html = page.content.decode()
     assert "start number 2" in html and "No series is drawn yet" in html
     assert f"Table {table.number}, Seat 2" in html and "Skatclub Gotha" in html
+    live = reverse("scoring:my-seat-live")
+    assert client.get(live, HTTP_IF_NONE_MATCH=page["ETag"]).status_code == 304
     tw.series_draw(tournament=t, seed=1)
-    html = client.get(url).content.decode()
+    polled = client.get(live, HTTP_IF_NONE_MATCH=page["ETag"])
     series, number, place = drawn_seat(t, entrant, 1)
+    assert polled.status_code == 200
+    assert f"Series 1: Table {number}, Seat {place}" in polled.content.decode()
+    html = client.get(url).content.decode()
     assert f"Series 1: Table {number}, Seat {place}" in html
     # a stranger's account sees no seat; the page is for signed-in accounts only
     client.force_login(make_user(club, "viewer", "fremder"))
