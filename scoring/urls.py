@@ -15,6 +15,7 @@ from scoring.views import (
     league_day,
     league_pdf,
     members,
+    my_seat,
     offline_app,
     onboarding,
     people,
@@ -41,4 +42,5 @@ urlpatterns = [*home.urlpatterns, *club.urlpatterns, *entry.urlpatterns, *sheet.
                *imports.urlpatterns, *tournament.urlpatterns, *board.urlpatterns,
                *federation.urlpatterns, *signing.urlpatterns, *cockpit.urlpatterns,
                *signup.urlpatterns, *preisskat.urlpatterns, *league.urlpatterns,
-               *league_day.urlpatterns, *league_pdf.urlpatterns, *people.urlpatterns]
+               *league_day.urlpatterns, *league_pdf.urlpatterns, *people.urlpatterns,
+               *my_seat.urlpatterns]

@@ -4,8 +4,8 @@ tournament's board version, which every saved deal and every change of registrat
 seating moves on; the seat list and the table cards under the series' seating
 (``seating_version``), which no deal changes:
 
-- the seat list for the wall (Sitzplan): everybody by name with start number, table and seat,
-  and each table with its players;
+- the seat list for the wall (Sitzplan): everybody by surname ("Wagner, Paula") with start
+  number, table and seat, and each table with its players;
 - a table card per table (Tischkarte) with its access code and QR code (the QR codes are
   drawn by the web layer, qr.py, and handed in: printing does not import the web), two A5
   cards to an A4 sheet, cut in the middle;
@@ -59,7 +59,7 @@ from scoring.reads.tournament import (
 )
 
 # Bump when a printed layout changes, so that PDFs of the old layout are not served.
-FORMAT = 3
+FORMAT = 4  # 4: the seat list by surname (issue 35)
 
 # The page of templates/scoring/tournament/_style_pdf.html: A4, 14 mm top and bottom, 12 mm
 # at the sides.
@@ -172,6 +172,33 @@ def seating_version(tournament: Tournament, series: int) -> str:
 
 # ------------------------------------------------------------------ the seat list
 
+
+def _surname_split(name: str) -> tuple[str, str, str]:
+    """(surname, given names, an addition in brackets): the last word of the name is the
+    surname ("Paula Wagner (Gotha)": "Wagner", "Paula", "(Gotha)")."""
+    words = name.split()
+    extra: list[str] = []
+    while len(words) > 1 and words[-1].startswith("(") and words[-1].endswith(")"):
+        extra.insert(0, words.pop())
+    if len(words) < 2:
+        return " ".join(words), "", " ".join(extra)
+    return words[-1], " ".join(words[:-1]), " ".join(extra)
+
+
+def surname_first(name: str) -> str:
+    """The name as a list by surname shows it: "Wagner, Paula (Gotha)"."""
+    surname, given, extra = _surname_split(name)
+    shown = f"{surname}, {given}" if given else surname
+    return f"{shown} {extra}" if extra else shown
+
+
+def surname_key(name: str) -> tuple[tuple[str, str], tuple[str, str], tuple[str, str]]:
+    """The seat list's order (issue 35): by surname, then the given names, in reading
+    order ("Ärger" with the A: scoring.collation.name_key)."""
+    surname, given, extra = _surname_split(name)
+    return name_key(surname), name_key(given), name_key(extra)
+
+
 SEATS_MOST_PT = 12.0  # read on the wall
 
 
@@ -196,14 +223,16 @@ def _person_cells(person: tuple[str, int | None, int, int] | None) -> list[grid.
 
 
 def seat_pages(tournament: Tournament, series: int) -> list[SeatPage]:
-    """The seat list's pages: everybody by name in two halves a page (down the left half,
+    """The seat list's pages: everybody by surname in two halves a page (down the left half,
     then down the right), then the tables with their players. Two queries."""
     seated = dict(series_tables(tournament, series)).get(series, [])
     numbers = dict(tournament.entrants.values_list("player_id", "number"))
-    people = sorted(
-        ((_text(player.name), numbers.get(player.pk), st.table.number, seat + 1)
-         for st in seated for seat, player in enumerate(st.players)),
-        key=lambda p: name_key(p[0]))
+    people = [(_text(surname_first(player.name)), numbers.get(player.pk), st.table.number,
+               seat + 1)
+              for st, seat, player in sorted(
+                  ((st, seat, player) for st in seated
+                   for seat, player in enumerate(st.players)),
+                  key=lambda found: surname_key(found[2].name))]
     titles = [_("Player"), _("No."), _("Table"), _("Seat")]
     half = [
         grid.Column(_width([p[0] for p in people], titles[0], 12, 28), "<", ""),

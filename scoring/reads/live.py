@@ -136,9 +136,15 @@ def _season_key(season_id: int) -> str:
     return f"live:season-state:{season_id}"
 
 
+def brief_key(evening_id: int) -> str:
+    """Where reads/my_seat.py keeps the digest of an evening's states and its latest series
+    (a few bytes, for the phones' polls of "Mein Platz"): dropped with the states."""
+    return f"live:evening-brief:{evening_id}"
+
+
 def forget_states(evening_id: int, season_id: int | None) -> None:
     """A table of the evening changed: the next poll reads the states again."""
-    keys = [_evening_key(evening_id)]
+    keys = [_evening_key(evening_id), brief_key(evening_id)]
     if season_id is not None:
         keys.append(_season_key(season_id))
     caches[STATES_CACHE].delete_many(keys)

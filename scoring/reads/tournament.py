@@ -116,6 +116,40 @@ def series_summaries(tournament: Tournament, statuses: dict[int, tuple[str, str]
     return [found[n] for n in sorted(found)]
 
 
+def current_seats(tournament: Tournament, series: int, player_ids: Sequence[int],
+                  ) -> dict[int, tuple[int, int]]:
+    """For these players (a page of the desk: at most a few dozen) their (table, seat 1…)
+    in ``series`` (the latest drawn): the desk's search shows where each found player sits.
+    One query."""
+    if not series or not player_ids:
+        return {}
+    return {
+        player: (table, position + 1) for player, table, position in Seat.objects.filter(
+            table__evening_id=tournament.evening_id, table__series=series,
+            player_id__in=list(player_ids)).values_list("player_id", "table__number",
+                                                        "position")}
+
+
+def seat_list_search(tournament: Tournament, tables: list[SeatedTable], query: str,
+                     ) -> tuple[dict[int, int], list[tuple[Player, int | None, int, int]]]:
+    """The start number of every entrant (player id -> number) and the players of a
+    series' seat list whom ``query`` finds, as the desk's search does: a start number that
+    one, any other text the names containing it (any case); each with his start number,
+    table and seat. One query (the numbers)."""
+    numbers = dict(tournament.entrants.values_list("player_id", "number"))
+    query = " ".join(query.split())[:100]
+    if not query:
+        return numbers, []
+    found = []
+    text = query.casefold()
+    for seated in tables:
+        for position, player in enumerate(seated.players, start=1):
+            number = numbers.get(player.pk)
+            if (number == int(query)) if query.isdigit() else text in player.name.casefold():
+                found.append((player, number, seated.table.number, position))
+    return numbers, found
+
+
 def entrant_search(tournament: Tournament, query: str) -> QuerySet[Entrant]:
     """The entrants found by the desk's search: a start number finds that number, any other
     text the names and home clubs containing it (case-insensitive); empty: everybody."""
@@ -208,6 +242,8 @@ class Row:
     fees: Decimal = ZERO  # lost-game and passed-deal fees over the lists played
     rank: int = 0
     prize: Decimal = ZERO
+    # (table, seat 1…) in the latest series drawn, if he plays it: the board's "find me"
+    seat: tuple[int, int] | None = None
 
     @property
     def name(self) -> str:
@@ -469,6 +505,8 @@ def tournament_ranking(tournament: Tournament, after: int | None = None) -> Tour
             continue
         row = Row(entrant)
         for seat in standing.lines[0].seats:
+            if seat.series == drawn:
+                row.seat = (seat.table.number, seat.position + 1)
             if seat.series > after:
                 continue
             res = seat.result

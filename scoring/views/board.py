@@ -4,7 +4,9 @@ shows nothing), and a beamer/TV mode with large type: static/js/board.js shows a
 ranking rows as fit the screen and turns the pages by itself (every TV_TURN_MS, or ?turn=
 seconds). The tables' progress is one line. The phone board's "find me" (?find=, a start
 number or a name) looks in the rendered board itself (board.js in the browser, ``find`` here
-without JavaScript): nobody's search renders a board or asks the database.
+without JavaScript): nobody's search renders a board or asks the database. Each row names the
+player's table and seat in the latest series (issue 35: "find me" answers where he sits),
+and the form links to "Mein Platz".
 
 A hall full of phones must not slow down the tablets: everything here comes from the shared
 cache. The board's version (the tournament's version and its tables' versions: every saved
@@ -269,11 +271,14 @@ class Found:
     number: int
     name: str
     rank: str
+    seat: str = ""  # "Table 17, Seat 3" in the latest series, as the row shows it
 
 
-# A ranking row of _board.html: its start number (the row's id), its place and its name.
+# A ranking row of _board.html: its start number (the row's id), its place and its name,
+# and the table and seat of the latest series in its sub line, if he plays it.
 _ROW = re.compile(r'<tr id="p(\d+)"[^>]*><td class="rank">([^<]*)</td>'
-                  r'<td class="num">[^<]*</td><td class="l name"><span class="nm">([^<]*)</span>')
+                  r'<td class="num">[^<]*</td><td class="l name"><span class="nm">([^<]*)</span>'
+                  r'(?:<span class="sub">[^<]*(?:<span class="seat">([^<]*)</span>)?)?')
 
 
 def find(board: Board, query: str) -> list[Found]:
@@ -283,8 +288,8 @@ def find(board: Board, query: str) -> list[Found]:
     query = " ".join(query.split())[:FIND_LENGTH].casefold()
     if not query:
         return []
-    rows = [Found(int(n), html.unescape(name), rank.rstrip("."))
-            for n, rank, name in _ROW.findall(board.plain.decode())]
+    rows = [Found(int(n), html.unescape(name), rank.rstrip("."), html.unescape(seat))
+            for n, rank, name, seat in _ROW.findall(board.plain.decode())]
     if query.isdigit():
         return [r for r in rows if r.number == int(query)]
     return [r for r in rows if query in r.name.casefold()]

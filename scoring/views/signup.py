@@ -9,7 +9,9 @@
   of clubs): past either allowance the page answers 429 and nothing is held or sent.
 - ``/signup/confirm/<token>/``: the link in the mail. Opening it (GET) shows what is
   confirmed and a button; the POST confirms (a mail scanner's GET changes nothing). The
-  player becomes an entrant with the next start number, registered online.
+  player becomes an entrant with the next start number, registered online. Once confirmed,
+  the same link leads to the player's "Mein Platz" page (views/my_seat.py): his table and
+  seat after each draw.
 - ``/tournaments/<pk>/signup/``: the organiser's settings (club admins; other members 403,
   other clubs 404, anonymous visitors the sign-in page); ``…/signup/<signup>/drop/`` drops
   an unconfirmed registration, for the same people. Each tournament also takes at most
@@ -140,6 +142,9 @@ def signup_confirm(request: HttpRequest, token: str) -> HttpResponse:
     if held is None:
         return render(request, "scoring/onboarding/refused.html",
                       {"title": title, "message": services.refusal(None, moment)}, status=404)
+    if request.method != "POST" and held.confirmed is not None and held.entrant is not None:
+        # the mailed link, once confirmed, is the player's way to "Mein Platz" (issue 35)
+        return redirect("scoring:seat-key", key=held.entrant.seat_key)
     if request.method == "POST":
         try:
             entrant = services.signup_confirm(token)

@@ -30,7 +30,7 @@ from scoring import access
 from scoring.forms.tournament import DrawForm, EntrantForm, SettingsForm, TournamentForm
 from scoring.models import Entrant, Membership, Table, Tournament
 from scoring.pdf import tournament as documents
-from scoring.qr import qr_png_uri
+from scoring.qr import qr_png_uri, qr_svg
 from scoring.reads.signing import FINISHED, PLAYING, SIGNED, STATUS_WORDS
 from scoring.reads.tournament import (
     ENTRANTS_PER_PAGE,
@@ -38,10 +38,12 @@ from scoring.reads.tournament import (
     Group,
     PrizeList,
     Row,
+    current_seats,
     entrant_counts,
     entrant_search,
     place_page,
     ranking_search,
+    seat_list_search,
     series_summaries,
     series_tables,
     tournament_ranking,
@@ -151,8 +153,14 @@ def tournament_page(request: HttpRequest, pk: int) -> HttpResponse:
     # a page of the field (issue 24): 1,000 entrants' rows are ~1 MB of HTML
     page = Paginator(entrant_search(tournament, query), ENTRANTS_PER_PAGE).get_page(
         request.GET.get("page"))
+    # where each entrant of the page sits in the latest series (issue 35: the desk's search
+    # answers "where do I sit?")
+    seat_series = len(draws)
+    seated = current_seats(tournament, seat_series, [e.player_id for e in page.object_list])
     return render(request, "scoring/tournament/desk.html", {
         "tournament": tournament, "club": tournament.club, "entrants": page.object_list,
+        "entrant_rows": [(e, seated.get(e.player_id)) for e in page.object_list],
+        "seat_series": seat_series,
         "page": page, "query": query, "counts": counts,
         "entrant_form": entrant_form, "draws": draws,
         "series": series_summaries(tournament, table_statuses(tournament)),
@@ -266,11 +274,34 @@ def series_seats(request: HttpRequest, pk: int, series: int) -> HttpResponse:
     standard lists (the desk shows the series folded to counts)."""
     tournament, _member = tournament_for(request, pk, admin=True)
     tables = dict(series_tables(tournament, _series(tournament, series))).get(series, [])
+    query = " ".join(request.GET.get("q", "").split())[:100]
+    numbers, found = seat_list_search(tournament, tables, query)
+    if query:  # the tables of the players found (issue 35: searchable, without JavaScript)
+        wanted = {number for _player, _no, number, _seat in found}
+        tables = [t for t in tables if t.table.number in wanted]
     return render(request, "scoring/tournament/seats.html", {
         "tournament": tournament, "club": tournament.club, "number": series,
-        "tables": tables, "statuses": table_statuses(tournament),
+        "tables": [(t, [(p, numbers.get(p.pk)) for p in t.players]) for t in tables],
+        "statuses": table_statuses(tournament), "query": query, "found": found,
         "draw": tournament.draws.filter(number=series).first(),
     })
+
+
+@require_safe
+@login_required
+def entrant_link(request: HttpRequest, pk: int, entrant: int) -> HttpResponse:
+    """An entrant's receipt with his personal "Mein Platz" link as a QR code and address
+    (issue 35): for a player registered at the desk, who got no registration mail. The
+    organiser's (the link shows the entrant's seat and nothing that records)."""
+    tournament, _member = tournament_for(request, pk, admin=True)
+    who = get_object_or_404(Entrant.objects.select_related("player"), pk=entrant,
+                            tournament=tournament)
+    url = request.build_absolute_uri(reverse("scoring:seat-key", args=[who.seat_key]))
+    response = render(request, "scoring/tournament/entrant_link.html", {
+        "tournament": tournament, "club": tournament.club, "entrant": who, "url": url,
+        "qr": qr_svg(url, title=_("QR code: your table and seat on your phone"))})
+    response["Cache-Control"] = "private, no-store"
+    return response
 
 
 @require_safe
@@ -404,6 +435,8 @@ urlpatterns: list[URLPattern] = [
     path("tournaments/<int:pk>/", tournament_page, name="tournament"),
     path("tournaments/<int:pk>/entrants/<int:entrant>/", entrant_action,
          name="tournament-entrant"),
+    path("tournaments/<int:pk>/entrants/<int:entrant>/link/", entrant_link,
+         name="tournament-entrant-link"),
     path("tournaments/<int:pk>/settings/", tournament_settings, name="tournament-settings"),
     path("tournaments/<int:pk>/draw/", series_draw, name="tournament-draw"),
     path("tournaments/<int:pk>/series/<int:series>/seats/", series_seats,

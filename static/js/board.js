@@ -7,7 +7,8 @@
 // tournament.css), the page turning by itself every data-turn ms, "Seite 3 von 40" below;
 // a new board keeps the page it is on. The phone board's "find me" (form#find) marks the
 // rows of a start number or name in the rendered board (nothing asked of the server) and
-// keeps them marked, and the first in its place on the screen, through the polls.
+// keeps them marked, and the first in its place on the screen, through the polls; one found
+// is named with his table and seat of the latest series (the row's .seat).
 // Without this file the board is a plain page that a reload brings up to date, and
 // ?find= anchors to the row (the server finds it in the same cached board).
 (function () {
@@ -85,6 +86,13 @@
     return text.replace("%(count)s", String(count));
   }
 
+  // "Name: Table 17, Seat 3": where the one player found sits in the latest series
+  function seatOf(row) {
+    var name = row.querySelector(".nm");
+    var seat = row.querySelector(".seat");
+    return name && seat ? name.textContent + ": " + seat.textContent : "";
+  }
+
   function mark(scroll) {
     var found = [];
     var all = rows();
@@ -101,7 +109,8 @@
     }
     if (scroll && result) {
       result.textContent = !wanted ? "" : !found.length ? form.getAttribute("data-none")
-        : found.length > 1 ? format(form.getAttribute("data-many"), found.length) : "";
+        : found.length > 1 ? format(form.getAttribute("data-many"), found.length)
+        : seatOf(found[0]);
     }
     if (scroll && found.length) {
       found[0].scrollIntoView({block: "center"});

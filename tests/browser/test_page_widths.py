@@ -120,6 +120,8 @@ NOT_PAGES = {
     "me-results-visible": "POST only: the form is on 'me-results'",
     "claim": "needs a claim link: test_people_browser.py measures it at both widths",
     "person-results": "the template of 'me-results' (measured), for another person",
+    "seat-key-live": "htmx fragment of the personal seat page (measured as 'seat-key')",
+    "my-seat-live": "htmx fragment of the signed-in seat page (measured as 'my-seat')",
 }
 # The pages that were once too wide: saved as screenshots to look at.
 SHOWN = {"sheet", "sheet-six", "evening", "evening-audit", "deal-history", "season-player",
@@ -216,6 +218,9 @@ def page_urls(objects: dict[str, Any]) -> dict[str, str]:
         "scoring:tournament-results": [objects["tournament"].pk],
         "scoring:tournament-seats": [objects["tournament"].pk, 1],
         "scoring:tournament-cockpit": [objects["tournament"].pk],
+        "scoring:seat-key": [objects["tournament"].entrants.get(number=1).seat_key],
+        "scoring:tournament-entrant-link": [
+            objects["tournament"].pk, objects["tournament"].entrants.get(number=1).pk],
         "scoring:board": [objects["tournament"].board_key],
         "scoring:board-tv": [objects["tournament"].board_key],
         "scoring:sign-phone": [objects["table"].pk, sign_token(objects["table"])],

@@ -1,7 +1,8 @@
 """Online self-registration on a phone (390×844, Debian chromium, German, under the site's
 Content-Security-Policy): the organiser opens it on the desk (a tablet), a player opens the
 shared link on the phone, registers, finds the link in the mail (the test outbox), opens it
-on the phone and confirms; the desk shows the new entrant marked online. The hidden field
+on the phone and confirms; opened again, the link leads to his "Mein Platz" page; the desk
+shows the new entrant marked online. The hidden field
 for bots stays out of sight, the page never scrolls sideways, no console errors.
 Screenshots: ``signup-*.png``."""
 
@@ -88,12 +89,16 @@ def test_a_player_registers_and_confirms_on_a_phone(contexts: Any, live_server: 
     assert entrant.online and not entrant.paid and not entrant.checked_in
     assert entrant.category == "Damen"
 
-    # the link a second time: refused (410, the only error the console shows), with a message
+    # the link a second time leads to the player's "Mein Platz" (issue 35): start number 14,
+    # waiting for the draw
     assert errors == []
     phone.goto(found.group(0))
-    expect(phone.locator(".refused")).to_contain_text("Ihre Startnummer ist 14")
-    assert len(errors) == 1 and "410" in errors[0], errors
-    errors.clear()
+    expect(phone.locator("article.my-seat.waiting")).to_contain_text("14")
+    assert phone.url.endswith(reverse("scoring:seat-key", args=[entrant.seat_key]))
+    fits(phone)
+    phone.screenshot(path=str(screenshot_dir / "signup-05b-phone-my-seat.png"),
+                     full_page=True)
+    assert errors == []
 
     desk.goto(live_server.url + reverse("scoring:tournament", args=[tournament.pk])
               + "?q=Paula")

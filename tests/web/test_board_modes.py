@@ -19,7 +19,7 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from scoring.models import Tournament
+from scoring.models import Seat, Tournament
 from scoring.views import board
 
 from .factories import make_club, make_user
@@ -88,7 +88,11 @@ def test_find_me_anchors_to_the_row_without_a_query_or_a_render(
         assert board._local == rendered  # nothing rendered for a viewer
     html = shown.content.decode()
     assert shown.status_code == 200 and 'value="7"' in html
-    assert re.search(rf'1 gefunden: <a href="#p7">\d+\. {who.player.name} \(Nr\. 7\)</a>', html)
+    # issue 35: the one found is named with his table and seat in the latest series
+    seat = Seat.objects.select_related("table").get(
+        player=who.player, table__evening=t.evening, table__series=2)
+    assert re.search(rf'1 gefunden: <a href="#p7">\d+\. {who.player.name} \(Nr\. 7\): '
+                     rf'\D*{seat.table.number}\D+{seat.position + 1}</a>', html)
     assert '<tr id="p7">' in html  # the row the anchor names
     assert by_name.status_code == 302 and by_name["Location"].endswith("at=7#p7")
     names = [e.player.name for e in t.entrants.select_related("player")

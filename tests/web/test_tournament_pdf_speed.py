@@ -147,7 +147,8 @@ def test_the_long_lists_are_grids_not_a_cell_per_player() -> None:
     ranking = documents.rankings(t, None, "de").html()
     assert _cells(seats) == 0 and seats.count('class="grid"') <= 3
     for number in (1, 41):
-        assert re.search(rf"Spieler {number:04d} +{number}\b", seats)  # name, start number
+        # surname first (issue 35: the seat list by surname), then the start number
+        assert re.search(rf"{number:04d}, Spieler +{number}\b", seats)
     # the ranking's lines in blocks of CHUNK; only the money is a small HTML table
     assert _cells(ranking) < 30, _cells(ranking)
     assert ranking.count('class="grid"') <= 41 // documents.CHUNK + 12

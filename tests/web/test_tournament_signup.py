@@ -125,7 +125,11 @@ def test_register_mail_confirm_entrant(client: Client) -> None:
     again = client.post(url)
     assert again.status_code == 410
     assert "bereits bestätigt: Ihre Startnummer ist 14" in text(again)
-    assert client.get(url).status_code == 410
+    # opened again, the mailed link leads to the player's "Mein Platz" (issue 35)
+    mine = client.get(url)
+    assert mine.status_code == 302
+    assert mine["Location"] == reverse("scoring:seat-key", args=[entrant.seat_key])
+    assert "Paula Pik" in text(client.get(mine["Location"]))
     assert t.entrants.count() == 14
 
 
