@@ -99,14 +99,17 @@ def unconfirmed(tournament: Tournament, moment: datetime.datetime | None = None,
             .order_by("created", "pk").values_list("pk", "name", "email", "created")]
 
 
-def signup_state(tournament: Tournament, moment: datetime.datetime | None = None,
-                 ) -> SignupState:
-    """The state of a tournament's online registration: three queries, whatever the field."""
+def signup_state(tournament: Tournament, moment: datetime.datetime | None = None, *,
+                 waiting: list[Unconfirmed] | None = None) -> SignupState:
+    """The state of a tournament's online registration: three queries, whatever the field;
+    two where the caller has the unconfirmed registrations at the same moment already
+    (``waiting``, the desk's list), which count the ones that hold a place."""
     moment = moment or timezone.now()
     drawn = tournament.draws.exists()
     entrants = tournament.entrants.aggregate(
         total=Count("pk"), online=Count("pk", filter=Q(online=True)))
-    pending = holding(tournament, moment).count()
+    pending = (sum(1 for row in waiting if row.holding) if waiting is not None
+               else holding(tournament, moment).count())
     return SignupState(closed_reason(tournament, drawn=drawn, moment=moment),
                        entrants["total"], pending, entrants["online"], tournament.signup_limit)
 

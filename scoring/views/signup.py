@@ -51,9 +51,11 @@ def desk_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]
     """What the organiser's desk shows of online registration: its state and counts, the
     link to share, the settings form."""
     closes = tournament.signup_closes
+    moment = timezone.now()
+    waiting = unconfirmed(tournament, moment)
     return {
-        "signup": signup_state(tournament),
-        "unconfirmed": unconfirmed(tournament),
+        "signup": signup_state(tournament, moment, waiting=waiting),
+        "unconfirmed": waiting,
         "hold_minutes": settings.SIGNUP_HOLD_MINUTES,
         "signup_url": request.build_absolute_uri(
             reverse("scoring:signup", args=[tournament.signup_key])),

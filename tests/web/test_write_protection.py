@@ -92,7 +92,7 @@ def objects() -> dict[str, Any]:
                        "player": player.pk, "app_label": "scoring", "object_id": str(deal.pk),
                        "content_type_id": 1, "url": "x/", "uidb64": "MQ",
                        "token": "set-password", "id": 1, "entrant": entrant.pk,
-                       "series": 1, "number": 1, "key": tournament.board_key}}
+                       "series": 1, "number": 1, "key": tournament.board_key, "signup": 1}}
 
 
 def urls_for(name: str, pattern: URLPattern, objects: dict[str, Any]) -> list[str]:
