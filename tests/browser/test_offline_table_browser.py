@@ -322,7 +322,10 @@ def test_two_tablets_offline_conflict_then_append(tablet: Scorer, second_tablet:
     assert table.deals.count() == 3
     b.page.context.set_offline(False)
     expect(panel).to_be_visible(timeout=30_000)
-    b.tap("offline-conflict-theirs")
+    # "keep theirs" sends the drop and then loads the table again by itself: wait for that
+    # load, or the audit page's goto below races it (and is interrupted by it)
+    with b.page.expect_navigation(timeout=30_000):
+        b.tap("offline-conflict-theirs")
     b.page.wait_for_function(
         "() => window.SkatOffline && SkatOffline.loaded && SkatOffline.ops().length === 0",
         timeout=30_000)

@@ -120,6 +120,7 @@ NOT_PAGES = {
     "me-results-visible": "POST only: the form is on 'me-results'",
     "claim": "needs a claim link: test_people_browser.py measures it at both widths",
     "person-results": "the template of 'me-results' (measured), for another person",
+    "tournament-signup-drop": "POST only: the button is in the desk's online registration",
     "seat-key-live": "htmx fragment of the personal seat page (measured as 'seat-key')",
     "my-seat-live": "htmx fragment of the signed-in seat page (measured as 'my-seat')",
 }
