@@ -10,6 +10,7 @@ message for the person who asked, and nothing is written."""
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -17,6 +18,7 @@ from django.db.models import F, Model, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from scoring.collation import invisible_characters
 from scoring.models import (
     AccountSettings,
     ClubLogEntry,
@@ -122,7 +124,13 @@ def unlink(*, player: Player, by: Any) -> Player:
 def member_number(*, player: Player, number: str, by: Any) -> Player:
     """Set (or clear, with "") a player's member number: unique on the site. The refusal
     names nothing of another club."""
-    number = " ".join(number.split())
+    # as the site compares names: another width of the same digits is the same number, and
+    # an invisible character would make a second "12345" that reads like the first
+    number = " ".join(unicodedata.normalize("NFKC", number).split())
+    bad = invisible_characters(number)
+    if bad:
+        raise Refused(_("A member number may not contain invisible or control characters "
+                        "(%(codes)s): type it again without them.") % {"codes": ", ".join(bad)})
     if len(number) > MEMBER_NUMBER_LENGTH:
         raise Refused(_("A member number has at most %(count)d characters.")
                       % {"count": MEMBER_NUMBER_LENGTH})
@@ -132,7 +140,7 @@ def member_number(*, player: Player, number: str, by: Any) -> Player:
         fresh = _locked(player)
         if fresh.member_number == number:
             return fresh
-        if number and Player.objects.filter(member_number=number).exclude(
+        if number and Player.objects.filter(member_number__iexact=number).exclude(
                 pk=fresh.pk).exists():
             raise Refused(taken)
         old = fresh.member_number
@@ -386,6 +394,7 @@ def unmerge(*, record: PlayerMerge, reason: str, by: Any) -> PlayerMerge:
         if user_id is not None and kept.user_id == user_id:
             Player.objects.filter(pk=kept.pk).update(user=None)
             Player.objects.filter(pk=merged.pk).update(user_id=user_id)
+        followed = _follow_seats(moved, kept, merged)
         Player.objects.filter(pk=merged.pk).update(merged_into=None)
         fresh.undone_at = timezone.now()
         fresh.undone_by = by if by.is_authenticated else None
@@ -394,9 +403,33 @@ def unmerge(*, record: PlayerMerge, reason: str, by: Any) -> PlayerMerge:
         _log(kept, ClubLogEntry.Action.UNMERGE, by,
              _("merge of %(merged)s into %(kept)s undone") % {
                  "merged": merged.name, "kept": kept.name},
-             reason=reason, before={"merge": fresh.pk, "moved": moved})
-        _forget(moved, kept.club_id)
+             reason=reason, before={"merge": fresh.pk, "moved": moved, "followed": followed})
+        _forget(moved, kept.club_id)  # the seats name every evening touched
     return fresh
+
+
+def _follow_seats(moved: dict[str, Any], kept: Player, merged: Player,
+                  ) -> dict[str, list[int]]:
+    """The rows the lists made for the kept record, while the merge stood, at the tables
+    whose seats go back to the merged record: a deal changed there recomputed its table
+    scores (new rows), a player signed the list again (a new signature). They are the
+    merged record's as its seat is: they follow it back (the kept record sits at none of
+    those tables now), so no table is counted or signed for a player who does not sit at
+    it. Their ids, by kind, for the club log."""
+    tables = list(Seat.objects.filter(pk__in=moved.get("seat") or [], player=merged)
+                  .values_list("table_id", flat=True))
+    if not tables:
+        return {}
+    tables = [table for table in tables if not Seat.objects.filter(
+        table_id=table, player=kept).exists()]
+    followed: dict[str, list[int]] = {}
+    for kind, model in (("score", TableScore), ("signature", Signature)):
+        ids = list(model._default_manager.filter(table_id__in=tables, player=kept)
+                   .order_by("pk").values_list("pk", flat=True))
+        if ids:
+            model._default_manager.filter(pk__in=ids).update(player=merged)
+            followed[kind] = ids
+    return followed
 
 
 # ---------------------------------------------------------------- the person's own choice

@@ -1,0 +1,171 @@
+"""Issue 35's people features tried as an attacker and a careful treasurer would (the
+review after the merge): each test here failed on the code before its fix.
+
+- A merge undone after the kept record's lists changed: the rows a deal correction or a new
+  signature made meanwhile at the merged record's tables (its table scores, its signatures)
+  go back with the seats, so the season table and the federation ranking count the merged
+  record's evenings for it again, and no row is left with a player who does not sit there.
+- Member numbers: an invisible character (zero-width, bidi) or another width of the same
+  digits does not make a second "12345" beside the first one; the number is read as NFKC
+  and compared without case.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+from django.urls import reverse
+
+from scoring.models import (
+    Club,
+    Player,
+    RuleProfile,
+    Season,
+    Seat,
+    Signature,
+    TableScore,
+)
+from scoring.presets import PRESETS
+from scoring.reads.standings import season_standings
+from scoring.writes import people
+from scoring.writes.services import Actor, deal_edit, evening_create
+
+from .factories import make_club, make_user
+from .seasons import seat_and_play
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english")]
+
+YEAR = 2026
+
+
+def _season(club: Club) -> Season:
+    return Season.objects.create(club=club, name="2026", start=datetime.date(YEAR, 1, 1),
+                                 end=datetime.date(YEAR, 12, 31), evaluation="seeger_fabian")
+
+
+def _table(club: Club, season: Season, day: int, players: list[Player]) -> Any:
+    profile = RuleProfile.objects.get(club=club, name=PRESETS["isko_tournament"]["name"])
+    evening = evening_create(club=club, date=datetime.date(YEAR, 3, 1)
+                             + datetime.timedelta(days=day), profile=profile, season=season,
+                             series_rounds=None)
+    return seat_and_play(evening, players, {1: [(1, True)], 2: [(2, False)], 3: [(1, True)]})
+
+
+def _standings(season: Season) -> dict[str, tuple[int, int]]:
+    return {row.player.name: (row.score, row.evenings)
+            for row in season_standings(season).rows}
+
+
+def _strays() -> list[tuple[str, int, int]]:
+    """Table scores and signatures of a player who does not sit at their table."""
+    seated = set(Seat.objects.values_list("table_id", "player_id"))
+    return [(model.__name__, table, player) for model in (TableScore, Signature)
+            for table, player in model._default_manager.values_list("table_id", "player_id")
+            if (table, player) not in seated]
+
+
+# ---------------------------------------------------------------- merge, change, undo
+
+def test_an_undo_after_a_correction_gives_the_merged_record_its_scores_and_signatures(
+        ) -> None:
+    cache.clear()
+    club = make_club()
+    season = _season(club)
+    admin = make_user(club, "admin", username="chef")
+    kept = Player.objects.create(club=club, name="Paula Wagner")
+    merged = Player.objects.create(club=club, name="Paula Wagner (Gotha)", guest=True)
+    others = list(club.players.filter(name__endswith="Altenburg").order_by("pk"))
+    _table(club, season, 0, [kept, *others[:3]])
+    gotha = _table(club, season, 7, [others[0], merged, *others[1:3]])
+    before = _standings(season)
+    assert before["Paula Wagner (Gotha)"][1] == 1
+
+    record = people.merge(kept=kept, merged=merged, reason="the same Paula", by=admin)
+    # meanwhile the Gotha evening's list is corrected (a deal's points typed again, the
+    # same result) and signed again: new score rows and a new signature, for the kept
+    # record, which sits there now
+    deal = gotha.deals.order_by("position").last()
+    assert deal is not None
+    gotha.refresh_from_db()
+    deal_edit(deal=deal, record=deal.record, reason="typo in the points",
+              expected_version=gotha.version, actor=Actor(admin, "chef", admin=True))
+    Signature.objects.create(table=gotha, player=kept)
+    assert TableScore.objects.filter(table=gotha, player=kept).exists()
+
+    people.unmerge(record=record, reason="two Paulas after all", by=admin)
+    assert _strays() == []
+    assert TableScore.objects.filter(table=gotha, player=merged).count() == 1
+    assert Signature.objects.filter(table=gotha, player=merged).count() == 1
+    assert not TableScore.objects.filter(table=gotha, player=kept).exists()
+    assert _standings(season) == before
+
+
+def test_a_correction_during_the_merge_and_the_undo_through_the_desk(client: Client) -> None:
+    """The same through the members page, and a second undo changes nothing."""
+    cache.clear()
+    club = make_club()
+    season = _season(club)
+    admin = make_user(club, "admin", username="chef")
+    kept = Player.objects.create(club=club, name="Paula Wagner")
+    merged = Player.objects.create(club=club, name="Paula Wagner (Gotha)", guest=True)
+    others = list(club.players.filter(name__endswith="Altenburg").order_by("pk"))
+    _table(club, season, 0, [kept, *others[:3]])
+    gotha = _table(club, season, 7, [others[0], merged, *others[1:3]])
+    before = _standings(season)
+    client.force_login(admin)
+    client.post(reverse("scoring:player-merge", args=[club.slug]), {
+        "kept": kept.pk, "merged": merged.pk, "reason": "same"})
+    deal = gotha.deals.order_by("position").first()
+    assert deal is not None
+    gotha.refresh_from_db()
+    deal_edit(deal=deal, record=deal.record, reason="again",
+              expected_version=gotha.version, actor=Actor(admin, "chef", admin=True))
+    record = merged.merges_merged.get()
+    client.post(reverse("scoring:player-unmerge", args=[club.slug, record.pk]),
+                {"reason": "two"})
+    client.post(reverse("scoring:player-unmerge", args=[club.slug, record.pk]),
+                {"reason": "twice"})
+    assert _strays() == [] and _standings(season) == before
+
+
+# ---------------------------------------------------------------- member numbers
+
+@pytest.mark.parametrize("twin", [
+    "12345\u200b",   # a zero-width space after it
+    "\u202e12345",   # a right-to-left override before it
+    "１２３４５",      # fullwidth digits
+])
+def test_a_member_number_cannot_be_given_twice_in_disguise(client: Client, twin: str) -> None:
+    cache.clear()
+    club = make_club()
+    gotha = make_club("gotha", "Skatfreunde Gotha")
+    admin = make_user(club, "admin", username="chef")
+    people.member_number(player=gotha.players.get(name="Anna Gotha"), number="12345",
+                         by=admin)
+    anna = club.players.get(name="Anna Altenburg")
+    client.force_login(admin)
+    response = client.post(reverse("scoring:player-member-number", args=[club.slug, anna.pk]),
+                           {"member_number": twin}, follow=True)
+    assert response.status_code == 200
+    anna.refresh_from_db()
+    assert anna.member_number == ""
+    assert [str(m) for m in response.context["messages"]] != [
+        "Anna Altenburg: member number saved."]
+
+
+def test_a_member_number_differs_from_another_only_by_case_is_the_same() -> None:
+    club = make_club()
+    admin = make_user(club, "admin", username="chef")
+    anna, bernd = club.players.get(name="Anna Altenburg"), club.players.get(
+        name="Bernd Altenburg")
+    people.member_number(player=anna, number="TH-0815", by=admin)
+    with pytest.raises(people.Refused):
+        people.member_number(player=bernd, number="th-0815", by=admin)
+    # fullwidth is stored as the digits and letters they are
+    people.member_number(player=bernd, number="ＴＨ－０８１６", by=admin)
+    bernd.refresh_from_db()
+    assert bernd.member_number == "TH-0816"
