@@ -46,6 +46,15 @@ def club_claim(club: Any, pk: int) -> PlayerClaim | None:
     return PlayerClaim.objects.select_related("player").filter(player__club=club, pk=pk).first()
 
 
+def players_by_name(club: Any) -> dict[str, Player]:
+    """The club's players by name, as the desk reads a typed name (forms.club.find_player):
+    a record merged into another one is the one it was merged into, so that a file read in
+    after a merge (a sheet's CSV, totals from paper) does not bring the merged record back
+    beside the kept one. One query."""
+    return {p.name: p.merged_into if p.merged_into is not None else p
+            for p in Player.objects.filter(club=club).select_related("merged_into")}
+
+
 def claim_by_token(token: str) -> PlayerClaim | None:
     return PlayerClaim.objects.select_related("player__club", "player__merged_into",
                                               "created_by").filter(token=token).first()

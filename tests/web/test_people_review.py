@@ -5,6 +5,10 @@ review after the merge): each test here failed on the code before its fix.
   signature made meanwhile at the merged record's tables (its table scores, its signatures)
   go back with the seats, so the season table and the federation ranking count the merged
   record's evenings for it again, and no row is left with a player who does not sit there.
+- Imports after a merge (a sheet's CSV, totals from paper): a name of the merged record is
+  the kept one, as the desk reads a typed name, so a file does not bring the merged record
+  back beside the kept one (the season table split the person in two again); a file naming
+  both records at one table or evening is refused, never a 500.
 - Member numbers: an invisible character (zero-width, bidi) or another width of the same
   digits does not make a second "12345" beside the first one; the number is read as NFKC
   and compared without case.
@@ -169,3 +173,79 @@ def test_a_member_number_differs_from_another_only_by_case_is_the_same() -> None
     people.member_number(player=bernd, number="ＴＨ－０８１６", by=admin)
     bernd.refresh_from_db()
     assert bernd.member_number == "TH-0816"
+
+
+# ---------------------------------------------------------------- imports after a merge
+
+def _merged_paula(club: Club) -> tuple[Player, Player, Any]:
+    admin = make_user(club, "admin", username="chef")
+    kept = Player.objects.create(club=club, name="Paula Wagner")
+    merged = Player.objects.create(club=club, name="Paula Wagner (Gotha)", guest=True)
+    people.merge(kept=kept, merged=merged, reason="the same Paula", by=admin)
+    return kept, merged, admin
+
+
+def test_totals_from_paper_for_a_merged_name_go_to_the_kept_record() -> None:
+    from scoring.writes.paper import import_totals
+
+    club = make_club()
+    season = _season(club)
+    kept, merged, _admin = _merged_paula(club)
+    content = (b"Spieler;Datum;Abend;Punkte;gewonnen;verloren;Seeger-Fabian\r\n"
+               b"Paula Wagner (Gotha);05.09.2026;Clubabend;412;7;1;900\r\n"
+               b"Anna Altenburg;05.09.2026;Clubabend;96;2;3;150\r\n")
+    import_totals(content, season, actor=Actor(None, "test"), source="p.csv")
+    assert not merged.imported_totals.exists()
+    assert kept.imported_totals.get().points == 412
+    assert "Paula Wagner (Gotha)" not in _standings(season)
+
+
+def test_totals_from_paper_naming_both_records_on_one_evening_are_refused() -> None:
+    from scoring.writes.import_problems import ImportProblem
+    from scoring.writes.paper import import_totals, plan_totals
+
+    club = make_club()
+    season = _season(club)
+    _merged_paula(club)
+    content = (b"Spieler;Datum;Abend;Punkte;gewonnen;verloren;Seeger-Fabian\r\n"
+               b"Paula Wagner (Gotha);05.09.2026;Clubabend;412;7;1;900\r\n"
+               b"Paula Wagner;05.09.2026;Clubabend;96;2;3;150\r\n")
+    plan = plan_totals(content, season)
+    assert plan.problems and "Paula Wagner" in plan.problems[0]
+    with pytest.raises(ImportProblem):
+        import_totals(content, season, actor=Actor(None, "test"), source="p.csv")
+
+
+def test_a_sheet_naming_a_merged_record_seats_the_kept_one() -> None:
+    from scoring.models import Table
+    from scoring.reads.export import sheet_csv
+    from scoring.reads.sheet import table_sheet, tables_with_everything
+    from scoring.writes.import_problems import ImportProblem
+    from scoring.writes.sheetcsv import import_sheet
+
+    club = make_club()
+    season = _season(club)
+    kept, merged, _admin = _merged_paula(club)
+    guest = Player.objects.create(club=club, name="Gerd Gast", guest=True)
+    others = list(club.players.filter(name__endswith="Altenburg").order_by("pk"))
+    played = _table(club, season, 0, [guest, *others[:3]])
+    table = tables_with_everything(Table.objects.filter(pk=played.pk)).get()
+    from django.utils import translation
+    with translation.override("de"):
+        content = sheet_csv(table_sheet(table, "de", explain=False))
+    profile = RuleProfile.objects.get(club=club, name=PRESETS["isko_tournament"]["name"])
+    target = evening_create(club=club, date=datetime.date(YEAR, 4, 1), profile=profile,
+                            season=season, series_rounds=None)
+    as_merged = content.replace("Gerd Gast", "Paula Wagner (Gotha)").encode()
+    import_sheet(as_merged, target, actor=Actor(None, "test"), source="s.csv")
+    assert not Seat.objects.filter(player=merged).exists()
+    assert Seat.objects.filter(player=kept, table__evening=target).count() == 1
+    assert "Paula Wagner (Gotha)" not in _standings(season)
+    # both of her names at one table: refused by name, nothing written
+    other = evening_create(club=club, date=datetime.date(YEAR, 4, 8), profile=profile,
+                           season=season, series_rounds=None)
+    both = content.replace("Gerd Gast", "Paula Wagner (Gotha)").replace(
+        others[0].name, "Paula Wagner").encode()
+    with pytest.raises(ImportProblem, match="Paula Wagner"):
+        import_sheet(both, other, actor=Actor(None, "test"), source="s.csv")
+    assert not Table.objects.filter(evening=other).exists()
