@@ -102,7 +102,7 @@ def test_a_claim_link_works_once_and_not_after_a_merge_or_a_desk_link() -> None:
 
 def test_the_claim_page_redirects_only_to_itself() -> None:
     club = make_club()
-    claim = people.claim_create(player=club.players.first(), by=None)
+    claim = people.claim_create(player=club.players.get(name="Anna Altenburg"), by=None)
     url = reverse("scoring:claim", args=[claim.token])
     answer = jar().post(url + "?next=https://evil.example/", {"action": "claim",
                                                               "next": "//evil.example/"})
