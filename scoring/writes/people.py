@@ -14,7 +14,7 @@ import unicodedata
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import F, Model, QuerySet
+from django.db.models import F, Model, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -27,12 +27,14 @@ from scoring.models import (
     ImportedTotal,
     League,
     Lineup,
+    MatchDay,
     Membership,
     Player,
     PlayerClaim,
     PlayerMerge,
     Seat,
     Signature,
+    Table,
     TableScore,
     TeamPlayer,
     Tournament,
@@ -404,30 +406,52 @@ def unmerge(*, record: PlayerMerge, reason: str, by: Any) -> PlayerMerge:
              _("merge of %(merged)s into %(kept)s undone") % {
                  "merged": merged.name, "kept": kept.name},
              reason=reason, before={"merge": fresh.pk, "moved": moved, "followed": followed})
-        _forget(moved, kept.club_id)  # the seats name every evening touched
+        # the evenings of the seats that went back, and of those that followed them
+        _forget({**moved, "seat": [*(moved.get("seat") or []), *followed.get("seat", [])],
+                 "lineup": [*(moved.get("lineup") or []), *followed.get("lineup", [])]},
+                kept.club_id)
     return fresh
 
 
 def _follow_seats(moved: dict[str, Any], kept: Player, merged: Player,
                   ) -> dict[str, list[int]]:
-    """The rows the lists made for the kept record, while the merge stood, at the tables
-    whose seats go back to the merged record: a deal changed there recomputed its table
-    scores (new rows), a player signed the list again (a new signature). They are the
-    merged record's as its seat is: they follow it back (the kept record sits at none of
-    those tables now), so no table is counted or signed for a player who does not sit at
-    it. Their ids, by kind, for the club log."""
-    tables = list(Seat.objects.filter(pk__in=moved.get("seat") or [], player=merged)
-                  .values_list("table_id", flat=True))
+    """The rows the lists made for the kept record while the merge stood, that belong to
+    what goes back to the merged record: at the tables whose seats go back, a deal changed
+    there recomputed the table scores (new rows) and a player signed again (a new
+    signature); a tournament entry that goes back was drawn meanwhile (new seats at the
+    tournament's tables); a team place that goes back was put in line-ups and seated at the
+    league's match days. They follow it back (the kept record could not hold a seat there
+    beside the moved one: one entry per tournament, one team per league), so no table is
+    counted, signed or seated for a record that is not the one entered. Their ids, by kind,
+    for the club log."""
+    returned = Seat.objects.filter(pk__in=moved.get("seat") or [], player=merged)
+    entries = Entrant.objects.filter(pk__in=moved.get("entrant") or [], player=merged)
+    places = TeamPlayer.objects.filter(pk__in=moved.get("team") or [], player=merged)
+    leagues = set(places.values_list("team__group__league_id", flat=True))
+    days = list(MatchDay.objects.filter(group__league_id__in=leagues).values_list(
+        "pk", flat=True))
+    tables = set(returned.values_list("table_id", flat=True))
+    tables |= set(Table.objects.filter(
+        Q(evening__tournament__in=entries.values("tournament_id"))
+        | Q(evening__match_day__in=days)).filter(seats__player=kept).values_list(
+            "pk", flat=True))
     if not tables:
         return {}
-    tables = [table for table in tables if not Seat.objects.filter(
-        table_id=table, player=kept).exists()]
+    # a table where the merged record sits already keeps the kept record's rows there
+    tables -= set(Seat.objects.filter(table_id__in=tables, player=merged).exclude(
+        pk__in=moved.get("seat") or []).values_list("table_id", flat=True))
     followed: dict[str, list[int]] = {}
-    for kind, model in (("score", TableScore), ("signature", Signature)):
-        ids = list(model._default_manager.filter(table_id__in=tables, player=kept)
-                   .order_by("pk").values_list("pk", flat=True))
+    rows: list[tuple[str, Any]] = [
+        ("seat", Seat.objects.filter(table_id__in=tables, player=kept)),
+        ("score", TableScore.objects.filter(table_id__in=tables, player=kept)),
+        ("signature", Signature.objects.filter(table_id__in=tables, player=kept)),
+        ("lineup", Lineup.objects.filter(match_day_id__in=days, player=kept).exclude(
+            pk__in=moved.get("lineup") or [])),
+    ]
+    for kind, found in rows:
+        ids = list(found.order_by("pk").values_list("pk", flat=True))
         if ids:
-            model._default_manager.filter(pk__in=ids).update(player=merged)
+            _KINDS[kind]._default_manager.filter(pk__in=ids).update(player=merged)
             followed[kind] = ids
     return followed
 

@@ -5,6 +5,9 @@ review after the merge): each test here failed on the code before its fix.
   signature made meanwhile at the merged record's tables (its table scores, its signatures)
   go back with the seats, so the season table and the federation ranking count the merged
   record's evenings for it again, and no row is left with a player who does not sit there.
+- A merge undone after a series was drawn or a match day played: the seats, line-ups,
+  scores and signatures the kept record got through the moved entry or team place go back
+  with it (the entry kept no seat: its series were lost to the tournament's ranking).
 - Imports after a merge (a sheet's CSV, totals from paper): a name of the merged record is
   the kept one, as the desk reads a typed name, so a file does not bring the merged record
   back beside the kept one (the season table split the person in two again); a file naming
@@ -249,3 +252,61 @@ def test_a_sheet_naming_a_merged_record_seats_the_kept_one() -> None:
     with pytest.raises(ImportProblem, match="Paula Wagner"):
         import_sheet(both, other, actor=Actor(None, "test"), source="s.csv")
     assert not Table.objects.filter(evening=other).exists()
+
+
+# ---------------------------------------------------------------- a draw during the merge
+
+def test_a_series_drawn_during_the_merge_goes_back_with_the_entry() -> None:
+    from scoring.writes.tournament import entrant_register, series_draw
+
+    from .tournaments import make_tournament
+
+    cache.clear()
+    club = make_club()
+    admin = make_user(club, "admin", username="chef")
+    tournament = make_tournament(club, players=11)
+    kept = Player.objects.create(club=club, name="Paula Wagner")
+    entrant = entrant_register(tournament=tournament, name="Paula Wagner (Gotha)", paid=True,
+                               at_door=True)
+    merged = entrant.player
+    record = people.merge(kept=kept, merged=merged, reason="the same Paula", by=admin)
+    series_draw(tournament=tournament, seed=1)  # she is drawn as the kept record
+    seat = Seat.objects.get(player=kept)
+    people.unmerge(record=record, reason="two Paulas after all", by=admin)
+    entrant.refresh_from_db()
+    seat.refresh_from_db()
+    assert entrant.player == merged
+    assert seat.player == merged  # the entry's seat, not a seat of nobody's entry
+    assert _strays() == []
+    assert not Seat.objects.filter(player=kept).exists()
+
+
+def test_a_match_day_played_during_the_merge_goes_back_with_the_team_place() -> None:
+    from scoring.models import Lineup, TeamPlayer
+    from scoring.writes import league as lw
+
+    from .leagues import check_in, make_day, make_league, play_series
+
+    cache.clear()
+    club = make_club()
+    admin = make_user(club, "admin", username="chef")
+    league = make_league(club)
+    place = TeamPlayer.objects.filter(team__group__league=league, position=2).order_by(
+        "pk").select_related("player").first()
+    assert place is not None
+    merged = place.player
+    kept = Player.objects.create(club=club, name=f"{merged.name} (neu)")
+    record = people.merge(kept=kept, merged=merged, reason="one person", by=admin)
+    day = make_day(league)
+    check_in(day)
+    lw.series_seat(day=day, seed=5)
+    play_series(day, 1)
+    assert Lineup.objects.filter(player=kept).exists()
+    assert Seat.objects.filter(player=kept).exists()
+    people.unmerge(record=record, reason="two after all", by=admin)
+    place.refresh_from_db()
+    assert place.player == merged
+    assert not Lineup.objects.filter(player=kept).exists()
+    assert not Seat.objects.filter(player=kept).exists()
+    assert Seat.objects.filter(player=merged, table__evening=day.evening).count() == 1
+    assert _strays() == []
