@@ -38,7 +38,7 @@ from scoring.writes import people
 from scoring.writes import signup as signups
 from scoring.writes.signing import player_codes
 
-from ..test_i18n import check_german, german_page, german_profiles
+from ..test_i18n import check_german, german_page, german_profiles, visible_text
 from .factories import make_club, make_user
 from .signing_fixtures import seated, short_table
 from .tournaments import make_tournament
@@ -336,3 +336,72 @@ def test_the_new_screens_speak_german() -> None:
                  must_show=["Anna Altenburg"])
     check_german(desk, reverse("scoring:tournament", args=[tournament.pk]),
                  must_show=["Paula Pik"])
+
+
+# ---------------------------------------------------------------- garbage in, never a 500
+
+GARBAGE = ["", "x" * 100_000, "\x00", "٠١٢٣٤٥", "１２３４５６", "123 456\u200b", "\u202e654321",
+           "-1", "9" * 40, "<script>alert(1)</script>", "😀" * 50, "%(name)s", "{{ 7*7 }}"]
+
+
+def test_garbage_on_every_new_form_is_never_a_500() -> None:
+    club = make_club()
+    club.sign_with_pin = True
+    club.save()
+    table = short_table(club)
+    admin = make_user(club, "admin", username="chef")
+    anna = seated(table)[0]
+    claim = people.claim_create(player=club.players.get(name="Fritz Altenburg"), by=admin)
+    tournament = signups.signup_settings(tournament=make_tournament(club, players=0),
+                                         open=True, closes=None, limit=None)
+    phone = reverse("scoring:sign-phone", args=[table.pk, sign_token(table)])
+    desk = jar()
+    desk.force_login(admin)
+    stranger = jar()
+    for value in GARBAGE:
+        answers = [
+            stranger.post(phone, {"code": value, "pin": value}),
+            stranger.post(phone, {"how": "account", "code": value}),
+            stranger.get(phone, {"code": value}),
+            desk.post(reverse("scoring:sign-tablet", args=[table.pk]),
+                      {"player": value, "pin": value}),
+            stranger.post(reverse("scoring:claim", args=[claim.token]), {
+                "action": "signup", "username": value, "email": value,
+                "password1": value, "password2": value}),
+            stranger.post(reverse("scoring:claim", args=[claim.token]), {"action": value}),
+            desk.post(reverse("scoring:player-member-number", args=[club.slug, anna.pk]),
+                      {"member_number": value}),
+            desk.post(reverse("scoring:player-merge", args=[club.slug]),
+                      {"kept": value, "merged": str(anna.pk), "reason": value}),
+            desk.get(reverse("scoring:members", args=[club.slug]), {"q": value}),
+            desk.post(reverse("scoring:me-results-visible"), {"results_visible": value}),
+            stranger.post(reverse("scoring:signup", args=[tournament.signup_key]), {
+                "name": value, "email": f"{len(value)}@example.org", "home_club": value}),
+        ]
+        for answer in answers:
+            assert answer.status_code < 500, (value[:20], answer.request["PATH_INFO"])
+    assert not Signature.objects.exists()
+    anna.refresh_from_db()
+    assert anna.member_number in ("", "123456", "-1", "%(name)s", "{{ 7*7 }}")
+
+
+def test_the_person_page_is_one_404_for_whatever_may_not_be_seen() -> None:
+    club = make_club()
+    gotha = make_club("gotha", "Skatfreunde Gotha")
+    anna = club.players.get(name="Anna Altenburg")
+    people.link(player=anna, user=make_user(club, "viewer", username="anna"),
+                by=make_user(club, "admin", username="chef"))
+    short_table(club)
+    unlinked = club.players.get(name="Bernd Altenburg")
+    outsider = jar()
+    outsider.force_login(make_user(gotha, "admin", username="gotha"))
+    answers = {}
+    for name, pk in (("linked", anna.pk), ("unlinked", unlinked.pk), ("none", 999_999)):
+        for who, client in (("anonymous", jar()), ("outsider", outsider)):
+            response = client.get(reverse("scoring:person-results", args=[pk]))
+            # what the page says (its nonce and request id differ on every answer)
+            body = visible_text(response.content.decode()).replace(str(pk), "PK")
+            answers[(name, who)] = (response.status_code, body)
+    assert {status for status, _body in answers.values()} == {404}
+    for who in ("anonymous", "outsider"):  # the same page, whatever the record is
+        assert len({body for (_name, by), (_s, body) in answers.items() if by == who}) == 1
