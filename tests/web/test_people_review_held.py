@@ -4,12 +4,15 @@ merge): each test pins down a refusal so that it stays one.
 - claim links: used twice, after the record was merged or linked at the desk meanwhile;
 - merges: A into B and then B into C refused, two merges into one record undone in either
   order restore exactly, a league captain's place and a PIN signature move and come back;
-- the phone's code and account paths on a closed evening sign nobody;
+- the phone's code and account paths on a closed evening sign nobody; the codes used before
+  an admin's correction of a signed list sign nobody after it;
 - "Mein Platz" after the entrant was withdrawn or the tournament deleted;
 - the signup desk's drop by another tournament's admin and another club's;
 - sign-in: a user name that NFKC-folds to another account's name signs in to neither with
   the other's password;
-- the new screens in German show no English.
+- the new screens in German show no English;
+- garbage on every new form is never a 500; the person page is one 404 for whoever may not
+  see it, whatever the record.
 """
 
 from __future__ import annotations
@@ -405,3 +408,29 @@ def test_the_person_page_is_one_404_for_whatever_may_not_be_seen() -> None:
     assert {status for status, _body in answers.values()} == {404}
     for who in ("anonymous", "outsider"):  # the same page, whatever the record is
         assert len({body for (_name, by), (_s, body) in answers.items() if by == who}) == 1
+
+
+def test_a_code_used_before_an_admins_correction_of_the_signed_list_is_dead() -> None:
+    from scoring.writes.services import Actor, deal_edit
+
+    from .factories import won
+
+    table = short_table(make_club())
+    url = reverse("scoring:sign-phone", args=[table.pk, sign_token(table)])
+    players = seated(table)
+    table.refresh_from_db()
+    codes = player_codes(table, [p.pk for p in players])
+    for player in players:  # every player signs with his code: the list is locked
+        assert jar().post(url, {"code": codes[player.pk]}).status_code == 302
+    table.refresh_from_db()
+    assert table.signed_at is not None
+    deal = table.deals.order_by("position").first()
+    assert deal is not None
+    admin = make_user(table.evening.club, "admin", username="chef")
+    deal_edit(deal=deal, record=won(1, 80), reason="the points were wrong",
+              expected_version=table.version, actor=Actor(admin, "chef", admin=True))
+    assert not Signature.objects.exists()
+    for player in players:  # the old codes sign nobody again
+        answer = jar().post(url, {"code": codes[player.pk]})
+        assert answer.status_code == 422
+    assert not Signature.objects.exists()
