@@ -10,6 +10,7 @@ query more for the tables it does not hold)."""
 from __future__ import annotations
 
 import datetime
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,7 +75,7 @@ class DeskPlayer:
 
 def matches(player: Player, query: str) -> bool:
     """The desk's search: a part of the name (any case) or the member number."""
-    query = query.strip().casefold()
+    query = unicodedata.normalize("NFKC", query).strip().casefold()  # as numbers are kept
     return (not query or query in player.name.casefold()
             or (bool(player.member_number) and query == player.member_number.casefold()))
 

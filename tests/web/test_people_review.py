@@ -310,3 +310,13 @@ def test_a_match_day_played_during_the_merge_goes_back_with_the_team_place() -> 
     assert not Seat.objects.filter(player=kept).exists()
     assert Seat.objects.filter(player=merged, table__evening=day.evening).count() == 1
     assert _strays() == []
+
+
+def test_the_desk_finds_a_member_number_typed_in_fullwidth(client: Client) -> None:
+    club = make_club()
+    admin = make_user(club, "admin", username="chef")
+    people.member_number(player=club.players.get(name="Anna Altenburg"), number="TH-0815",
+                         by=admin)
+    client.force_login(admin)
+    page = client.get(reverse("scoring:members", args=[club.slug]), {"q": "ｔｈ－０８１５"})
+    assert page.context["players_found"] == 1
