@@ -10,6 +10,7 @@ query more for the tables it does not hold)."""
 from __future__ import annotations
 
 import datetime
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,6 +47,15 @@ def club_claim(club: Any, pk: int) -> PlayerClaim | None:
     return PlayerClaim.objects.select_related("player").filter(player__club=club, pk=pk).first()
 
 
+def players_by_name(club: Any) -> dict[str, Player]:
+    """The club's players by name, as the desk reads a typed name (forms.club.find_player):
+    a record merged into another one is the one it was merged into, so that a file read in
+    after a merge (a sheet's CSV, totals from paper) does not bring the merged record back
+    beside the kept one. One query."""
+    return {p.name: p.merged_into if p.merged_into is not None else p
+            for p in Player.objects.filter(club=club).select_related("merged_into")}
+
+
 def claim_by_token(token: str) -> PlayerClaim | None:
     return PlayerClaim.objects.select_related("player__club", "player__merged_into",
                                               "created_by").filter(token=token).first()
@@ -65,7 +75,7 @@ class DeskPlayer:
 
 def matches(player: Player, query: str) -> bool:
     """The desk's search: a part of the name (any case) or the member number."""
-    query = query.strip().casefold()
+    query = unicodedata.normalize("NFKC", query).strip().casefold()  # as numbers are kept
     return (not query or query in player.name.casefold()
             or (bool(player.member_number) and query == player.member_number.casefold()))
 

@@ -54,6 +54,7 @@ from scoring.models import (
     Scoring,
     Season,
 )
+from scoring.reads.people import players_by_name
 from scoring.writes.import_problems import ImportProblem
 from scoring.writes.services import Actor, check_season, evening_audit
 
@@ -280,6 +281,25 @@ def _figures(lines: list[TotalLine] | list[ImportedTotal]) -> set[tuple[Any, ...
     return out
 
 
+def _one_person_twice(lines: list[TotalLine], records: dict[str, Player]) -> str:
+    """A problem if two lines of one evening name two records of one person (one merged
+    into the other at the desk): the evening would count him twice. "" if none do."""
+    first: dict[int, TotalLine] = {}
+    for line in lines:
+        record = records.get(line.player)
+        if record is None:
+            continue
+        if record.pk in first:
+            other = first[record.pk]
+            return _("Lines %(first)d and %(line)d: %(other)s and %(player)s are one person "
+                     "(the desk merged the two records into %(kept)s): give the evening's "
+                     "total once.") % {"first": other.line, "line": line.line,
+                                       "other": other.player, "player": line.player,
+                                       "kept": record.name}
+        first[record.pk] = line
+    return ""
+
+
 def plan_totals(content: bytes, season: Season) -> PaperPlan:
     """Read and check the whole file against the club: what would be added, what is there
     already, and every problem by line. Writes nothing."""
@@ -310,8 +330,13 @@ def plan_totals(content: bytes, season: Season) -> PaperPlan:
     if not rows:
         plan.problems.append(_("The file has a header line but no lines of totals."))
     club = season.club
-    known = set(Player.objects.filter(club=club).values_list("name", flat=True))
+    records = players_by_name(club)
+    known = set(records)
     for (when, name), lines in sorted(groups.items()):
+        twice = _one_person_twice(lines, records)
+        if twice:
+            plan.problems.append(twice)
+            continue
         evening = PaperEvening(when, name, lines)
         same = list(Evening.objects.filter(club=club, date=when, name=name)
                     .prefetch_related("imported_totals__player", "tables"))
@@ -341,7 +366,7 @@ def import_totals(content: bytes, season: Season, *, actor: Actor, source: str) 
         if plan.problems:
             raise ImportProblem(" ".join(plan.problems))
         club = season.club
-        players = {p.name: p for p in Player.objects.filter(club=club)}
+        players = players_by_name(club)
         what = source or _("standard input")
         for paper in plan.evenings:
             if not paper.added:

@@ -10,13 +10,15 @@ message for the person who asked, and nothing is written."""
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import F, Model, QuerySet
+from django.db.models import F, Model, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from scoring.collation import invisible_characters
 from scoring.models import (
     AccountSettings,
     ClubLogEntry,
@@ -25,12 +27,14 @@ from scoring.models import (
     ImportedTotal,
     League,
     Lineup,
+    MatchDay,
     Membership,
     Player,
     PlayerClaim,
     PlayerMerge,
     Seat,
     Signature,
+    Table,
     TableScore,
     TeamPlayer,
     Tournament,
@@ -122,7 +126,13 @@ def unlink(*, player: Player, by: Any) -> Player:
 def member_number(*, player: Player, number: str, by: Any) -> Player:
     """Set (or clear, with "") a player's member number: unique on the site. The refusal
     names nothing of another club."""
-    number = " ".join(number.split())
+    # as the site compares names: another width of the same digits is the same number, and
+    # an invisible character would make a second "12345" that reads like the first
+    number = " ".join(unicodedata.normalize("NFKC", number).split())
+    bad = invisible_characters(number)
+    if bad:
+        raise Refused(_("A member number may not contain invisible or control characters "
+                        "(%(codes)s): type it again without them.") % {"codes": ", ".join(bad)})
     if len(number) > MEMBER_NUMBER_LENGTH:
         raise Refused(_("A member number has at most %(count)d characters.")
                       % {"count": MEMBER_NUMBER_LENGTH})
@@ -132,7 +142,7 @@ def member_number(*, player: Player, number: str, by: Any) -> Player:
         fresh = _locked(player)
         if fresh.member_number == number:
             return fresh
-        if number and Player.objects.filter(member_number=number).exclude(
+        if number and Player.objects.filter(member_number__iexact=number).exclude(
                 pk=fresh.pk).exists():
             raise Refused(taken)
         old = fresh.member_number
@@ -386,6 +396,7 @@ def unmerge(*, record: PlayerMerge, reason: str, by: Any) -> PlayerMerge:
         if user_id is not None and kept.user_id == user_id:
             Player.objects.filter(pk=kept.pk).update(user=None)
             Player.objects.filter(pk=merged.pk).update(user_id=user_id)
+        followed = _follow_seats(moved, kept, merged)
         Player.objects.filter(pk=merged.pk).update(merged_into=None)
         fresh.undone_at = timezone.now()
         fresh.undone_by = by if by.is_authenticated else None
@@ -394,9 +405,55 @@ def unmerge(*, record: PlayerMerge, reason: str, by: Any) -> PlayerMerge:
         _log(kept, ClubLogEntry.Action.UNMERGE, by,
              _("merge of %(merged)s into %(kept)s undone") % {
                  "merged": merged.name, "kept": kept.name},
-             reason=reason, before={"merge": fresh.pk, "moved": moved})
-        _forget(moved, kept.club_id)
+             reason=reason, before={"merge": fresh.pk, "moved": moved, "followed": followed})
+        # the evenings of the seats that went back, and of those that followed them
+        _forget({**moved, "seat": [*(moved.get("seat") or []), *followed.get("seat", [])],
+                 "lineup": [*(moved.get("lineup") or []), *followed.get("lineup", [])]},
+                kept.club_id)
     return fresh
+
+
+def _follow_seats(moved: dict[str, Any], kept: Player, merged: Player,
+                  ) -> dict[str, list[int]]:
+    """The rows the lists made for the kept record while the merge stood, that belong to
+    what goes back to the merged record: at the tables whose seats go back, a deal changed
+    there recomputed the table scores (new rows) and a player signed again (a new
+    signature); a tournament entry that goes back was drawn meanwhile (new seats at the
+    tournament's tables); a team place that goes back was put in line-ups and seated at the
+    league's match days. They follow it back (the kept record could not hold a seat there
+    beside the moved one: one entry per tournament, one team per league), so no table is
+    counted, signed or seated for a record that is not the one entered. Their ids, by kind,
+    for the club log."""
+    returned = Seat.objects.filter(pk__in=moved.get("seat") or [], player=merged)
+    entries = Entrant.objects.filter(pk__in=moved.get("entrant") or [], player=merged)
+    places = TeamPlayer.objects.filter(pk__in=moved.get("team") or [], player=merged)
+    leagues = set(places.values_list("team__group__league_id", flat=True))
+    days = list(MatchDay.objects.filter(group__league_id__in=leagues).values_list(
+        "pk", flat=True))
+    tables = set(returned.values_list("table_id", flat=True))
+    tables |= set(Table.objects.filter(
+        Q(evening__tournament__in=entries.values("tournament_id"))
+        | Q(evening__match_day__in=days)).filter(seats__player=kept).values_list(
+            "pk", flat=True))
+    if not tables:
+        return {}
+    # a table where the merged record sits already keeps the kept record's rows there
+    tables -= set(Seat.objects.filter(table_id__in=tables, player=merged).exclude(
+        pk__in=moved.get("seat") or []).values_list("table_id", flat=True))
+    followed: dict[str, list[int]] = {}
+    rows: list[tuple[str, Any]] = [
+        ("seat", Seat.objects.filter(table_id__in=tables, player=kept)),
+        ("score", TableScore.objects.filter(table_id__in=tables, player=kept)),
+        ("signature", Signature.objects.filter(table_id__in=tables, player=kept)),
+        ("lineup", Lineup.objects.filter(match_day_id__in=days, player=kept).exclude(
+            pk__in=moved.get("lineup") or [])),
+    ]
+    for kind, found in rows:
+        ids = list(found.order_by("pk").values_list("pk", flat=True))
+        if ids:
+            _KINDS[kind]._default_manager.filter(pk__in=ids).update(player=merged)
+            followed[kind] = ids
+    return followed
 
 
 # ---------------------------------------------------------------- the person's own choice

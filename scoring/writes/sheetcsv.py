@@ -34,6 +34,7 @@ from scoring.reads.deal_labels import (
     RECORD_NAMES,
     game_for,
 )
+from scoring.reads.people import players_by_name
 from scoring.writes import scores
 from scoring.writes.import_problems import ImportProblem
 from scoring.writes.paper import MAX_LINES, whole_number
@@ -385,11 +386,18 @@ def import_sheet(content: bytes, evening: Evening, *, actor: Actor, source: str)
         if evening.closed:
             raise ImportProblem(_("This evening is closed: reopen it first."))
         club = evening.club
-        known = {p.name: p for p in Player.objects.filter(club=club)}
-        seated = []
+        known = players_by_name(club)  # a merged record's name: the kept record
+        seated: list[Player] = []
         for name in plan.players:
             if name not in known:
                 known[name] = Player.objects.create(club=club, name=name)
+            twin = next((p for p in seated if p.pk == known[name].pk), None)
+            if twin is not None:
+                raise ImportProblem(_(
+                    "Line 1: %(other)s and %(name)s are one person (the desk merged the two "
+                    "records into %(kept)s): a player sits at a table once.") % {
+                        "other": plan.players[seated.index(twin)], "name": name,
+                        "kept": twin.name})
             seated.append(known[name])
         busy = set(Player.objects.filter(seats__table__evening=evening,
                                          seats__table__series=1).values_list("name", flat=True))
