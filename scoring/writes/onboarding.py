@@ -192,8 +192,14 @@ def account_named(username: str) -> Any | None:
     key = username_key(username)
     found = [user for user in users.objects.filter(username__iexact=key)
              if username_key(user.username) == key]
-    if not found and not key.isascii():  # SQLite folds the case of ASCII letters only
-        found = [user for user in users.objects.all() if username_key(user.username) == key]
+    if not found and not key.isascii():
+        # SQLite folds the case of ASCII letters only: a name with other letters ("ÄRGER"
+        # for "ärger", fullwidth of old) is compared here, among the names that have such
+        # letters at all (a few), read as names only
+        found = [user for user in users.objects.filter(username__regex=r"[^\x00-\x7f]")
+                 .only("pk", "username") if username_key(user.username) == key]
+        if len(found) == 1:
+            return users.objects.get(pk=found[0].pk)
     return found[0] if len(found) == 1 else None
 
 
