@@ -62,8 +62,9 @@ def _log(player: Player, action: str, by: Any, summary: str, reason: str = "",
 def _locked(player: Player) -> Player:
     """The player as he is now, under a lock on his row (PostgreSQL; SQLite's transaction
     holds the write lock), so that two desks or a desk and a claim are served in turn."""
-    fresh = Player.objects.select_for_update().select_related("club", "user").filter(
-        pk=player.pk).first()
+    # of=self: the account is an outer join, which PostgreSQL does not lock
+    fresh = Player.objects.select_for_update(of=("self",)).select_related(
+        "club", "user").filter(pk=player.pk).first()
     if fresh is None:
         raise Refused(_("This player no longer exists: nothing was changed."))
     return fresh
@@ -382,7 +383,7 @@ def unmerge(*, record: PlayerMerge, reason: str, by: Any) -> PlayerMerge:
     if not reason:
         raise Refused(_("Give a reason for undoing the merge: the club log keeps it."))
     with transaction.atomic():
-        fresh = PlayerMerge.objects.select_for_update().select_related(
+        fresh = PlayerMerge.objects.select_for_update(of=("self",)).select_related(
             "kept", "merged").filter(pk=record.pk).first()
         if fresh is None or fresh.undone_at is not None:
             raise Refused(_("This merge was undone already."))
