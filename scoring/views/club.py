@@ -450,7 +450,11 @@ def code_wait_message(seconds: int) -> str:
         minutes) % {"minutes": minutes}
 
 
-def _use_code(request: HttpRequest, code: str, form: CodeForm | None = None) -> HttpResponse:
+def _use_code(request: HttpRequest, code: str, form: CodeForm | None = None, *,
+              count: bool = True) -> HttpResponse:
+    """``count``: a wrong code counts against this device and address; only the entry form's
+    POST does (any web page could make its visitors' browsers GET ``/t/<wrong>/`` as images
+    and burn a club address's allowance)."""
     wait, counted = access.counted(*(key for key, _limit in _code_keys(request)))
     if wait:
         # even the right code waits, or guessing would go on: it is not looked up
@@ -461,7 +465,7 @@ def _use_code(request: HttpRequest, code: str, form: CodeForm | None = None) -> 
         return response
     table = access.table_by_code(code)
     if table is None:
-        for key, limit in _code_keys(request, make=True):
+        for key, limit in _code_keys(request, make=True) if count else []:
             access.note_failure(key, limit)
         return render(request, "scoring/club/code_entry.html", {
             "form": form or CodeForm(initial={"code": code}), "unknown": True}, status=404)
@@ -484,8 +488,9 @@ def code_entry(request: HttpRequest) -> HttpResponse:
 
 
 def code(request: HttpRequest, code: str) -> HttpResponse:
-    """The address a table's QR code holds: opens the table's entry screen on this device."""
-    return _use_code(request, normalize_code(code))
+    """The address a table's QR code holds: opens the table's entry screen on this device. A
+    wrong code answers the entry form without counting (only the form's POST counts)."""
+    return _use_code(request, normalize_code(code), count=False)
 
 
 urlpatterns: list[URLPattern] = [
