@@ -72,6 +72,16 @@ class DayProgress:
         return self.seated >= series_count and all(t.complete for t in self.tables)
 
 
+def public_group(key: str, pk: int) -> LeagueGroup | None:
+    """The group ``pk`` of the public league whose page key is ``key`` (its PDFs are for
+    whoever has the key, as its page is); None for a wrong key, another league's group or a
+    league no longer public."""
+    if not key:
+        return None
+    return (LeagueGroup.objects.select_related("league__club")
+            .filter(pk=pk, league__board_key=key, league__public=True).first())
+
+
 def day_progress(day: MatchDay) -> DayProgress:
     ranking = evening_ranking(day.evening)
     tables = tuple(TableState(s.number, p.table.number, p.counted, p.length)
