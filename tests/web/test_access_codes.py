@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
-from django.http import HttpResponse
 from django.test import Client, RequestFactory
 from django.urls import reverse
 from django.utils import timezone
@@ -19,6 +19,9 @@ from scoring.models import Table
 from scoring.writes.services import table_create
 
 from .factories import make_club, make_table, make_user
+
+if TYPE_CHECKING:
+    from .factories import TestResponse
 
 pytestmark = pytest.mark.django_db
 
@@ -37,7 +40,7 @@ def granted(client: Client, table: Table) -> bool:
     return access.has_grant(request, table)
 
 
-def guess(client: Client, code: str) -> HttpResponse:
+def guess(client: Client, code: str) -> TestResponse:
     """A code typed into the entry form: the one way a wrong code is counted."""
     return client.post(reverse("scoring:code-entry"), {"code": code})
 
