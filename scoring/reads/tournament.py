@@ -193,20 +193,25 @@ def place_page(rows: list[Row], user_id: int | None) -> tuple[int, Row] | None:
 @dataclass
 class EntrantCounts:
     total: int
-    checked_in: int
+    checked_in: int  # present: checked in and not withdrawn
     paid: int
     playing: int  # checked in and not withdrawn before ``series``
+    withdrawn: int = 0
 
 
 def entrant_counts(tournament: Tournament, series: int) -> EntrantCounts:
-    """The desk's counts in one aggregate query (not the field loaded to count it)."""
+    """The desk's counts in one aggregate query (not the field loaded to count it). A player
+    who withdrew keeps ``checked_in`` (the record of having been there) but is no longer
+    present: counted as withdrawn, not as checked in."""
     row = tournament.entrants.aggregate(
-        n_total=Count("pk"), n_checked_in=Count("pk", filter=Q(checked_in=True)),
+        n_total=Count("pk"), n_checked_in=Count("pk", filter=Q(
+            checked_in=True, withdrawn_after__isnull=True)),
         n_paid=Count("pk", filter=Q(paid=True)),
         n_playing=Count("pk", filter=Q(checked_in=True) & (
-            Q(withdrawn_after__isnull=True) | Q(withdrawn_after__gte=series))))
+            Q(withdrawn_after__isnull=True) | Q(withdrawn_after__gte=series))),
+        n_withdrawn=Count("pk", filter=Q(withdrawn_after__isnull=False)))
     return EntrantCounts(row["n_total"], row["n_checked_in"], row["n_paid"],
-                         row["n_playing"])
+                         row["n_playing"], row["n_withdrawn"])
 
 
 def unpaid_players(tournament: Tournament, series: int) -> list[int]:
@@ -417,10 +422,14 @@ class TournamentRanking:
 
     def unfinished(self, series: int) -> TableProgress | None:
         """The first table of ``series`` that has not played its series yet."""
+        return next(iter(self.unfinished_tables(series)), None)
+
+    def unfinished_tables(self, series: int) -> list[TableProgress]:
+        """Every table of ``series`` that has not played its series yet, in table order."""
         if series < 1 or series > len(self.progress):
-            return None
-        return next((t for t in self.progress[series - 1]
-                     if t.length is not None and not t.complete), None)
+            return []
+        return [t for t in self.progress[series - 1]
+                if t.length is not None and not t.complete]
 
     def finished(self, series: int) -> bool:
         return 1 <= series <= len(self.progress) and self.unfinished(series) is None

