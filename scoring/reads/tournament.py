@@ -359,6 +359,58 @@ def prize_amounts(pot: Decimal, prizes: Sequence[str]) -> list[Decimal]:
     return amounts
 
 
+def prize_inversions(pot: Decimal, prizes: Sequence[str]) -> list[int]:
+    """The places whose prize exceeds the prize of the place just above them (checking
+    neighbours finds every inversion). Shares are compared with shares, amounts with amounts;
+    a share and a fixed amount only while there is a pot to take the share of (before
+    anybody paid, 10 % of nothing says nothing)."""
+    amounts = prize_amounts(pot, prizes)
+    found = []
+    for place in range(2, len(prizes) + 1):
+        lower, higher = prizes[place - 1], prizes[place - 2]
+        if lower.endswith("%") and higher.endswith("%"):
+            above = Decimal(lower[:-1]) > Decimal(higher[:-1])
+        elif lower.endswith("%") != higher.endswith("%") and pot <= 0:
+            above = False
+        else:
+            above = amounts[place - 1] > amounts[place - 2]
+        if above:
+            found.append(place)
+    return found
+
+
+def prize_warnings(tournament: Tournament, paid: int) -> list[str]:
+    """The desk's warnings about the prize tables (not refusals: a club may mean it): a
+    lower place paying more than the one above, with the pot of the ``paid`` entry fees.
+    The other lists' tables (their pots are their own) compare amount with amount and share
+    with share."""
+    currency = tournament.evening.currency
+    pot = (tournament.entry_fee * paid).quantize(CENT)
+    tables: list[tuple[str, Decimal, list[str]]] = [(_("Prizes"), pot, tournament.prizes)]
+    for name in tournament.categories or []:
+        tables.append((_("Prizes of category %(name)s") % {"name": name}, ZERO,
+                       list_prize_table(tournament, "category", name)))
+    tables.append((_("Team prizes"), ZERO, list_prize_table(tournament, "team")))
+    tables.append((_("Tandem prizes"), ZERO, list_prize_table(tournament, "tandem")))
+
+    def shown(prize: str, amount: Decimal, table_pot: Decimal) -> str:
+        if not prize.endswith("%"):
+            return f"{prize} {currency}"
+        return f"{prize} = {amount} {currency}" if table_pot > 0 else prize
+
+    warnings = []
+    for title, table_pot, table in tables:
+        amounts = prize_amounts(table_pot, table)
+        for place in prize_inversions(table_pot, table):
+            warnings.append(_(
+                "%(table)s: place %(place)d (%(prize)s) pays more than place %(higher)d "
+                "(%(above)s).") % {
+                    "table": title, "place": place, "higher": place - 1,
+                    "prize": shown(table[place - 1], amounts[place - 1], table_pot),
+                    "above": shown(table[place - 2], amounts[place - 2], table_pot)})
+    return warnings
+
+
 def split_prizes(pot: Decimal, prizes: Sequence[str], ranks: Sequence[int],
                  ) -> tuple[list[Decimal], Decimal]:
     """The payout of each ranked row (``ranks``: their places, best first, equal places

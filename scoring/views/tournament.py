@@ -43,6 +43,7 @@ from scoring.reads.tournament import (
     entrant_counts,
     entrant_search,
     place_page,
+    prize_warnings,
     ranking_search,
     seat_list_search,
     series_summaries,
@@ -169,6 +170,7 @@ def tournament_page(request: HttpRequest, pk: int) -> HttpResponse:
         "playing": counts.playing, "paid": counts.paid, "checked_in": counts.checked_in,
         "draw_form": DrawForm(),
         "unpaid": unpaid_players(tournament, next_series),
+        "prize_warnings": prize_warnings(tournament, counts.paid),
         "settings_form": SettingsForm(initial=SettingsForm.initial_for(tournament),
                                       tournament=tournament),
         "board_url": request.build_absolute_uri(
@@ -231,6 +233,8 @@ def tournament_settings(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             board.forget(tournament)
             messages.success(request, _("The settings are saved."))
+            for warning in prize_warnings(tournament, entrant_counts(tournament, 1).paid):
+                messages.warning(request, warning)
     else:
         for errors in form.errors.values():
             for message in errors:

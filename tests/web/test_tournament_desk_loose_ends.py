@@ -5,6 +5,7 @@ on a found entrant keeps the desk's search, a lower prize above a higher one is 
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from unittest import mock
 
 import pytest
@@ -13,6 +14,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.models import Entrant
+from scoring.reads.tournament import prize_inversions
 from scoring.writes import tournament as tw
 
 from .factories import make_club, make_user
@@ -65,3 +67,26 @@ def test_toggling_a_found_entrant_keeps_the_search(client: Client) -> None:
     assert not Entrant.objects.get(pk=who.pk).paid
     found = client.get(response["Location"]).content.decode()
     assert f'value="{query}"' in found and "1 entrant found." in found
+
+
+def test_a_lower_prize_above_a_higher_one_is_warned_of_and_saved(client: Client) -> None:
+    t = make_tournament(make_club(), players=8, prizes=["50%", "30%", "10.00"])
+    client.force_login(make_user(t.club, "admin"))
+    desk = reverse("scoring:tournament", args=[t.pk])
+    assert "pays more than" not in client.get(desk).content.decode()
+    response = client.post(reverse("scoring:tournament-settings", args=[t.pk]),
+                           {"reseat": "draw", "tie_rule": "won", "public": "",
+                            "prizes": "20.00\n30.00\n5%\n10%"}, follow=True)
+    t.refresh_from_db()
+    assert t.prizes == ["20.00", "30.00", "5%", "10%"]  # a warning, not a refusal
+    page = response.content.decode()
+    for text in ("place 2 (30.00 EUR) pays more than place 1 (20.00 EUR)",
+                 "place 4 (10% = 8.00 EUR) pays more than place 3 (5% = 4.00 EUR)"):
+        assert page.count(text) == 2  # the message after saving and the desk's standing note
+    assert "place 3" not in page.replace("than place 3", "")
+
+
+def test_shares_and_amounts_are_compared_only_with_a_pot() -> None:
+    assert prize_inversions(Decimal("0"), ["10%", "5.00"]) == []
+    assert prize_inversions(Decimal("100"), ["10%", "15.00"]) == [2]
+    assert prize_inversions(Decimal("0"), ["10%", "15%", "20.00", "30.00"]) == [2, 4]
