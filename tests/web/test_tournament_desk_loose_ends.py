@@ -15,9 +15,12 @@ from django.urls import reverse
 
 from scoring.models import Entrant
 from scoring.reads.tournament import prize_inversions
+from scoring.views import board
+from scoring.writes import league as lw
 from scoring.writes import tournament as tw
 
 from .factories import make_club, make_user
+from .leagues import check_in, make_day, make_league, play_series
 from .tournaments import fill_series, make_tournament
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english")]
@@ -90,3 +93,40 @@ def test_shares_and_amounts_are_compared_only_with_a_pot() -> None:
     assert prize_inversions(Decimal("0"), ["10%", "5.00"]) == []
     assert prize_inversions(Decimal("100"), ["10%", "15.00"]) == [2]
     assert prize_inversions(Decimal("0"), ["10%", "15%", "20.00", "30.00"]) == [2, 4]
+
+
+def test_the_boards_speak_the_clubs_language_not_the_visitors(client: Client) -> None:
+    t = make_tournament(make_club(), players=8, public=True)
+    tw.series_draw(tournament=t, seed=1)
+    urls = [reverse(name, args=[t.board_key]) for name in (
+        "scoring:board", "scoring:board-tv", "scoring:board-fragment",
+        "scoring:board-tv-fragment")]
+    for url in urls:  # the club's default: German, for an English visitor too
+        response = client.get(url, HTTP_ACCEPT_LANGUAGE="en")
+        assert response.status_code == 200 and response["Content-Language"] == "de", url
+        assert ">Platz</th>" in response.content.decode()
+    t.club.language = "en"
+    t.club.save(update_fields=["language"])
+    board.forget(t)
+    for url in urls:
+        response = client.get(url, HTTP_ACCEPT_LANGUAGE="de")
+        assert response.status_code == 200 and response["Content-Language"] == "en", url
+        assert ">Place</th>" in response.content.decode()
+    page = client.get(urls[0], HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert '<html lang="en"' in page and "Live board" in page
+
+
+def test_the_public_league_page_speaks_the_clubs_language(client: Client) -> None:
+    league = make_league(make_club(), public=True, rounds=2)
+    day = make_day(league)
+    check_in(day)
+    lw.series_seat(day=day, seed=3)
+    play_series(day, 1)
+    url = reverse("scoring:league-public", args=[league.board_key])
+    german = client.get(url, HTTP_ACCEPT_LANGUAGE="en")  # the club's default: German
+    assert german["Content-Language"] == "de"
+    assert '<html lang="de"' in german.content.decode() and "Tabelle" in german.content.decode()
+    league.club.language = "en"
+    league.club.save(update_fields=["language"])
+    english = client.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert '<html lang="en"' in english and "League table" in english
