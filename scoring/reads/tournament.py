@@ -24,6 +24,7 @@ from django.db.models import Count, Q, QuerySet, Sum
 from django.utils.translation import gettext as _
 
 from scoring.models import Entrant, Player, Seat, Table, Tournament, TournamentSeries
+from scoring.money import money
 from scoring.reads.signing import FINISHED, PLAYING, SIGNED, STATUS_WORDS
 from scoring.reads.standings import Standing, TableProgress, evening_ranking
 
@@ -394,9 +395,11 @@ def prize_warnings(tournament: Tournament, paid: int) -> list[str]:
     tables.append((_("Tandem prizes"), ZERO, list_prize_table(tournament, "tandem")))
 
     def shown(prize: str, amount: Decimal, table_pot: Decimal) -> str:
+        """The prize as the page writes numbers: "30,00 EUR", "10 % = 13,00 EUR"."""
         if not prize.endswith("%"):
-            return f"{prize} {currency}"
-        return f"{prize} = {amount} {currency}" if table_pot > 0 else prize
+            return f"{money(prize, 2)} {currency}"
+        share = f"{money(prize[:-1])}%"
+        return f"{share} = {money(amount, 2)} {currency}" if table_pot > 0 else share
 
     warnings = []
     for title, table_pot, table in tables:

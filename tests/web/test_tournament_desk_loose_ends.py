@@ -12,9 +12,10 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from scoring.models import Entrant
-from scoring.reads.tournament import prize_inversions
+from scoring.reads.tournament import prize_inversions, prize_warnings
 from scoring.views import board
 from scoring.writes import league as lw
 from scoring.writes import tournament as tw
@@ -93,6 +94,15 @@ def test_shares_and_amounts_are_compared_only_with_a_pot() -> None:
     assert prize_inversions(Decimal("0"), ["10%", "5.00"]) == []
     assert prize_inversions(Decimal("100"), ["10%", "15.00"]) == [2]
     assert prize_inversions(Decimal("0"), ["10%", "15%", "20.00", "30.00"]) == [2, 4]
+
+
+def test_the_prize_warning_writes_numbers_as_the_page_does() -> None:
+    t = make_tournament(make_club(), players=8, prizes=["20.00", "30.00", "5%", "12.5%"])
+    with translation.override("de"):
+        warnings = prize_warnings(t, paid=8)
+    assert len(warnings) == 2
+    assert "(30,00 EUR)" in warnings[0] and "(20,00 EUR)" in warnings[0]
+    assert "(12,5% = 10,00 EUR)" in warnings[1] and "(5% = 4,00 EUR)" in warnings[1]
 
 
 def test_the_boards_speak_the_clubs_language_not_the_visitors(client: Client) -> None:
