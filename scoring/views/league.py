@@ -33,7 +33,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import URLPattern, path, reverse
-from django.utils.translation import get_language
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
@@ -401,7 +401,9 @@ def _has(request: HttpRequest, etag: str) -> bool:
 @require_safe
 def public_page(request: HttpRequest, key: str) -> HttpResponse:
     league, version = _public_league(key)
-    language = (get_language() or "de")[:2]
+    # the club's language (Club.language, as its mails), not the visitor's: the public page
+    # is the club's notice board
+    language = (league.club.language or "de")[:2]
     state = live.digest(version, language, *map(live.template_digest, PUBLIC_PARTS))
     etag = f'W/"league-{state}"'
     if _has(request, etag):
@@ -410,12 +412,14 @@ def public_page(request: HttpRequest, key: str) -> HttpResponse:
         cache_key = f"league-public:{league.pk}:{state}"
         body: str | None = cache.get(cache_key)
         if body is None:
-            groups = [group_context(g) for g in by_name(league.groups.all())]
-            body = render_to_string(PUBLIC_TEMPLATE, {"league": league, "groups": groups})
+            with translation.override(language):
+                groups = [group_context(g) for g in by_name(league.groups.all())]
+                body = render_to_string(PUBLIC_TEMPLATE, {"league": league, "groups": groups})
             cache.set(cache_key, body, PUBLIC_SECONDS)
         response = HttpResponse(body)
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache"
+    response["Content-Language"] = language
     return response
 
 
