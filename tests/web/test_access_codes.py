@@ -304,18 +304,47 @@ def test_waiting_answers_make_no_sessions(settings: Settings, clock: Clock) -> N
     assert Session.objects.count() == sessions
 
 
-def test_a_wrong_code_in_an_address_counts_nothing(settings: Settings, clock: Clock) -> None:
+def test_another_sites_images_of_the_address_count_nothing(settings: Settings,
+                                                           clock: Clock) -> None:
     """Issue 36: any web page's images (``<img src=".../t/WRONG/">``) could burn the club
-    address's allowance. Only the entry form's POST counts; a GET of a wrong code answers the
-    same page, counting nothing."""
+    address's allowance. Asked for by another site's page the address neither opens nor
+    counts: the entry form with the code filled in, the same answer for the right code."""
     settings.TABLE_CODE_FREE_FAILURES_PER_ADDRESS = 3
     table = make_table(make_club())
+    elsewhere = [{"HTTP_SEC_FETCH_SITE": "cross-site", "HTTP_SEC_FETCH_DEST": "image"},
+                 {"HTTP_SEC_FETCH_SITE": "cross-site", "HTTP_SEC_FETCH_DEST": "document"},
+                 {"HTTP_SEC_FETCH_SITE": "same-origin", "HTTP_SEC_FETCH_DEST": "image"}]
     for i in range(20):
         page = Client().get(reverse("scoring:code", args=[f"WRONG{i:03d}"]),
-                            HTTP_ACCEPT_LANGUAGE="en")
-        assert page.status_code == 404
-        assert 'name="code"' in page.content.decode()
+                            HTTP_ACCEPT_LANGUAGE="en", **elsewhere[i % 3])
+        assert page.status_code == 200
+        assert f'value="WRONG{i:03d}"' in page.content.decode()
     assert access.waiting(access.limit_key("code-address", "127.0.0.1")) == 0
+    # the right code from elsewhere: the same form, nothing opened (no oracle)
+    stranger = Client()
+    right = stranger.get(reverse("scoring:code", args=[table.access_code]), **elsewhere[1])
+    assert right.status_code == 200 and not granted(stranger, table)
+    assert f'value="{table.access_code}"' in right.content.decode()
     tablet = Client()
     assert guess(tablet, table.access_code).status_code == 302
     assert granted(tablet, table)
+
+
+def test_a_scanned_code_opens_and_a_scripts_guesses_count(settings: Settings,
+                                                          clock: Clock) -> None:
+    """A QR code scanned (a navigation no site started) opens the table at once; a client
+    without Fetch metadata (a script) is counted as the form is: guessing stays limited."""
+    settings.TABLE_CODE_FREE_FAILURES_PER_ADDRESS = 3
+    table = make_table(make_club())
+    phone = Client()
+    opened = phone.get(reverse("scoring:code", args=[table.access_code]),
+                       HTTP_SEC_FETCH_SITE="none", HTTP_SEC_FETCH_DEST="document")
+    assert opened.status_code == 302 and granted(phone, table)
+    for i in range(5):
+        Client().get(reverse("scoring:code", args=[f"WRONG{i:03d}"]))
+    assert access.waiting(access.limit_key("code-address", "127.0.0.1")) > 0
+    late = Client()
+    assert late.get(reverse("scoring:code", args=[table.access_code])).status_code == 429
+    assert not granted(late, table)
+
+
