@@ -311,18 +311,19 @@ def test_another_sites_images_of_the_address_count_nothing(settings: Settings,
     counts: the entry form with the code filled in, the same answer for the right code."""
     settings.TABLE_CODE_FREE_FAILURES_PER_ADDRESS = 3
     table = make_table(make_club())
-    elsewhere = [{"HTTP_SEC_FETCH_SITE": "cross-site", "HTTP_SEC_FETCH_DEST": "image"},
-                 {"HTTP_SEC_FETCH_SITE": "cross-site", "HTTP_SEC_FETCH_DEST": "document"},
-                 {"HTTP_SEC_FETCH_SITE": "same-origin", "HTTP_SEC_FETCH_DEST": "image"}]
+    elsewhere = [{"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Dest": "image"},
+                 {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Dest": "document"},
+                 {"Sec-Fetch-Site": "same-origin", "Sec-Fetch-Dest": "image"}]
     for i in range(20):
         page = Client().get(reverse("scoring:code", args=[f"WRONG{i:03d}"]),
-                            HTTP_ACCEPT_LANGUAGE="en", **elsewhere[i % 3])
+                            headers={"Accept-Language": "en", **elsewhere[i % 3]})
         assert page.status_code == 200
         assert f'value="WRONG{i:03d}"' in page.content.decode()
     assert access.waiting(access.limit_key("code-address", "127.0.0.1")) == 0
     # the right code from elsewhere: the same form, nothing opened (no oracle)
     stranger = Client()
-    right = stranger.get(reverse("scoring:code", args=[table.access_code]), **elsewhere[1])
+    right = stranger.get(reverse("scoring:code", args=[table.access_code]),
+                         headers=elsewhere[1])
     assert right.status_code == 200 and not granted(stranger, table)
     assert f'value="{table.access_code}"' in right.content.decode()
     tablet = Client()
@@ -338,7 +339,7 @@ def test_a_scanned_code_opens_and_a_scripts_guesses_count(settings: Settings,
     table = make_table(make_club())
     phone = Client()
     opened = phone.get(reverse("scoring:code", args=[table.access_code]),
-                       HTTP_SEC_FETCH_SITE="none", HTTP_SEC_FETCH_DEST="document")
+                       headers={"Sec-Fetch-Site": "none", "Sec-Fetch-Dest": "document"})
     assert opened.status_code == 302 and granted(phone, table)
     for i in range(5):
         Client().get(reverse("scoring:code", args=[f"WRONG{i:03d}"]))
