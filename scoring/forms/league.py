@@ -91,6 +91,10 @@ class TeamForm(forms.Form):
         field = self.fields["club"]
         assert isinstance(field, forms.ChoiceField)
         field.choices = [("", _("— a guest club —")), *clubs]
+        # only the clubs the secretary is an admin of are offered (reads.league.team_clubs)
+        field.error_messages["invalid_choice"] = _(
+            "You can add a club of the site only if you are one of its admins; enter any "
+            "other club as a guest club by name.")
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

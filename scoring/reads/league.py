@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from django.db.models import Sum
 from django.utils import timezone
 
-from scoring.collation import name_key
+from scoring.collation import by_name, name_key
 from scoring.engine import (
     LeagueDay,
     LeagueDayResult,
@@ -28,6 +28,7 @@ from scoring.engine import (
     league_standings,
 )
 from scoring.models import (
+    Club,
     League,
     LeagueGroup,
     Lineup,
@@ -70,6 +71,23 @@ class DayProgress:
 
     def finished(self, series_count: int) -> bool:
         return self.seated >= series_count and all(t.complete for t in self.tables)
+
+
+def public_group(key: str, pk: int) -> LeagueGroup | None:
+    """The group ``pk`` of the public league whose page key is ``key`` (its PDFs are for
+    whoever has the key, as its page is); None for a wrong key, another league's group or a
+    league no longer public."""
+    if not key:
+        return None
+    return (LeagueGroup.objects.select_related("league__club")
+            .filter(pk=pk, league__board_key=key, league__public=True).first())
+
+
+def team_clubs(admin_of: frozenset[int]) -> list[Club]:
+    """The clubs of the site whose team a league secretary may enter: those he is an admin of
+    (a club comes into a league with its own consent); any other club as a guest club by
+    name."""
+    return by_name(Club.objects.filter(pk__in=admin_of).only("pk", "name"))
 
 
 def day_progress(day: MatchDay) -> DayProgress:

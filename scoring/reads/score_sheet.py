@@ -111,6 +111,13 @@ class ScoreSheet:
         return self.seeger_fabian_totals is not None
 
     @property
+    def series_played(self) -> bool:
+        """The table's series is played (its rounds of a Preisskat or league day): no next
+        round and no next dealer to show (issue 36: "Runde 13 · nächster Geber")."""
+        length = self.table.evening.series_length(len(self.players))
+        return length is not None and self.counted >= length
+
+    @property
     def lost_bonus(self) -> int:
         return 40 if len(self.players) == 3 else 30
 

@@ -24,6 +24,7 @@ from django.db.models import Count, Q, QuerySet, Sum
 from django.utils.translation import gettext as _
 
 from scoring.models import Entrant, Player, Seat, Table, Tournament, TournamentSeries
+from scoring.money import money
 from scoring.reads.signing import FINISHED, PLAYING, SIGNED, STATUS_WORDS
 from scoring.reads.standings import Standing, TableProgress, evening_ranking
 
@@ -193,20 +194,25 @@ def place_page(rows: list[Row], user_id: int | None) -> tuple[int, Row] | None:
 @dataclass
 class EntrantCounts:
     total: int
-    checked_in: int
+    checked_in: int  # present: checked in and not withdrawn
     paid: int
     playing: int  # checked in and not withdrawn before ``series``
+    withdrawn: int = 0
 
 
 def entrant_counts(tournament: Tournament, series: int) -> EntrantCounts:
-    """The desk's counts in one aggregate query (not the field loaded to count it)."""
+    """The desk's counts in one aggregate query (not the field loaded to count it). A player
+    who withdrew keeps ``checked_in`` (the record of having been there) but is no longer
+    present: counted as withdrawn, not as checked in."""
     row = tournament.entrants.aggregate(
-        n_total=Count("pk"), n_checked_in=Count("pk", filter=Q(checked_in=True)),
+        n_total=Count("pk"), n_checked_in=Count("pk", filter=Q(
+            checked_in=True, withdrawn_after__isnull=True)),
         n_paid=Count("pk", filter=Q(paid=True)),
         n_playing=Count("pk", filter=Q(checked_in=True) & (
-            Q(withdrawn_after__isnull=True) | Q(withdrawn_after__gte=series))))
+            Q(withdrawn_after__isnull=True) | Q(withdrawn_after__gte=series))),
+        n_withdrawn=Count("pk", filter=Q(withdrawn_after__isnull=False)))
     return EntrantCounts(row["n_total"], row["n_checked_in"], row["n_paid"],
-                         row["n_playing"])
+                         row["n_playing"], row["n_withdrawn"])
 
 
 def unpaid_players(tournament: Tournament, series: int) -> list[int]:
@@ -354,6 +360,60 @@ def prize_amounts(pot: Decimal, prizes: Sequence[str]) -> list[Decimal]:
     return amounts
 
 
+def prize_inversions(pot: Decimal, prizes: Sequence[str]) -> list[int]:
+    """The places whose prize exceeds the prize of the place just above them (checking
+    neighbours finds every inversion). Shares are compared with shares, amounts with amounts;
+    a share and a fixed amount only while there is a pot to take the share of (before
+    anybody paid, 10 % of nothing says nothing)."""
+    amounts = prize_amounts(pot, prizes)
+    found = []
+    for place in range(2, len(prizes) + 1):
+        lower, higher = prizes[place - 1], prizes[place - 2]
+        if lower.endswith("%") and higher.endswith("%"):
+            above = Decimal(lower[:-1]) > Decimal(higher[:-1])
+        elif lower.endswith("%") != higher.endswith("%") and pot <= 0:
+            above = False
+        else:
+            above = amounts[place - 1] > amounts[place - 2]
+        if above:
+            found.append(place)
+    return found
+
+
+def prize_warnings(tournament: Tournament, paid: int) -> list[str]:
+    """The desk's warnings about the prize tables (not refusals: a club may mean it): a
+    lower place paying more than the one above, with the pot of the ``paid`` entry fees.
+    The other lists' tables (their pots are their own) compare amount with amount and share
+    with share."""
+    currency = tournament.evening.currency
+    pot = (tournament.entry_fee * paid).quantize(CENT)
+    tables: list[tuple[str, Decimal, list[str]]] = [(_("Prizes"), pot, tournament.prizes)]
+    for name in tournament.categories or []:
+        tables.append((_("Prizes of category %(name)s") % {"name": name}, ZERO,
+                       list_prize_table(tournament, "category", name)))
+    tables.append((_("Team prizes"), ZERO, list_prize_table(tournament, "team")))
+    tables.append((_("Tandem prizes"), ZERO, list_prize_table(tournament, "tandem")))
+
+    def shown(prize: str, amount: Decimal, table_pot: Decimal) -> str:
+        """The prize as the page writes numbers: "30,00 EUR", "10 % = 13,00 EUR"."""
+        if not prize.endswith("%"):
+            return f"{money(prize, 2)} {currency}"
+        share = f"{money(prize[:-1])}%"
+        return f"{share} = {money(amount, 2)} {currency}" if table_pot > 0 else share
+
+    warnings = []
+    for title, table_pot, table in tables:
+        amounts = prize_amounts(table_pot, table)
+        for place in prize_inversions(table_pot, table):
+            warnings.append(_(
+                "%(table)s: place %(place)d (%(prize)s) pays more than place %(higher)d "
+                "(%(above)s).") % {
+                    "table": title, "place": place, "higher": place - 1,
+                    "prize": shown(table[place - 1], amounts[place - 1], table_pot),
+                    "above": shown(table[place - 2], amounts[place - 2], table_pot)})
+    return warnings
+
+
 def split_prizes(pot: Decimal, prizes: Sequence[str], ranks: Sequence[int],
                  ) -> tuple[list[Decimal], Decimal]:
     """The payout of each ranked row (``ranks``: their places, best first, equal places
@@ -417,10 +477,14 @@ class TournamentRanking:
 
     def unfinished(self, series: int) -> TableProgress | None:
         """The first table of ``series`` that has not played its series yet."""
+        return next(iter(self.unfinished_tables(series)), None)
+
+    def unfinished_tables(self, series: int) -> list[TableProgress]:
+        """Every table of ``series`` that has not played its series yet, in table order."""
         if series < 1 or series > len(self.progress):
-            return None
-        return next((t for t in self.progress[series - 1]
-                     if t.length is not None and not t.complete), None)
+            return []
+        return [t for t in self.progress[series - 1]
+                if t.length is not None and not t.complete]
 
     def finished(self, series: int) -> bool:
         return 1 <= series <= len(self.progress) and self.unfinished(series) is None

@@ -56,7 +56,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import URLPattern, path, reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
@@ -186,21 +186,40 @@ def _last(key: str, tv: bool) -> Board | None:
 
 
 def _current(key: str, tv: bool, version_only: bool = False
-             ) -> tuple[str, Board | None, Tournament | None]:
-    """The board's version and (unless ``version_only``) the board to show, and the
-    tournament; while the database is gone, the last board kept (no tournament), or the
-    DatabaseError again when there is none."""
+             ) -> tuple[str, Board | None, Tournament | None, str]:
+    """The board's version and (unless ``version_only``) the board to show, the tournament
+    and the language the board speaks: the club's (Club.language, as its mails), not the
+    visitor's, for a wall or phone in the club's hall shows the club's board. While the
+    database is gone, the last board kept (no tournament), or the DatabaseError again when
+    there is none."""
+    lang = _languages.get(key) or (get_language() or "de")[:2]
     try:
         tournament, version = _lookup(key)
+        lang = _remember_language(key, tournament.club.language)
         if version_only:
-            return version, None, tournament
-        return version, _fragment(tournament, version, tv), tournament
+            return version, None, tournament, lang
+        with translation.override(lang):
+            return version, _fragment(tournament, version, tv), tournament, lang
     except DatabaseError:
-        last = _last(key, tv)
+        with translation.override(lang):
+            last = _last(key, tv)
         if last is None:
             raise
         _warn(key, last.version)
-        return last.version, last, None
+        return last.version, last, None, lang
+
+
+_languages: dict[str, str] = {}  # the club's language of the boards this worker served
+
+
+def _remember_language(key: str, language: str) -> str:
+    """The club's language of this board, kept for a moment the database is gone."""
+    language = (language or "de")[:2]
+    with _local_lock:
+        _languages[key] = language
+        while len(_languages) > LOCAL_ENTRIES * 8:
+            _languages.pop(next(iter(_languages)))
+    return language
 
 
 _warned = [-math.inf]  # when this worker last said it serves a kept board
@@ -305,8 +324,16 @@ def _turn(request: HttpRequest) -> int:
 
 
 def _page(request: HttpRequest, key: str, tv: bool) -> HttpResponse:
-    _version, shown, tournament = _current(key, tv)
+    _version, shown, tournament, lang = _current(key, tv)
     assert shown is not None
+    with translation.override(lang):
+        response = _page_in(request, key, tv, shown, tournament)
+    response["Content-Language"] = lang
+    return response
+
+
+def _page_in(request: HttpRequest, key: str, tv: bool, shown: Board,
+             tournament: Tournament | None) -> HttpResponse:
     query = "" if tv else " ".join(request.GET.get("find", "").split())[:FIND_LENGTH]
     found = find(shown, query) if query else []
     if len(found) == 1 and "at" not in request.GET:
@@ -357,7 +384,15 @@ def _fragment_view(request: HttpRequest, key: str, tv: bool) -> HttpResponse:
     """The board itself, conditional: static/js/board.js polls it with the ETag of the board
     it shows and gets 304 Not Modified (nothing rendered, nothing read but the version) or
     the new board in the same round trip."""
-    version, last, tournament = _current(key, tv, version_only=True)
+    version, last, tournament, lang = _current(key, tv, version_only=True)
+    with translation.override(lang):
+        response = _fragment_in(request, key, tv, version, last, tournament)
+    response["Content-Language"] = lang
+    return response
+
+
+def _fragment_in(request: HttpRequest, key: str, tv: bool, version: str, last: Board | None,
+                 tournament: Tournament | None) -> HttpResponse:
     etag = _etag(version, tv)
     shown = last
     if not _has(request, etag) and tournament is not None:
@@ -397,7 +432,7 @@ def board_tv_fragment(request: HttpRequest, key: str) -> HttpResponse:
 def board_version_view(request: HttpRequest, key: str) -> HttpResponse:
     """The board's version with an ETag: mostly 304 Not Modified, no query within a second
     of the last."""
-    version, _shown, _tournament = _current(key, False, version_only=True)
+    version, _shown, _tournament, _lang = _current(key, False, version_only=True)
     etag = f'"board-{version}"'
     if _has(request, etag):
         response = HttpResponse(status=304)

@@ -451,6 +451,8 @@ def code_wait_message(seconds: int) -> str:
 
 
 def _use_code(request: HttpRequest, code: str, form: CodeForm | None = None) -> HttpResponse:
+    """Open the table of ``code`` on this device; a wrong code counts against this device
+    and address (a running wait holds even the right code)."""
     wait, counted = access.counted(*(key for key, _limit in _code_keys(request)))
     if wait:
         # even the right code waits, or guessing would go on: it is not looked up
@@ -483,9 +485,28 @@ def code_entry(request: HttpRequest) -> HttpResponse:
     return render(request, "scoring/club/code_entry.html", {"form": form})
 
 
+def _opened_here(request: HttpRequest) -> bool:
+    """Whether this GET is a person opening the address: a top-level navigation that no
+    other site started (a scanned QR code or a typed address: Sec-Fetch-Site "none"; a link
+    of this site). A client that sends no Fetch metadata (an old browser, a script) counts
+    as one. An image or frame on another site's page is not."""
+    site = request.headers.get("Sec-Fetch-Site")
+    dest = request.headers.get("Sec-Fetch-Dest")
+    return site in (None, "none", "same-origin", "same-site") and dest in (None, "document")
+
+
 def code(request: HttpRequest, code: str) -> HttpResponse:
-    """The address a table's QR code holds: opens the table's entry screen on this device."""
-    return _use_code(request, normalize_code(code))
+    """The address a table's QR code holds: opens the table's entry screen on this device,
+    and a wrong code counts as the form's does. Asked for by another site's page (an image,
+    a link from elsewhere) it neither opens nor counts: it shows the entry form with the
+    code filled in, the same answer for a right and a wrong code, and the person opens it
+    with one tap (the form's POST). So no page elsewhere can burn a club address's allowance
+    through its visitors' browsers, and claiming to come from elsewhere guesses nothing."""
+    code = normalize_code(code)
+    if not _opened_here(request):
+        return render(request, "scoring/club/code_entry.html",
+                      {"form": CodeForm(initial={"code": code})})
+    return _use_code(request, code)
 
 
 urlpatterns: list[URLPattern] = [

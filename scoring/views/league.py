@@ -33,7 +33,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import URLPattern, path, reverse
-from django.utils.translation import get_language
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
@@ -61,7 +61,7 @@ from scoring.models import (
 )
 from scoring.notation import match_points
 from scoring.reads import live
-from scoring.reads.league import GroupNumbers, group_numbers, player_ranking
+from scoring.reads.league import GroupNumbers, group_numbers, player_ranking, team_clubs
 from scoring.writes import league as writes
 
 PUBLIC_TEMPLATE = "scoring/league/public.html"
@@ -171,16 +171,22 @@ Bound = dict[tuple[str, int], forms.Form]  # (action, target id) -> the posted, 
 class _Choices:
     """The forms' choices, read once for the page."""
 
-    def __init__(self, league: League) -> None:
+    def __init__(self, league: League, admin_of: frozenset[int]) -> None:
         self.league = league
-        self._clubs: list[tuple[str, str]] | None = None
+        self.admin_of = admin_of
+        self._clubs: dict[int, Club] | None = None
         self._members: list[tuple[str, str]] | None = None
 
     @property
-    def clubs(self) -> list[tuple[str, str]]:
+    def club_by_pk(self) -> dict[int, Club]:
+        """The clubs a team may come from: those the secretary is an admin of."""
         if self._clubs is None:
-            self._clubs = [(str(c.pk), c.name) for c in by_name(Club.objects.only("pk", "name"))]
+            self._clubs = {c.pk: c for c in team_clubs(self.admin_of)}
         return self._clubs
+
+    @property
+    def clubs(self) -> list[tuple[str, str]]:
+        return [(str(pk), c.name) for pk, c in self.club_by_pk.items()]
 
     @property
     def members(self) -> list[tuple[str, str]]:
@@ -196,10 +202,11 @@ def _team_choices(teams: list[Team]) -> list[tuple[str, str]]:
     return [(str(t.pk), t.name) for t in teams]
 
 
-def _league_page(request: HttpRequest, league: League, secretary: bool,
+def _league_page(request: HttpRequest, league: League, rights: access.LeagueAccess,
                  bound: Bound | None = None) -> HttpResponse:
     bound = bound or {}
-    choices = _Choices(league)
+    secretary = rights.secretary
+    choices = _Choices(league, rights.host_clubs)
     groups = {g.pk: GroupView(g) for g in league.groups.all()}
     teams = by_name(Team.objects.filter(group__league=league).select_related("club"))
     team_views: dict[int, TeamView] = {}
@@ -248,12 +255,12 @@ def _post_target(request: HttpRequest, name: str) -> int:
         raise Http404 from None
 
 
-def _change(request: HttpRequest, league: League,
+def _change(request: HttpRequest, league: League, rights: access.LeagueAccess,
             ) -> tuple[str, int, forms.Form, Callable[[], str] | None]:
     """The posted change: (action, target, its form, the change to make once the form is
     valid, returning the message of success)."""
     action = request.POST.get("action", "")
-    choices = _Choices(league)
+    choices = _Choices(league, rights.host_clubs)
     if action == "settings":
         settings_form = LeagueSettingsForm(request.POST)
 
@@ -283,7 +290,8 @@ def _change(request: HttpRequest, league: League,
                 data = team_form.cleaned_data
                 made = writes.team_create(
                     group=target, name=data["name"], club_name=data["club_name"],
-                    club=Club.objects.get(pk=data["club"]) if data["club"] else None)
+                    club=choices.club_by_pk[data["club"]] if data["club"] else None,
+                    by=request.user)
                 return _("The team %(name)s is added.") % {"name": made.name}
             return action, target.pk, team_form, team
         group_teams = by_name(target.teams.all())
@@ -337,10 +345,10 @@ def _change(request: HttpRequest, league: League,
 def league_page(request: HttpRequest, pk: int) -> HttpResponse:
     league, rights = access.league_for(request, pk)
     if request.method != "POST":
-        return _league_page(request, league, rights.secretary)
+        return _league_page(request, league, rights)
     if not rights.secretary:
         raise PermissionDenied
-    action, target, form, change = _change(request, league)
+    action, target, form, change = _change(request, league, rights)
     if form.is_valid() and change is not None:
         try:
             done = change()
@@ -353,7 +361,7 @@ def league_page(request: HttpRequest, pk: int) -> HttpResponse:
                       "day": f"group-{target}", "player": f"team-{target}",
                       "set": f"set-{target}"}[action]
             return redirect(reverse("scoring:league", args=[league.pk]) + f"#{anchor}")
-    return _league_page(request, league, True, {(action, target): form})
+    return _league_page(request, league, rights, {(action, target): form})
 
 
 # ---------------------------------------------------------------- a group
@@ -393,7 +401,9 @@ def _has(request: HttpRequest, etag: str) -> bool:
 @require_safe
 def public_page(request: HttpRequest, key: str) -> HttpResponse:
     league, version = _public_league(key)
-    language = (get_language() or "de")[:2]
+    # the club's language (Club.language, as its mails), not the visitor's: the public page
+    # is the club's notice board
+    language = (league.club.language or "de")[:2]
     state = live.digest(version, language, *map(live.template_digest, PUBLIC_PARTS))
     etag = f'W/"league-{state}"'
     if _has(request, etag):
@@ -402,12 +412,14 @@ def public_page(request: HttpRequest, key: str) -> HttpResponse:
         cache_key = f"league-public:{league.pk}:{state}"
         body: str | None = cache.get(cache_key)
         if body is None:
-            groups = [group_context(g) for g in by_name(league.groups.all())]
-            body = render_to_string(PUBLIC_TEMPLATE, {"league": league, "groups": groups})
+            with translation.override(language):
+                groups = [group_context(g) for g in by_name(league.groups.all())]
+                body = render_to_string(PUBLIC_TEMPLATE, {"league": league, "groups": groups})
             cache.set(cache_key, body, PUBLIC_SECONDS)
         response = HttpResponse(body)
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache"
+    response["Content-Language"] = language
     return response
 
 

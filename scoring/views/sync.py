@@ -23,6 +23,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import URLPattern, path
 from django.utils.translation import gettext as _
@@ -241,11 +242,17 @@ def _clean(value: Any) -> bool:
 
 
 def _body(request: HttpRequest) -> dict[str, Any]:
-    """The operation, checked for its shape (the engine checks the record itself)."""
-    if len(request.body) > MAX_BODY:
+    """The operation, checked for its shape (the engine checks the record itself). A body
+    too large (beyond MAX_BODY, or beyond Django's DATA_UPLOAD_MAX_MEMORY_SIZE, which Django
+    refuses to read) is refused, never answered "try again": sent again it stays too large."""
+    try:
+        raw = request.body
+    except RequestDataTooBig:
+        raise Refused(None, _("The operation is too large.")) from None
+    if len(raw) > MAX_BODY:
         raise Refused(None, _("The operation is too large."))
     try:
-        data = json.loads(request.body, parse_constant=_no_constant)
+        data = json.loads(raw, parse_constant=_no_constant)
     except (ValueError, RecursionError):
         raise Refused(None, _("The operation is not valid JSON.")) from None
     if not isinstance(data, dict) or not _clean(data):

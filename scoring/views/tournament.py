@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -42,6 +43,7 @@ from scoring.reads.tournament import (
     entrant_counts,
     entrant_search,
     place_page,
+    prize_warnings,
     ranking_search,
     seat_list_search,
     series_summaries,
@@ -168,6 +170,7 @@ def tournament_page(request: HttpRequest, pk: int) -> HttpResponse:
         "playing": counts.playing, "paid": counts.paid, "checked_in": counts.checked_in,
         "draw_form": DrawForm(),
         "unpaid": unpaid_players(tournament, next_series),
+        "prize_warnings": prize_warnings(tournament, counts.paid),
         "settings_form": SettingsForm(initial=SettingsForm.initial_for(tournament),
                                       tournament=tournament),
         "board_url": request.build_absolute_uri(
@@ -195,10 +198,13 @@ def entrant_action(request: HttpRequest, pk: int, entrant: int) -> HttpResponse:
     except ValidationError as err:
         for message in err.messages:
             messages.error(request, message)
-    # back to the desk's page that shows this entrant
-    page = tournament.entrants.filter(number__lt=who.number).count() // ENTRANTS_PER_PAGE + 1
+    # back to the desk's page that shows this entrant, in the search the desk showed
+    query = " ".join(request.POST.get("q", "").split())[:100]
+    page = entrant_search(tournament, query).filter(
+        number__lt=who.number).count() // ENTRANTS_PER_PAGE + 1
+    params = {**({"q": query} if query else {}), **({"page": str(page)} if page > 1 else {})}
     return redirect(reverse("scoring:tournament", args=[tournament.pk])
-                    + (f"?page={page}" if page > 1 else "") + f"#entrant-{who.pk}")
+                    + (f"?{urlencode(params)}" if params else "") + f"#entrant-{who.pk}")
 
 
 @require_POST
@@ -227,6 +233,8 @@ def tournament_settings(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             board.forget(tournament)
             messages.success(request, _("The settings are saved."))
+            for warning in prize_warnings(tournament, entrant_counts(tournament, 1).paid):
+                messages.warning(request, warning)
     else:
         for errors in form.errors.values():
             for message in errors:

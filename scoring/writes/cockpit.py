@@ -12,6 +12,7 @@ from datetime import datetime
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
+from scoring.collation import invisible_characters
 from scoring.models import Tournament, TournamentSeries
 from scoring.reads import cockpit as reads
 from scoring.reads.cockpit import MAX_MINUTES, MIN_MINUTES, NOTICE_LENGTH
@@ -56,6 +57,11 @@ def notice_send(*, tournament: Tournament, text: str,
     if len(text) > NOTICE_LENGTH:
         raise ValidationError(_("The message is at most %(length)d characters long.")
                               % {"length": NOTICE_LENGTH})
+    bad = invisible_characters(text)
+    if bad:  # a bidi control turns the line around on every table screen
+        raise ValidationError(_("The message may not contain invisible or control characters "
+                                "(%(codes)s): type it again without them.")
+                              % {"codes": ", ".join(bad)})
     sent = at or reads.now()
     Tournament.objects.filter(pk=tournament.pk).update(notice=text, notice_at=sent)
     tournament.notice, tournament.notice_at = text, sent

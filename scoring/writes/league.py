@@ -20,6 +20,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from scoring import draw, league_draw
 from scoring.collation import refuse_invisible
@@ -33,6 +34,7 @@ from scoring.models import (
     Lineup,
     MatchDay,
     MatchSeries,
+    Membership,
     Player,
     ReportSignature,
     RuleProfile,
@@ -111,9 +113,19 @@ def group_create(*, league: League, name: str) -> LeagueGroup:
     return group
 
 
+CLUB_WITHOUT_CONSENT = gettext_noop(
+    "You can add a club of the site only if you are one of its admins; enter any other club "
+    "as a guest club by name.")
+
+
 def team_create(*, group: LeagueGroup, name: str, club: Club | None = None,
-                club_name: str = "") -> Team:
-    """A team from a club of the site (``club``) or a guest club by name."""
+                club_name: str = "", by: Any = None) -> Team:
+    """A team from a club of the site (``club``) or a guest club by name. ``by``: the user
+    adding it, who must be an admin of ``club`` (a club comes into a league with its own
+    consent; None: the code's own callers, the demo and tests)."""
+    if club is not None and by is not None and not Membership.objects.filter(
+            user=by, club=club, role=Membership.Role.ADMIN).exists():
+        raise ValidationError(_(CLUB_WITHOUT_CONSENT))
     team = Team(group=group, name=_name(name, _("Give the team's name.")), club=club,
                 club_name=" ".join(club_name.split()) or (club.name if club else ""))
     team.full_clean()

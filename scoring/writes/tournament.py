@@ -8,6 +8,7 @@ public board is cached under it and the tables' versions)."""
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -20,6 +21,7 @@ from django.utils.translation import ngettext
 from scoring import draw
 from scoring.collation import refuse_invisible, username_skeleton
 from scoring.models import AuditEntry, Club, Entrant, Player, Tournament, TournamentSeries
+from scoring.reads.standings import TableProgress
 from scoring.reads.tournament import series_history, tournament_ranking
 from scoring.writes import seating, services
 
@@ -282,13 +284,9 @@ def series_draw(*, tournament: Tournament, seed: int | None = None,
         method = "lot"
         if number > 1:
             ranking = tournament_ranking(locked)
-            waiting = ranking.unfinished(number - 1)
+            waiting = ranking.unfinished_tables(number - 1)
             if waiting:
-                raise ValidationError(_(
-                    "Series %(series)d is not finished yet: table %(table)d has played "
-                    "%(count)d of %(length)d games.") % {
-                        "series": number - 1, "table": waiting.table.number,
-                        "count": waiting.counted, "length": waiting.length})
+                raise ValidationError(_unfinished_message(number - 1, waiting))
             method = locked.reseat
             unsigned = list(evening.tables.filter(
                 series=number - 1, signed_at__isnull=True).order_by("number"))
@@ -327,3 +325,24 @@ def series_draw(*, tournament: Tournament, seed: int | None = None,
             repeated_pairs=draw.repeated_pairs(groups, history))
         _bump(tournament)
     return drawn
+
+
+UNFINISHED_NAMED = 10  # tables the draw's refusal names before "and N more"
+
+
+def _unfinished_message(series: int, waiting: Sequence[TableProgress]) -> str:
+    """The draw's refusal while tables of ``series`` still play: how many, and which (the
+    first few and how many more, so 168 tables do not make a page of text)."""
+    named = ", ".join(_("table %(table)d (%(count)d of %(length)d games)") % {
+        "table": t.table.number, "count": t.counted, "length": t.length or 0}
+        for t in waiting[:UNFINISHED_NAMED])
+    more = len(waiting) - UNFINISHED_NAMED
+    if more > 0:
+        named += " " + ngettext("and %(count)d more table", "and %(count)d more tables",
+                                more) % {"count": more}
+    return ngettext(
+        "Series %(series)d is not finished yet: %(count)d table has not played all its "
+        "games: %(tables)s.",
+        "Series %(series)d is not finished yet: %(count)d tables have not played all their "
+        "games: %(tables)s.", len(waiting)) % {
+            "series": series, "count": len(waiting), "tables": named}

@@ -111,6 +111,7 @@ NOT_PAGES = {
     "match-day-seat": "POST only: the form is on the match day's desk",
     "match-day-sign": "POST only: the buttons are on the match day",
     "match-day-report-pdf": "PDF", "league-table-pdf": "PDF", "league-players-pdf": "PDF",
+    "league-public-table-pdf": "PDF", "league-public-players-pdf": "PDF",
     "claim-create": "POST only: the button is on the members page",
     "claim-revoke": "POST only: the button is on the members page",
     "player-unlink": "POST only: the button is on the members page",

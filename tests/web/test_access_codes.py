@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
@@ -18,6 +19,9 @@ from scoring.models import Table
 from scoring.writes.services import table_create
 
 from .factories import make_club, make_table, make_user
+
+if TYPE_CHECKING:
+    from .factories import TestResponse
 
 pytestmark = pytest.mark.django_db
 
@@ -34,6 +38,11 @@ def granted(client: Client, table: Table) -> bool:
     request.session = client.session
     request.user = AnonymousUser()
     return access.has_grant(request, table)
+
+
+def guess(client: Client, code: str) -> TestResponse:
+    """A code typed into the entry form: the one way a wrong code is counted."""
+    return client.post(reverse("scoring:code-entry"), {"code": code})
 
 
 def table_screen(table: Table) -> str:
@@ -148,9 +157,9 @@ def clock(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Clock:
 def test_wrong_codes_slow_this_device_down(client: Client, clock: Clock) -> None:
     table = make_table(make_club())
     for i in range(5):
-        response = client.get(reverse("scoring:code", args=[f"WRONG{i:03d}"]))
+        response = guess(client, f"WRONG{i:03d}")
         assert response.status_code == 404
-    blocked = client.get(reverse("scoring:code", args=["WRONG999"]))
+    blocked = guess(client, "WRONG999")
     assert blocked.status_code == 429
     assert blocked["Retry-After"] == "1"
     # even the right code waits, or guessing would go on; the form is shown again
@@ -172,7 +181,7 @@ def test_the_wait_grows_with_each_further_wrong_code(client: Client, clock: Cloc
     make_table(make_club())
     waits = []
     for i in range(9):
-        assert client.get(reverse("scoring:code", args=[f"WRONG{i:03d}"])).status_code == 404
+        assert guess(client, f"WRONG{i:03d}").status_code == 404
         device = client.session.session_key or ""
         wait = access.waiting(access.limit_key("code", "127.0.0.1", device))
         waits.append(wait)
@@ -186,7 +195,7 @@ def test_an_attacking_device_does_not_refuse_another_device_at_its_address(
     every device at that address (behind a proxy: the whole club)."""
     table = make_table(make_club())
     attacker = Client(REMOTE_ADDR="10.0.0.1")
-    answers = {attacker.get(reverse("scoring:code", args=[f"WRONG{i:03d}"])).status_code
+    answers = {guess(attacker, f"WRONG{i:03d}").status_code
                for i in range(130)}
     assert answers == {404, 429}
     tablet = Client(REMOTE_ADDR="10.0.0.1")  # the same address, another device
@@ -204,12 +213,11 @@ def test_dropping_the_session_cookie_does_not_escape_the_address_count(
     settings.TABLE_CODE_FREE_FAILURES_PER_ADDRESS = 15
     for i in range(15):
         fresh = Client()  # a new session every time
-        assert fresh.get(reverse("scoring:code", args=[f"WRONG{i:03d}"])).status_code == 404
-    blocked = Client().get(reverse("scoring:code", args=["WRONG999"]))
+        assert guess(fresh, f"WRONG{i:03d}").status_code == 404
+    blocked = guess(Client(), "WRONG999")
     assert blocked.status_code == 429 and blocked["Retry-After"] == "1"
     # another address is not affected
-    assert Client(REMOTE_ADDR="10.0.0.9").get(
-        reverse("scoring:code", args=["WRONG998"])).status_code == 404
+    assert guess(Client(REMOTE_ADDR="10.0.0.9"), "WRONG998").status_code == 404
 
 
 def test_new_addresses_of_one_ipv6_64_do_not_escape_the_address_count(
@@ -217,21 +225,19 @@ def test_new_addresses_of_one_ipv6_64_do_not_escape_the_address_count(
     settings.TABLE_CODE_FREE_FAILURES_PER_ADDRESS = 15
     for i in range(15):
         fresh = Client(REMOTE_ADDR=f"2001:db8:a:b::{i + 1:x}")  # new address, new session
-        assert fresh.get(reverse("scoring:code", args=[f"WRONG{i:03d}"])).status_code == 404
-    blocked = Client(REMOTE_ADDR="2001:db8:a:b:1:2:3:4").get(
-        reverse("scoring:code", args=["WRONG999"]))
+        assert guess(fresh, f"WRONG{i:03d}").status_code == 404
+    blocked = guess(Client(REMOTE_ADDR="2001:db8:a:b:1:2:3:4"), "WRONG999")
     assert blocked.status_code == 429
-    assert Client(REMOTE_ADDR="2001:db8:a:c::1").get(
-        reverse("scoring:code", args=["WRONG998"])).status_code == 404
+    assert guess(Client(REMOTE_ADDR="2001:db8:a:c::1"), "WRONG998").status_code == 404
 
 
 def test_a_right_code_clears_the_devices_count(client: Client, clock: Clock) -> None:
     table = make_table(make_club())
     for i in range(4):
-        client.get(reverse("scoring:code", args=[f"WRONG{i:03d}"]))
+        guess(client, f"WRONG{i:03d}")
     assert client.get(reverse("scoring:code", args=[table.access_code])).status_code == 302
     for i in range(4):
-        assert client.get(reverse("scoring:code", args=[f"AGAIN{i:03d}"])).status_code == 404
+        assert guess(client, f"AGAIN{i:03d}").status_code == 404
 
 
 def test_the_entry_page_and_an_empty_code(client: Client) -> None:
@@ -291,8 +297,55 @@ def test_waiting_answers_make_no_sessions(settings: Settings, clock: Clock) -> N
 
     settings.TABLE_CODE_FREE_FAILURES_PER_ADDRESS = 3
     for i in range(3):
-        Client().get(reverse("scoring:code", args=[f"WRONG{i:03d}"]))
+        guess(Client(), f"WRONG{i:03d}")
     sessions = Session.objects.count()
     for i in range(10):
-        assert Client().get(reverse("scoring:code", args=[f"MORE{i:04d}"])).status_code == 429
+        assert guess(Client(), f"MORE{i:04d}").status_code == 429
     assert Session.objects.count() == sessions
+
+
+def test_another_sites_images_of_the_address_count_nothing(settings: Settings,
+                                                           clock: Clock) -> None:
+    """Issue 36: any web page's images (``<img src=".../t/WRONG/">``) could burn the club
+    address's allowance. Asked for by another site's page the address neither opens nor
+    counts: the entry form with the code filled in, the same answer for the right code."""
+    settings.TABLE_CODE_FREE_FAILURES_PER_ADDRESS = 3
+    table = make_table(make_club())
+    elsewhere = [{"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Dest": "image"},
+                 {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Dest": "document"},
+                 {"Sec-Fetch-Site": "same-origin", "Sec-Fetch-Dest": "image"}]
+    for i in range(20):
+        page = Client().get(reverse("scoring:code", args=[f"WRONG{i:03d}"]),
+                            headers={"Accept-Language": "en", **elsewhere[i % 3]})
+        assert page.status_code == 200
+        assert f'value="WRONG{i:03d}"' in page.content.decode()
+    assert access.waiting(access.limit_key("code-address", "127.0.0.1")) == 0
+    # the right code from elsewhere: the same form, nothing opened (no oracle)
+    stranger = Client()
+    right = stranger.get(reverse("scoring:code", args=[table.access_code]),
+                         headers=elsewhere[1])
+    assert right.status_code == 200 and not granted(stranger, table)
+    assert f'value="{table.access_code}"' in right.content.decode()
+    tablet = Client()
+    assert guess(tablet, table.access_code).status_code == 302
+    assert granted(tablet, table)
+
+
+def test_a_scanned_code_opens_and_a_scripts_guesses_count(settings: Settings,
+                                                          clock: Clock) -> None:
+    """A QR code scanned (a navigation no site started) opens the table at once; a client
+    without Fetch metadata (a script) is counted as the form is: guessing stays limited."""
+    settings.TABLE_CODE_FREE_FAILURES_PER_ADDRESS = 3
+    table = make_table(make_club())
+    phone = Client()
+    opened = phone.get(reverse("scoring:code", args=[table.access_code]),
+                       headers={"Sec-Fetch-Site": "none", "Sec-Fetch-Dest": "document"})
+    assert opened.status_code == 302 and granted(phone, table)
+    for i in range(5):
+        Client().get(reverse("scoring:code", args=[f"WRONG{i:03d}"]))
+    assert access.waiting(access.limit_key("code-address", "127.0.0.1")) > 0
+    late = Client()
+    assert late.get(reverse("scoring:code", args=[table.access_code])).status_code == 429
+    assert not granted(late, table)
+
+

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from django.core.cache import cache
+from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -21,6 +22,7 @@ from scoring.engine import generate_deals
 from scoring.models import Deal, Table, Tournament, TournamentSeries
 from scoring.reads import cockpit as reads
 from scoring.views import board
+from scoring.writes import cockpit as cw
 from scoring.writes import tournament as tw
 from scoring.writes.services import Actor, deal_record
 from scoring.writes.signing import sign
@@ -253,6 +255,27 @@ def test_a_message_reaches_every_table_of_the_tournament_and_no_other(
         assert Tournament.objects.get(pk=t.pk).notice == "Neu", bad
     page = client.get(reverse("scoring:tournament-cockpit", args=[t.pk])).content.decode()
     assert "Höchstens 200 Zeichen" in page or "höchstens 200 Zeichen" in page
+
+
+@pytest.mark.usefixtures("in_english")
+@pytest.mark.parametrize("text", ["Serie 2 \u202eum 15:30", "Pause\u200b!", "Ende\x07",
+                                  "\u2066Serie 3\u2069"])
+def test_a_message_with_control_or_bidi_characters_is_refused(client: Client,
+                                                              text: str) -> None:
+    """Issue 36: the cockpit message kept control and bidi characters (a U+202E turns the
+    rest of the line around on every table screen). Refused with the code points, nothing
+    sent; the message before stays."""
+    t = make_tournament(make_club())
+    client.force_login(make_user(t.club, "admin"))
+    message = reverse("scoring:tournament-cockpit-message", args=[t.pk])
+    assert client.post(message, {"text": "Neu", "action": "send"}).status_code == 302
+    response = client.post(message, {"text": text, "action": "send"}, follow=True)
+    assert Tournament.objects.get(pk=t.pk).notice == "Neu"
+    page = response.content.decode()
+    assert "The message may not contain invisible or control characters" in page, page
+    assert any(f"U+{ord(ch):04X}" in page for ch in text if not ch.isprintable())
+    with pytest.raises(ValidationError):
+        cw.notice_send(tournament=t, text=text)
 
 
 def test_the_poll_carries_the_clock_and_changes_its_etag_only_with_the_line(

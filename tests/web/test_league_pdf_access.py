@@ -87,15 +87,55 @@ def test_anonymous_users_go_to_the_login_page(client: Client) -> None:
         assert response["Location"].startswith(reverse("login"))
 
 
-def test_a_public_leagues_table_and_ranking_are_for_anyone(client: Client) -> None:
-    _league_, day = _league(public=True)
-    urls = _urls(day)
-    for name in ("table", "players"):
-        response = client.get(urls[name])
+def _public_urls(league: League, group: int) -> dict[str, str]:
+    return {"table": reverse("scoring:league-public-table-pdf", args=[league.board_key, group]),
+            "players": reverse("scoring:league-public-players-pdf",
+                               args=[league.board_key, group])}
+
+
+def test_a_public_leagues_table_and_ranking_are_for_anyone_with_its_key(
+        client: Client) -> None:
+    league, day = _league(public=True)
+    for url in _public_urls(league, day.group_id).values():
+        response = client.get(url)
         assert response.status_code == 200 and response.content.startswith(b"%PDF-")
-    assert client.get(urls["report"]).status_code == 302  # the report: readers only
+    # the public page links them
+    page = client.get(reverse("scoring:league-public", args=[league.board_key]))
+    assert all(url in page.content.decode()
+               for url in _public_urls(league, day.group_id).values())
     login(client, make_club("zwickau", "Skatclub Zwickau"), "admin")
-    assert _statuses(client, day) == {"report": 404, "table": 200, "players": 200}
+    assert {client.get(url).status_code
+            for url in _public_urls(league, day.group_id).values()} == {200}
+
+
+def test_a_public_leagues_pdfs_need_its_key(client: Client) -> None:
+    """Issue 36: a public league's group PDFs were served to anyone by number, without the
+    key its public page needs."""
+    league, day = _league(public=True)
+    other, _other_day = _league_of("zwickau", public=True)
+    response = client.get(_urls(day)["table"])  # by number: readers only
+    assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
+    assert client.get(_urls(day)["players"]).status_code == 302
+    assert client.get(_urls(day)["report"]).status_code == 302
+    login(client, make_club("gera", "Skatclub Gera"), "admin")
+    assert _statuses(client, day) == {"report": 404, "table": 404, "players": 404}
+    # a wrong key, another public league's key, a league no longer public: 404
+    wrong = {"table": reverse("scoring:league-public-table-pdf", args=["x" * 12, day.group_id]),
+             "players": reverse("scoring:league-public-players-pdf",
+                                args=["x" * 12, day.group_id])}
+    for urls in (wrong, _public_urls(other, day.group_id)):
+        assert {client.get(url).status_code for url in urls.values()} == {404}
+    League.objects.filter(pk=league.pk).update(public=False)
+    assert {client.get(url).status_code
+            for url in _public_urls(league, day.group_id).values()} == {404}
+
+
+def _league_of(slug: str, public: bool) -> tuple[League, MatchDay]:
+    league = make_league(make_club(slug, f"Skatclub {slug.title()}"), public=public,
+                         host_club=make_club(f"{slug}-host", f"Skatclub {slug.title()} Gast"))
+    day = lw.match_day_create(group=league.groups.get(), date=timezone.localdate(),
+                              host=team(league, "Herz As"), venue="Zeitz")
+    return league, day
 
 
 def test_unknown_days_and_groups_are_404(client: Client) -> None:

@@ -7,6 +7,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -16,6 +18,7 @@ from scoring.models import (
     League,
     LeagueGroup,
     MatchDay,
+    Membership,
     Player,
     RuleProfile,
     Scoring,
@@ -112,6 +115,8 @@ def test_a_team_from_a_club_of_the_site_or_a_guest_club(secretary: Client,
                                                         league: League) -> None:
     group = league.groups.get()
     other = make_club("zeitz", "SV Zeitz")
+    # a club of the site comes in with its consent: the secretary is one of its admins
+    Membership.objects.create(user=_secretary(league), club=other, role="admin")
     post = {"action": "team", "group": group.pk}
     assert secretary.post(_url(league), {**post, "name": "Zeitz 1", "club": other.pk}
                           ).status_code == 302
@@ -125,6 +130,54 @@ def test_a_team_from_a_club_of_the_site_or_a_guest_club(secretary: Client,
     _refused(secretary.post(_url(league), {**post, "name": "Herz As", "club_name": "X"}),
              "already exists")
     assert group.teams.count() == 6
+
+
+def _secretary(league: League) -> User:
+    return get_user_model().objects.get(username=f"admin-{league.club.slug}")
+
+
+def test_only_clubs_the_secretary_administers_are_offered_and_attached(
+        secretary: Client, league: League) -> None:
+    """Issue 36: the team form listed every club of the site and attached any of them
+    without its consent. Offered: the clubs the secretary is an admin of, and a guest club by
+    name; another club's pk posted is refused with a message, and nothing changes."""
+    group = league.groups.get()
+    mine = make_club("zeitz", "SV Zeitz")
+    Membership.objects.create(user=_secretary(league), club=mine, role="admin")
+    scorer_of = make_club("gera", "SC Gera")
+    Membership.objects.create(user=_secretary(league), club=scorer_of, role="scorer")
+    stranger = make_club("zwickau", "Skatclub Zwickau")
+    page = secretary.get(_url(league)).content.decode()
+    form = page[page.index(f'id="id_t{group.pk}_club"'):]
+    form = form[:form.index("</select>")]
+    assert "SV Zeitz" in form and league.club.name in form
+    assert "SC Gera" not in form and "Skatclub Zwickau" not in form
+    before = group.teams.count()
+    league.refresh_from_db()
+    version = league.version
+    for club in (scorer_of, stranger):
+        _refused(secretary.post(_url(league), {"action": "team", "group": group.pk,
+                                               "name": "Fremd", "club": club.pk}),
+                 "You can add a club of the site only if you are one of its admins")
+    assert group.teams.count() == before
+    league.refresh_from_db()
+    assert league.version == version
+    assert secretary.post(_url(league), {"action": "team", "group": group.pk,
+                                         "name": "Zeitz 1", "club": mine.pk}).status_code == 302
+    assert group.teams.get(name="Zeitz 1").club == mine
+
+
+def test_the_team_service_refuses_a_club_without_its_consent(league: League) -> None:
+    from django.core.exceptions import ValidationError
+
+    from scoring.writes import league as lw
+
+    group = league.groups.get()
+    stranger = make_club("zwickau", "Skatclub Zwickau")
+    with pytest.raises(ValidationError):
+        lw.team_create(group=group, name="Fremd", club=stranger,
+                       by=make_user(league.club, "admin"))
+    assert not group.teams.filter(name="Fremd").exists()
 
 
 def test_players_are_added_by_name_or_from_the_club_and_changed(secretary: Client,

@@ -80,7 +80,10 @@ def test_the_group_page_shows_the_numbers_of_the_reads(client: Client) -> None:
 
 
 def test_the_public_page_is_there_only_while_switched_on(client: Client) -> None:
-    league = make_league(make_club())
+    club = make_club()
+    club.language = "en"  # the page speaks the club's language (issue 36)
+    club.save(update_fields=["language"])
+    league = make_league(club)
     url = reverse("scoring:league-public", args=[league.board_key])
     assert client.get(url).status_code == 404
     assert client.get(reverse("scoring:league-public", args=["nonsense"])).status_code == 404
@@ -113,9 +116,14 @@ def test_the_public_page_is_304_until_a_deal_moves_it(client: Client) -> None:
     again = client.get(url, HTTP_IF_NONE_MATCH=etag)
     assert again.status_code == 200 and again["ETag"] != etag
     assert again.content != first.content
-    # another language is another page
-    german = client.get(url, HTTP_IF_NONE_MATCH=again["ETag"], HTTP_ACCEPT_LANGUAGE="de")
-    assert german.status_code == 200 and german["ETag"] != again["ETag"]
+    # the page speaks the club's language, not the visitor's (issue 36): another visitor's
+    # language is the same page; another club language is another page
+    assert client.get(url, HTTP_IF_NONE_MATCH=again["ETag"],
+                      HTTP_ACCEPT_LANGUAGE="en").status_code == 304
+    league.club.language = "en"
+    league.club.save(update_fields=["language"])
+    english = client.get(url, HTTP_IF_NONE_MATCH=again["ETag"], HTTP_ACCEPT_LANGUAGE="de")
+    assert english.status_code == 200 and english["ETag"] != again["ETag"]
 
 
 def _count(django_assert_max_num_queries: Callable[..., Any], client: Client,

@@ -261,6 +261,21 @@ def test_malformed_operations_are_refused_as_json(table: Table, scorer: Client,
     assert not Deal.objects.exists()
 
 
+@pytest.mark.parametrize("size", [70 * 1024, 3 * 1024 * 1024])
+def test_an_oversized_operation_is_refused_not_retried(table: Table, scorer: Client,
+                                                       size: int) -> None:
+    """Issue 36: a body beyond Django's DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MB) was answered 503
+    with Retry-After, so the tablet sent it again for ever. It is a refusal (422, which the
+    offline table marks as refused and never sends again), as a body over MAX_BODY was."""
+    body = json.dumps({**op(), "reason": "x" * size})
+    response = send(scorer, table, body)
+    assert response.status_code == 422 and response["Content-Type"] == "application/json"
+    assert "Retry-After" not in response
+    assert response.json() == {"status": "refused", "error": {
+        "field": None, "message": "The operation is too large."}}
+    assert not Deal.objects.exists() and not HeldOperation.objects.exists()
+
+
 # ---------------------------------------------------------------- held
 
 def test_an_operation_for_a_closed_evening_is_held(table: Table, scorer: Client) -> None:
