@@ -42,7 +42,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scoring.draw import (  # noqa: E402
+from scoring.draw.preisskat import (  # noqa: E402
     by_standings,
     draw,
     repeated_pairs,

@@ -1,4 +1,4 @@
-"""The seat draw's search as it was before it planned the later series too (scoring/draw.py
+"""The seat draw's search as it was before it planned the later series too (scoring/draw/
 at commit 2e06793), kept only so that tests/test_draw.py can check that the draw never ends
 with more repeated opponents than this one did: a greedy swap search per series."""
 
@@ -8,7 +8,7 @@ import random
 from collections.abc import Sequence
 from typing import Generic, TypeVar
 
-from scoring.draw import Tables, _split, meetings, series_random, table_sizes
+from scoring.draw.preisskat import Tables, _split, meetings, series_random, table_sizes
 
 T = TypeVar("T")
 

@@ -24,7 +24,7 @@ SCORING = ROOT / "scoring"
 LAYERS: list[tuple[str, int, tuple[str, ...]]] = [
     ("engine", 0, ("scoring.engine",)),
     ("base", 1, ("scoring.money", "scoring.collation", "scoring.presets", "scoring.draw",
-                  "scoring.league_draw", "scoring.spreadsheet")),
+                  "scoring.spreadsheet")),
     ("models", 2, ("scoring.models", "scoring.migrations", "scoring.apps", "scoring")),
     ("reads", 3, ("scoring.reads",)),
     ("writes", 4, ("scoring.writes",)),

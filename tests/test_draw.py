@@ -1,4 +1,4 @@
-"""The tournament seat draw (scoring/draw.py) and its command, manage.py draw_seats."""
+"""The tournament seat draw (scoring/draw/preisskat.py) and its command, manage.py draw_seats."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from django.core.management.base import CommandError
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring import draw as draw_module
-from scoring.draw import (
+from scoring.draw import preisskat as draw_module
+from scoring.draw.preisskat import (
     DrawError,
     by_standings,
     draw,

@@ -1,4 +1,4 @@
-"""A league match day's seating (scoring/league_draw.py): pure, no database."""
+"""A league match day's seating (scoring/draw/league.py): pure, no database."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from django.utils import translation
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring import league_draw
-from scoring.draw import meetings, series_random
-from scoring.league_draw import repeated_pairs, seat_series
+from scoring.draw import league as league_draw
+from scoring.draw.league import repeated_pairs, seat_series
+from scoring.draw.preisskat import meetings, series_random
 
 Lineup = list[str | None]
 

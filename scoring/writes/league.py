@@ -1,6 +1,6 @@
 """Every change to a team league (issue 25): the league, its groups and teams, the players,
 the match-day calendar, the line-ups of each series, seating a series onto real tables of
-the match day's evening (scoring/league_draw.py) and the captains' signatures. A result is
+the match day's evening (scoring/draw/league.py) and the captains' signatures. A result is
 corrected where it was recorded: a deal or a seat of a match day's table, through the deal
 services, with a reason the audit log keeps; once the results are binding only the league
 secretary can (services._check_binding).
@@ -22,8 +22,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from scoring import draw, league_draw
 from scoring.collation import refuse_invisible
+from scoring.draw import league as league_draw
+from scoring.draw import preisskat as draw
 from scoring.engine import ruleset
 from scoring.models import (
     POSITIONS,

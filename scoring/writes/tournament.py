@@ -1,5 +1,5 @@
 """Every change to a tournament: creating it, registration and check-in, withdrawals, and
-drawing each series' seats (scoring/draw.py) onto real tables of the tournament's evening.
+drawing each series' seats (scoring/draw/preisskat.py) onto real tables of the tournament's evening.
 
 One transaction each; a change the rules do not allow raises ValidationError with a message
 for the organiser and changes nothing. Every change bumps the tournament's version (the
@@ -18,8 +18,8 @@ from django.db.models import F, Max, Q
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoring import draw
 from scoring.collation import refuse_invisible, username_skeleton
+from scoring.draw import preisskat as draw
 from scoring.models import AuditEntry, Club, Entrant, Player, Tournament, TournamentSeries
 from scoring.reads.standings import TableProgress
 from scoring.reads.tournament import series_history, tournament_ranking

@@ -10,8 +10,8 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone, translation
 
-from scoring import draw
-from scoring.draw import repeated_pairs
+from scoring.draw import preisskat as draw
+from scoring.draw.preisskat import repeated_pairs
 from scoring.models import Entrant, Player, Table
 from scoring.reads.tournament import series_history, tournament_ranking
 from scoring.writes import tournament as tw

@@ -1,5 +1,5 @@
 """`manage.py draw_seats --players N --series S --seed X [--by-standings FILE]`: the seat draw
-of a tournament (scoring/draw.py) for players numbered 1..N, printed as JSON:
+of a tournament (scoring/draw/preisskat.py) for players numbered 1..N, printed as JSON:
 
     {"series": [[[1, 7, 12, 3], [2, 5, 9], ...], ...]}
 
@@ -33,7 +33,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from scoring.draw import DrawError, parse_standings, tournament
+from scoring.draw.preisskat import DrawError, parse_standings, tournament
 
 
 class Command(BaseCommand):

@@ -64,7 +64,7 @@ from typing import Generic, TypeVar
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from scoring.draw import DrawError, draw, meetings, repeated_pairs, table_sizes
+from scoring.draw.preisskat import DrawError, draw, meetings, repeated_pairs, table_sizes
 
 __all__ = ["MAX_POSITIONS", "repeated_pairs", "seat_series"]
 
