@@ -157,8 +157,9 @@ def test_the_site_uses_sphinxs_own_theme_and_no_outside_assets() -> None:
 
 
 def test_references_to_a_readme_section_name_one_it_has() -> None:
-    """Comments and docstrings say `README "Limits"`; the README keeps only a few sections
-    (the rest is in docs/): such a reference must name one of them."""
+    """Comments and docstrings name a README section by its title in quotes after the word
+    README; the README keeps only a few sections (the rest is in docs/): such a reference must
+    name one of them."""
     if shutil.which("git") is None or not (ROOT / ".git").exists():
         pytest.skip("not a git checkout")
     tracked = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True,
