@@ -15,7 +15,7 @@ copyright = "the Skatclub authors"  # noqa: A001  # Sphinx reads this name
 extensions = ["myst_parser"]
 source_suffix = {".md": "markdown"}
 root_doc = "index"
-language = "en"  # the handbook's pages say lang="de" in their own words; the chrome is English
+language = "en"  # one per Sphinx project: the chrome is English, the Handbuch German text
 exclude_patterns = ["_build", "Thumbs.db", ".DS_Store"]
 
 # Headings up to level 3 get anchors, so that [text](page.md#a-heading) is checked too.
