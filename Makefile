@@ -6,6 +6,7 @@
 #               with a throwaway Redis (the tests but the browser's on TEST_WORKERS processes)
 #   make test-engine  the scoring engine's tests alone, without Django: seconds
 #   make bench  run every bench/*.py
+#   make docs   the documentation (docs/) as a static site in docs/_build/html; warnings fail
 
 VENV ?= .venv
 PY := $(VENV)/bin/python
@@ -22,7 +23,7 @@ STAMP := $(VENV)/.requirements-installed
 export DEBIAN_FRONTEND := noninteractive
 
 .PHONY: install vendor-pyodide run serve migrate demo test test-engine system-test-deps lint check \
-	pytest pytest-postgres bench \
+	pytest pytest-postgres bench docs docs-screens \
 	messages clean
 
 install: $(STAMP) $(MO) vendor-pyodide
@@ -38,9 +39,9 @@ $(STAMP): requirements.txt | $(PY)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	touch $@
 
-# The Pyodide runtime that runs scoring/engine in the browser (README "The engine in the
-# browser"): fetched with npm only when the pinned version is not in place (the script checks
-# every file against the sums it recorded), verified against the sha512 in
+# The Pyodide runtime that runs scoring/engine in the browser
+# (docs/developers/engine-in-browser.md): fetched with npm only when the pinned version is not
+# in place (the script checks every file against the sums it recorded), verified against the sha512 in
 # scripts/pyodide.pin (a mismatch fails the build) and unpacked into
 # static/vendor/pyodide/VERSION/ (git-ignored), whence collectstatic serves it. Debian's npm
 # is installed if it is missing and needed, as gettext is below.
@@ -60,8 +61,8 @@ run: install migrate demo
 	SITE_URL="$${SITE_URL:-http://$(HOST):$(PORT)}" $(PY) manage.py runserver $(HOST):$(PORT)
 
 # Production: DEBUG off, gunicorn with WhiteNoise serving the static files, on 127.0.0.1 for a
-# TLS proxy in front (README "Deployment"). Settings come from the environment; SECRET_KEY,
-# if not set there, is generated once into var/secret_key (git-ignored, mode 600) and read
+# TLS proxy in front (docs/operators/deployment.md). Settings come from the environment;
+# SECRET_KEY, if not set there, is generated once into var/secret_key (git-ignored, mode 600) and read
 # from it on every start, so sessions survive a restart. ALLOWED_HOSTS defaults to the local
 # names; SECURE_SSL_REDIRECT to 0, so that plain http://127.0.0.1:8000/ can be tried out;
 # behind the proxy set TRUSTED_PROXIES=127.0.0.1,::1 SECURE_SSL_REDIRECT=1 (the proxy's
@@ -101,7 +102,26 @@ demo: migrate
 	$(PY) manage.py demo
 	$(PY) manage.py demo_league
 
-test: install system-test-deps lint check pytest pytest-postgres
+test: install system-test-deps lint check docs pytest pytest-postgres
+
+# The documentation (docs/, docs/index.md the start): Sphinx with MyST Markdown into
+# docs/_build/html (git-ignored). -W --keep-going -n: every warning is an error, all of them
+# listed: a broken internal link or anchor, a missing image, a page in no toctree, an
+# include that is gone. Built offline: no link checking, the theme's own static files
+# (tests/test_docs.py checks what Sphinx does not: the README's links, images committed and
+# used, nothing fetched from elsewhere).
+DOCS_OUT := docs/_build
+docs: $(STAMP)
+	rm -rf $(DOCS_OUT)
+	$(PY) -m sphinx -b html -W --keep-going -n -q docs $(DOCS_OUT)/html
+	@echo "docs: built into $(DOCS_OUT)/html/index.html"
+
+# The handbook's pictures (docs/handbuch/bilder/*.png), taken by the browser test that checks
+# the pages they show (tests/browser/test_handbook_screens_browser.py). In make test it writes
+# to its tmp folder; here into the handbook, 1024 px wide and optimised. Commit the PNGs.
+docs-screens: install system-test-deps
+	SKATCLUB_HANDBOOK_SHOTS=docs/handbuch/bilder $(PY) -m pytest -m browser -q \
+		tests/browser/test_handbook_screens_browser.py
 
 # What the browser and PDF tests need from Debian: chromium (driven by Playwright; never
 # Playwright's own browser download), poppler-utils (pdftotext/pdftoppm) and redis-server (the

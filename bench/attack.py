@@ -22,7 +22,7 @@ on a free port and stopped by its pid at the end. Every loop is bounded in time.
    printed beside the baseline; their 250 ms target holds on PostgreSQL
    (BENCH_DATABASE=postgres) only. On SQLite an upload's check is a dry-run import, rolled
    back, that holds the database's one write lock while it runs (5 s for the largest file):
-   the tablets' saves wait that long (README, Import and export).
+   the tablets' saves wait that long (docs/operators/import-export.md).
 5. After the flood: wrong passwords from this one address for the victim are still slowed
    (the 6th answers 429 with Retry-After).
 

@@ -210,7 +210,7 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "scoring:home"
 LOGOUT_REDIRECT_URL = "scoring:home"
 
-# ---- Limits (issue 15; README "Limits"). Wrong passwords and table codes are counted in the
+# ---- Limits (docs/operators/limits.md). Wrong passwords and table codes are counted in the
 # database (scoring.models.FailureCount: no cache traffic evicts them) per (address, account)
 # and per (address, device), an IPv6 address by its /64; the first *_FREE_*
 # cost nothing, then each attempt waits *_DELAY seconds, doubled per further failure, up to
@@ -283,7 +283,7 @@ SIGNUP_CONFIRM_HOURS = envint("SIGNUP_CONFIRM_HOURS", "48")
 SIGNUP_HOLD_MINUTES = envint("SIGNUP_HOLD_MINUTES", "30")
 SIGNUPS_PER_ADDRESS_PER_TOURNAMENT = envint("SIGNUPS_PER_ADDRESS_PER_TOURNAMENT", "3")
 
-# "Forgot your password" mails (README "Limits"): at most so many within the window per
+# "Forgot your password" mails (docs/operators/limits.md): at most so many within the window per
 # e-mail address typed, per account and per client address (an IPv6 client's /64); past
 # them the page answers as always, and no mail goes out.
 PASSWORD_RESET_MAILS_PER_EMAIL = envint("PASSWORD_RESET_MAILS_PER_EMAIL", "3")

@@ -11,7 +11,7 @@
  *               {type: "kept", ok, timings} (after a first start: the snapshot is stored)
  *               {type: "result", id, json} | {type: "result", id, message} (runtime failure)
  *
- * Start-up (README "The engine in the browser"). What costs the time on a tablet is not the
+ * Start-up (docs/developers/engine-in-browser.md). What costs the time on a tablet is not the
  * download (the browser keeps every file, and compiles the WebAssembly once: V8 caches the
  * code of a module compiled from a streamed response) but Python starting: the interpreter's
  * initialisation and the imports of the standard library and the engine. So:

@@ -154,8 +154,8 @@ def throwaway_redis(tmp_path: Path, maxmemory: str = "2mb") -> Iterator[Throwawa
 
 
 def test_redis_evicting_under_maxmemory_keeps_the_counts(tmp_path: Path) -> None:
-    """The attack run: with maxmemory + allkeys-lru as the README recommends, 600 season
-    pages with new query strings evicted every limit key."""
+    """The attack run: with maxmemory + allkeys-lru as docs/operators/deployment.md
+    recommends, 600 season pages with new query strings evicted every limit key."""
     user = make_user(make_club())
     with throwaway_redis(tmp_path) as server:
         slow_down(user.username)

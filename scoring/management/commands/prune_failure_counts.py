@@ -1,6 +1,7 @@
-"""`manage.py prune_failure_counts`: removes the failure counts of the limits (README
-"Limits") whose window has run out. They count as nothing already, and every new count
-removes a few of them; this removes all of them at once (for a cron job after a flood)."""
+"""`manage.py prune_failure_counts`: removes the failure counts of the limits
+(docs/operators/limits.md) whose window has run out. They count as nothing already, and every
+new count removes a few of them; this removes all of them at once (for a cron job after a
+flood)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """`manage.py sweep_signups`: deletes the online tournament registrations never confirmed
-whose link has expired (README "Tournaments"). Every registration and confirmation sweeps
+whose link has expired (docs/reference/tournaments.md). Every registration and confirmation sweeps
 them already (scoring/writes/signup.py); this is for a cron job on a quiet site, so that no
 unconfirmed e-mail address is kept longer than its link works."""
 
