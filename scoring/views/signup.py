@@ -168,8 +168,8 @@ def signup_confirm(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def _organisers(request: HttpRequest, pk: int) -> Tournament:
-    """The tournament for its club's admins, as views/tournament.py's ``tournament_for``
-    (which imports this module for the desk): other members 403, other clubs 404."""
+    """The tournament for its club's admins (``access.tournament_for``, as the desk's):
+    other members 403, other clubs 404."""
     tournament, _member = access.tournament_for(request, pk, admin=True)
     return tournament
 
