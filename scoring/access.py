@@ -58,6 +58,7 @@ from scoring.models import (
     Season,
     Table,
     TeamPlayer,
+    Tournament,
 )
 from scoring.writes.onboarding import account_named
 from scoring.writes.services import Actor
@@ -197,6 +198,21 @@ def season_for(request: HttpRequest, pk: int, *, admin: bool = False,
         raise Http404
     _require(member, write=False, admin=admin)
     return season, member
+
+
+def tournament_for(request: HttpRequest, pk: int, *, admin: bool = False,
+                   ) -> tuple[Tournament, Membership]:
+    """A tournament (with its club, its evening and the evening's club and season) for a
+    member of its club; the organiser's pages for its admins: other members 403, other
+    clubs 404."""
+    tournament = get_object_or_404(with_membership(
+        request, Tournament.objects.select_related("club", "evening__club", "evening__season"),
+        "club"), pk=pk)
+    member = member_of(request, tournament, tournament.club)
+    if member is None:
+        raise Http404
+    _require(member, write=False, admin=admin)
+    return tournament, member
 
 
 def federation_reader(request: HttpRequest) -> bool:

@@ -8,11 +8,17 @@ functions count too).
 Parts on one floor do not import each other.
 
 Every module of scoring/ must have a layer: a new file outside the known places fails here
-until ARCHITECTURE.md and LAYERS say where it stands."""
+until ARCHITECTURE.md and LAYERS say where it stands.
+
+Views only show (issue 36): no view asks a model's manager; at most 12 modules directly in
+scoring/. ARCHITECTURE.md is checked against the code where it can be: its diagram against
+LAYERS, its list of arrows against the imports, the files its tables name, the modules they
+must name."""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -410,3 +416,277 @@ def test_the_system_name_check_sees_a_name() -> None:
     assert system_names_in('if rules == "isko":\n    pass\n') == ["1: 'isko'"]
     assert system_names_in("ok = evening.rules != RuleSystem.HOYLE\n") == ["1: compares HOYLE"]
     assert system_names_in("x = ISKO\nkey = 'isko_tournament'\n") == []
+
+
+# ---------------------------------------------------------------- views only show (issue 36)
+
+# The views that still query models themselves: the offline sync and the table screen's form
+# (and their held operations and version poll), which another branch of issue 36 rebuilds on
+# one operation service. TEMPORARY: the lead empties this list when that branch is merged
+# (the test below fails as soon as a listed view no longer queries, so it cannot be forgotten).
+VIEWS_STILL_QUERYING = frozenset({"entry.py", "held.py", "sync.py", "table_live.py"})
+MANAGERS = ("objects", "_default_manager")
+
+
+def model_queries(source: str, filename: str = "<source>") -> list[str]:
+    """Where ``source`` asks a model's manager itself: an attribute ``objects`` or
+    ``_default_manager`` (``Player.objects.get(…)``, ``type(x)._default_manager``)."""
+    return [f"{node.lineno}: .{node.attr}" for node in ast.walk(ast.parse(source, filename))
+            if isinstance(node, ast.Attribute) and node.attr in MANAGERS]
+
+
+def querying_views(root: Path, allowed: frozenset[str] = frozenset()) -> dict[str, list[str]]:
+    """The modules under ``root``/scoring/views that query models (those in ``allowed``, by
+    their path inside views/, aside): a view reads through reads/ and changes through
+    writes/."""
+    views = root / "scoring" / "views"
+    found = {}
+    for path in sorted(views.rglob("*.py")):
+        name = path.relative_to(views).as_posix()
+        if name not in allowed and (hits := model_queries(path.read_text(encoding="utf-8"),
+                                                          str(path))):
+            found[name] = hits
+    return found
+
+
+def test_views_only_show() -> None:
+    """No view asks a model's manager: reads go through a selector in scoring/reads/, changes
+    through a service in scoring/writes/."""
+    found = querying_views(ROOT, VIEWS_STILL_QUERYING)
+    assert not found, f"views that query models (use reads/ and writes/): {found}"
+
+
+def test_the_allowance_for_querying_views_is_still_needed() -> None:
+    still = set(querying_views(ROOT))
+    stale = sorted(VIEWS_STILL_QUERYING - still)
+    assert not stale, f"these views query no model any more: take them off the list: {stale}"
+
+
+def test_the_view_check_sees_a_planted_query(tmp_path: Path) -> None:
+    views = tmp_path / "scoring" / "views"
+    (views / "deep").mkdir(parents=True)
+    (views / "clean.py").write_text(
+        "from scoring.reads.people import player\n\ndef page(pk):\n"
+        "    return player(pk)  # not .objects. in a comment, nor 'Player.objects' text\n")
+    assert querying_views(tmp_path) == {}
+    (views / "planted.py").write_text(
+        "from scoring.models import Player\n\ndef page(pk):\n"
+        "    return Player.objects.get(pk=pk)\n")
+    (views / "deep" / "manager.py").write_text("def page(obj):\n"
+                                               "    return type(obj)._default_manager.all()\n")
+    assert querying_views(tmp_path) == {"deep/manager.py": ["2: ._default_manager"],
+                                        "planted.py": ["4: .objects"]}
+    assert querying_views(tmp_path, frozenset({"planted.py", "deep/manager.py"})) == {}
+
+
+# At most this many modules directly in scoring/ (scoring/*.py; its __init__.py not counted):
+# a module that belongs to a part goes into the part's package (issue 36: the two draws
+# into scoring/draw/).
+MAX_FLAT_MODULES = 12
+
+
+def flat_modules(root: Path) -> list[str]:
+    """The modules directly in ``root``/scoring, __init__.py not counted."""
+    return sorted(path.name for path in (root / "scoring").glob("*.py")
+                  if path.name != "__init__.py")
+
+
+def test_scoring_holds_at_most_12_flat_modules() -> None:
+    flat = flat_modules(ROOT)
+    assert len(flat) <= MAX_FLAT_MODULES, (
+        f"{len(flat)} modules directly in scoring/ (at most {MAX_FLAT_MODULES}; put a part's "
+        f"module into its package): {flat}")
+
+
+def test_the_flat_module_check_sees_a_13th(tmp_path: Path) -> None:
+    package = tmp_path / "scoring"
+    (package / "views").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "views" / "home.py").write_text("")
+    for n in range(MAX_FLAT_MODULES):
+        (package / f"module{n:02d}.py").write_text("")
+    assert len(flat_modules(tmp_path)) == MAX_FLAT_MODULES  # __init__ and packages aside
+    (package / "league_draw.py").write_text("")
+    assert len(flat_modules(tmp_path)) == MAX_FLAT_MODULES + 1 > MAX_FLAT_MODULES
+
+
+# ---------------------------------------------------------------- ARCHITECTURE.md is true
+
+ARCHITECTURE = ROOT / "ARCHITECTURE.md"
+# Packages the part table names as a whole (one module per feature, command or migration).
+WHOLE_PACKAGES = frozenset({"views", "templatetags", "management", "migrations"})
+PY_NAME = re.compile(r"[\w/]*\w\.py\b")
+FOLDER = re.compile(r"`(\w+)/`")
+
+
+def doc_tables(text: str) -> dict[str, list[list[str]]]:
+    """The markdown tables of ``text`` by their first header cell: rows of cells (the
+    header and the |---| line left out)."""
+    tables: dict[str, list[list[str]]] = {}
+    current: list[list[str]] | None = None
+    for line in text.splitlines():
+        if not line.startswith("|"):
+            current = None
+            continue
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if current is None:
+            current = tables.setdefault(cells[0], [])
+        elif not set(line) <= set("|-: "):
+            current.append(cells)
+    return tables
+
+
+def missing_named_files(root: Path, text: str) -> list[str]:
+    """The .py files the part table and the page table name that do not exist. A name with
+    a folder is a path inside scoring/ (or the checkout); a bare name is in the folder of the
+    name before it in the same cell, in a folder the row's part names, or in scoring/."""
+    tables = doc_tables(text)
+    missing = []
+    for header in ("part", "page"):
+        for row in tables.get(header, []):
+            own = FOLDER.findall(row[0]) if header == "part" else []
+            for cell in row:
+                last = ""
+                for name in PY_NAME.findall(cell):
+                    if "/" in name:
+                        last = name.rpartition("/")[0]
+                        places = [root / "scoring" / name, root / name]
+                    else:
+                        places = [*(root / "scoring" / folder / name
+                                    for folder in (last, *own, "")), root / name]
+                    if not any(place.is_file() for place in places):
+                        missing.append(f"{row[0]}: {name}")
+    return missing
+
+
+def unnamed_modules(root: Path, text: str) -> list[str]:
+    """The modules of ``root``/scoring that ARCHITECTURE.md's part table does not name: a
+    module of a package in the row whose part is that package (by name, or a folder above it
+    inside the package), a module directly in scoring/ anywhere in the table, the packages of
+    WHOLE_PACKAGES as a whole; and the view modules the page table does not name (in any
+    column: views/tables.py is the season pages' sortable tables)."""
+    tables = doc_tables(text)
+    part_rows = [" | ".join(row) for row in tables.get("part", [])]
+    page_views = " ".join(" ".join(row[1:]) for row in tables.get("page", []))
+    scoring = root / "scoring"
+    unnamed = []
+    for path in sorted(scoring.rglob("*.py")):
+        rel = path.relative_to(scoring)
+        if path.name == "__init__.py" and len(rel.parts) > 1:
+            continue
+        top = rel.parts[0]
+        if len(rel.parts) == 1:
+            named = path.name == "__init__.py" or any(
+                path.name in PY_NAME.findall(row) for row in part_rows)
+        elif top in WHOLE_PACKAGES:
+            named = any(f"{top}/" in row for row in part_rows)
+            if top == "views" and path.name not in PY_NAME.findall(page_views) and not any(
+                    name.endswith(f"/{path.name}") for name in PY_NAME.findall(page_views)):
+                unnamed.append(f"{rel} (in the page table)")
+        else:
+            inner = rel.relative_to(top)
+            names = {inner.name} | {f"{parent.as_posix()}/" for parent in inner.parents
+                                    if parent.as_posix() != "."}
+            rows = [row for row in part_rows if f"`{top}/`" in row.split(" | ")[0]]
+            named = any(name in row for row in rows for name in names)
+        if not named:
+            unnamed.append(str(rel))
+    return unnamed
+
+
+def diagram_floors(text: str) -> dict[int, set[str]]:
+    """The layer diagram (the first code block): each floor's modules and packages, as
+    module names (``views/`` -> ``scoring.views``, ``qr.py`` -> ``scoring.qr``)."""
+    block = text.split("```")[1]
+    floors: dict[int, set[str]] = {}
+    for line in block.splitlines():
+        found = re.match(r"\s*(\d+)\s+\w+\s+(.*)", line)
+        if found:
+            floors[int(found[1])] = {"scoring." + name.removesuffix(".py").rstrip("/")
+                                     for name in re.findall(r"\b\w+/|\b\w+\.py\b", found[2])}
+    return floors
+
+
+def layer_floors() -> dict[int, set[str]]:
+    floors: dict[int, set[str]] = {}
+    for _name, rank, prefixes in LAYERS:
+        floors.setdefault(rank, set()).update(p for p in prefixes if p != "scoring")
+    return floors
+
+
+def test_the_diagram_shows_the_layers() -> None:
+    assert diagram_floors(ARCHITECTURE.read_text(encoding="utf-8")) == layer_floors()
+
+
+def documented_arrows(text: str) -> dict[str, set[str]]:
+    """The list of arrows between parts in ARCHITECTURE.md ("- forms → reads, models (…)");
+    "every part below it" is every part of a lower floor."""
+    rank = {name: r for name, r, _prefixes in LAYERS}
+    arrows_of: dict[str, set[str]] = {}
+    for found in re.finditer(r"^- (\w+) → ([^(\n]*)", text, re.MULTILINE):
+        part, targets = found[1], found[2].strip().rstrip(";.").strip()
+        arrows_of[part] = ({name for name, r in rank.items() if r < rank[part]}
+                           if targets == "every part below it"
+                           else {t.strip() for t in targets.split(",")})
+    return arrows_of
+
+
+def actual_arrows() -> dict[str, set[str]]:
+    found: dict[str, set[str]] = {}
+    for importer, _line, imported in arrows():
+        here, there = layer_of(importer), layer_of(imported)
+        if here is not None and there is not None and here[0] != there[0]:
+            found.setdefault(here[0], set()).add(there[0])
+    return found
+
+
+def test_the_documented_arrows_are_the_imports() -> None:
+    """ARCHITECTURE.md lists every arrow between two parts that an import makes, and no
+    other (an arrow that is allowed but unused is left out of the list)."""
+    assert documented_arrows(ARCHITECTURE.read_text(encoding="utf-8")) == actual_arrows()
+
+
+def test_architecture_md_names_only_files_that_exist() -> None:
+    missing = missing_named_files(ROOT, ARCHITECTURE.read_text(encoding="utf-8"))
+    assert not missing, f"ARCHITECTURE.md names files that do not exist: {missing}"
+
+
+def test_architecture_md_names_every_module() -> None:
+    unnamed = unnamed_modules(ROOT, ARCHITECTURE.read_text(encoding="utf-8"))
+    assert not unnamed, f"modules ARCHITECTURE.md's tables do not name: {unnamed}"
+
+
+DOC = """# A house
+
+```
+ 1 top       views/  urls.py
+ 0 bottom    engine/
+```
+
+- web → every part below it
+- reads → models, engine (a comment)
+
+| part | what it holds | may import |
+|---|---|---|
+| `engine/` | rules.py (the rules), gone.py | nothing |
+| `reads/` | sheet.py, views/home.py | engine |
+| web | views/ (thin), urls.py | all |
+
+| page | view | reads |
+|---|---|---|
+| home | views/home.py, missing.py | reads/sheet.py |
+"""
+
+
+def test_the_architecture_checks_see_what_is_wrong(tmp_path: Path) -> None:
+    for name in ("engine/rules.py", "engine/extra.py", "reads/sheet.py", "reads/new.py",
+                 "views/home.py", "views/errors.py", "urls.py", "qr.py", "__init__.py"):
+        (tmp_path / "scoring" / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "scoring" / name).write_text("")
+    assert missing_named_files(tmp_path, DOC) == ["`engine/`: gone.py", "home: missing.py"]
+    assert unnamed_modules(tmp_path, DOC) == [
+        "engine/extra.py", "qr.py", "reads/new.py", "views/errors.py (in the page table)"]
+    assert diagram_floors(DOC) == {1: {"scoring.views", "scoring.urls"},
+                                   0: {"scoring.engine"}}
+    assert documented_arrows(DOC)["reads"] == {"models", "engine"}
+    assert "engine" in documented_arrows(DOC)["web"]

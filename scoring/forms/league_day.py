@@ -11,8 +11,8 @@ from django import forms
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils.translation import gettext_lazy as _
 
+from scoring.forms.tournament import MAX_SEED
 from scoring.models import POSITIONS, Player
-from scoring.writes.tournament import MAX_SEED
 
 
 class LineupForm(forms.Form):

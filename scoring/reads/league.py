@@ -14,7 +14,7 @@ import datetime
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.db.models import Sum
+from django.db.models import Count, QuerySet, Sum
 from django.utils import timezone
 
 from scoring.collation import by_name, name_key
@@ -36,6 +36,7 @@ from scoring.models import (
     Player,
     ReportSignature,
     Seat,
+    Table,
     TableScore,
     Team,
     TeamPlayer,
@@ -319,3 +320,119 @@ def match_report(day: MatchDay, numbers: GroupNumbers | None = None) -> Report:
         signatures={s.team_id: s for s in day.signatures.all()}, captains=captains,
         binding=is_binding(day, league), binding_from=day.binding_from(league),
         results_version=results_version(day))
+
+
+# ---------------------------------------------------------------- what the league pages list
+# (issue 36: the views only show; each lazy QuerySet is one query where the page reads it)
+
+
+def club_leagues(club: Club) -> QuerySet[League]:
+    """The leagues the club runs (lazy)."""
+    return League.objects.filter(club=club)
+
+
+def leagues_playing_in(club: Club) -> QuerySet[League]:
+    """Other clubs' leagues a team of the club plays in, with their clubs (lazy)."""
+    return (League.objects.filter(groups__teams__club=club).exclude(club=club)
+            .select_related("club").distinct())
+
+
+def club_members(club_id: int) -> list[Player]:
+    """The club's members on its lists (no guests, no record merged into another), by name:
+    whom a secretary may put into a team. One query."""
+    return by_name(Player.objects.filter(club_id=club_id, guest=False,
+                                         merged_into__isnull=True).only("pk", "name"))
+
+
+def club_member(club_id: int, pk: int) -> Player:
+    """The club's player ``pk`` (a choice the form checked against ``club_members``)."""
+    return Player.objects.get(pk=pk, club_id=club_id)
+
+
+def league_teams(league: League) -> list[Team]:
+    """Every team of the league, with its club, by name. One query."""
+    return by_name(Team.objects.filter(group__league=league).select_related("club"))
+
+
+def league_team_players(league: League) -> QuerySet[TeamPlayer]:
+    """Every team's players of the league, with their players (lazy)."""
+    return TeamPlayer.objects.filter(team__group__league=league).select_related("player")
+
+
+def league_days(league: League) -> QuerySet[MatchDay]:
+    """The league's match days with their hosts and teams, in the calendar's order (lazy: two
+    queries)."""
+    return (MatchDay.objects.filter(group__league=league).select_related("host")
+            .prefetch_related("teams").order_by("number", "date", "id"))
+
+
+def league_group(league: League, pk: int) -> LeagueGroup | None:
+    """The league's group ``pk`` (None: not the league's)."""
+    return LeagueGroup.objects.filter(league=league, pk=pk).first()
+
+
+def league_team(league: League, pk: int) -> Team | None:
+    """The league's team ``pk`` with its group (None: not the league's)."""
+    return Team.objects.select_related("group").filter(group__league=league, pk=pk).first()
+
+
+def league_team_player(league: League, pk: int) -> TeamPlayer | None:
+    """A team's player ``pk`` in the league, with his team's group and his player."""
+    return TeamPlayer.objects.select_related("team__group", "player").filter(
+        team__group__league=league, pk=pk).first()
+
+
+def group_of(pk: int) -> LeagueGroup | None:
+    """The group ``pk`` with its league and the league's club (the caller checks who may
+    see it)."""
+    return LeagueGroup.objects.select_related("league__club").filter(pk=pk).first()
+
+
+def public_league(key: str) -> tuple[League, str] | None:
+    """The opted-in league of this key and its version, in one query: the league's own
+    version (teams, calendar, line-ups, seating, signatures) and its tables' (every deal).
+    None: no league shows a page under this key."""
+    league = (League.objects.filter(board_key=key, public=True).select_related("club")
+              .annotate(tables=Count("groups__days__evening__tables"),
+                        deals=Sum("groups__days__evening__tables__version")).first())
+    if league is None:
+        return None
+    return league, (f"{league.pk}.{league.version}.{league.tables}."
+                    f"{league.deals or 0}")
+
+
+def team_captains(teams: list[Team]) -> dict[int, tuple[str, bool]]:
+    """Each team's captain: his name and whether a captain's record of the team is linked
+    to an account. One query."""
+    found: dict[int, tuple[str, bool]] = {}
+    for team_id, name, user_id in TeamPlayer.objects.filter(
+            team__in=teams, captain=True).values_list("team_id", "player__name",
+                                                      "player__user_id"):
+        linked = found[team_id][1] if team_id in found else False
+        found[team_id] = (name, linked or user_id is not None)
+    return found
+
+
+def team_rosters(teams: list[Team]) -> dict[int, list[Player]]:
+    """Each team's players. One query."""
+    roster: dict[int, list[Player]] = defaultdict(list)
+    for member in TeamPlayer.objects.filter(team__in=teams).select_related("player"):
+        roster[member.team_id].append(member.player)
+    return roster
+
+
+def day_tables(day: MatchDay) -> QuerySet[Table]:
+    """The match day's tables by series and number, with their players (lazy: two
+    queries)."""
+    return Table.objects.filter(evening=day.evening).prefetch_related(
+        "seats__player").order_by("series", "number")
+
+
+def day_team(day: MatchDay, pk: int) -> Team | None:
+    """The match day's team ``pk`` (None: it does not play that day)."""
+    return day.teams.filter(pk=pk).first()
+
+
+def team_players(team: Team) -> list[Player]:
+    """The team's players. One query."""
+    return [member.player for member in team.players.select_related("player")]

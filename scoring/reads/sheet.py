@@ -19,7 +19,7 @@ from django.db.models import Count, Prefetch, QuerySet
 from django.utils.translation import gettext as _
 
 from scoring.engine import SkatError, TableDeal, evaluate_table
-from scoring.models import Deal, Evening, HeldOperation, Seat, Table
+from scoring.models import Deal, Evening, HeldOperation, Player, Seat, Table
 
 # Names that moved to their own modules (issue 27), still importable from here.
 from scoring.reads.audit import audit_for_deal as audit_for_deal
@@ -68,6 +68,19 @@ def tables_with_everything(queryset: QuerySet[Table]) -> QuerySet[Table]:
         Prefetch("deals", queryset=Deal.objects.only(
             "id", "table_id", "position", "record", "deleted").order_by("position")),
     )
+
+
+def table_in_full(pk: int) -> Table:
+    """The table ``pk`` with everything its sheet needs (three queries); the caller has
+    checked that the request may see it."""
+    return tables_with_everything(Table.objects.filter(pk=pk)).get()
+
+
+def tables_of_player(evening: Evening, player: Player) -> QuerySet[Table]:
+    """The evening's tables ``player`` sat at, series by series, with everything their sheets
+    need."""
+    return tables_with_everything(
+        Table.objects.filter(evening=evening, seats__player=player)).order_by("series")
 
 
 def table_document(table: Table, records: list[dict[str, Any]] | None = None) -> dict[str, Any]:

@@ -169,3 +169,8 @@ def printed_signatures(table: Table) -> list[PrintedSignature]:
     signed = {s.player_id: s.at for s in Signature.objects.filter(table=table)}
     return [PrintedSignature(seat.player.name, signed.get(seat.player_id))
             for seat in table.seats.all()]
+
+
+def table_with_club(pk: int) -> Table | None:
+    """The table ``pk`` with its evening and club (None: there is none). One query."""
+    return Table.objects.select_related("evening__club").filter(pk=pk).first()

@@ -119,3 +119,10 @@ def signup_by_token(token: str) -> Signup | None:
         return None
     return (Signup.objects.select_related("tournament__club", "tournament__evening", "entrant")
             .filter(token=token).first())
+
+
+def open_signup(key: str) -> Tournament | None:
+    """The tournament whose registration page has the key ``key``, while the organiser has
+    registration switched on."""
+    return Tournament.objects.select_related("club", "evening").filter(
+        signup_key=key, signup_open=True).first()

@@ -163,6 +163,64 @@ def entrant_search(tournament: Tournament, query: str) -> QuerySet[Entrant]:
     return entrants.filter(Q(player__name__icontains=query) | Q(home_club__icontains=query))
 
 
+def entrants_before(tournament: Tournament, query: str, number: int) -> int:
+    """How many of the entrants the desk's search finds come before start number
+    ``number``. One query."""
+    return entrant_search(tournament, query).filter(number__lt=number).count()
+
+
+def entrant_of(tournament: Tournament, pk: int) -> Entrant | None:
+    """The tournament's entrant ``pk`` with his player (None: not the tournament's)."""
+    return Entrant.objects.select_related("player", "tournament").filter(
+        pk=pk, tournament=tournament).first()
+
+
+def public_tournament(key: str) -> Tournament | None:
+    """The tournament whose public board has the key ``key`` and is switched on."""
+    return Tournament.objects.select_related("evening", "club").filter(
+        board_key=key, public=True).first()
+
+
+def tournament_again(pk: int) -> Tournament:
+    """The tournament ``pk`` read afresh, with its evening and club."""
+    return Tournament.objects.select_related("evening", "club").get(pk=pk)
+
+
+def has_table(tournament: Tournament, series: int, number: int | None = None) -> bool:
+    """Whether the series (its table ``number``) has been drawn onto tables."""
+    tables = tournament.evening.tables.filter(series=series)
+    return (tables if number is None else tables.filter(number=number)).exists()
+
+
+def drawn_series(tournament: Tournament, series: int) -> TournamentSeries | None:
+    """The draw of a series (its seed, its repeated opponents); None: not drawn."""
+    return tournament.draws.filter(number=series).first()
+
+
+def is_drawn(tournament: Tournament) -> bool:
+    """Whether series 1 has been drawn. One query."""
+    return tournament.draws.exists()
+
+
+def table_statuses(tournament: Tournament) -> dict[int, tuple[str, str]]:
+    """Each drawn table's state for the desk (issue 23): playing, finished or signed, with
+    the words; from the ranking's progress (the tables' results, cached) and the tables'
+    signatures: a constant number of queries, however many tables."""
+    if not is_drawn(tournament):
+        return {}
+    complete = {progress.table.pk: progress.complete
+                for series in tournament_ranking(tournament).progress for progress in series}
+    found = {}
+    for pk, signed_at, changed in tournament.evening.tables.values_list(
+            "pk", "signed_at", "changed_after_signing"):
+        status = SIGNED if signed_at else FINISHED if complete.get(pk) else PLAYING
+        words = str(STATUS_WORDS[status])
+        if changed and status != SIGNED:
+            words = f"{words} · {_('changed after signing')}"
+        found[pk] = (status, words)
+    return found
+
+
 RANKING_PER_PAGE = 50
 
 

@@ -22,7 +22,12 @@ from django.views.decorators.http import require_POST, require_safe
 
 from scoring import access
 from scoring.forms.account import DeleteAccountForm, EmailForm, PinForm
-from scoring.models import Player, SigningPin
+from scoring.reads.account import (
+    has_linked_player,
+    has_signing_pin,
+    linked_player,
+    memberships_of,
+)
 from scoring.reads.my_results import PlayerTable, player_tables
 from scoring.reads.standings import season_standings
 from scoring.writes import mail, onboarding, signing
@@ -48,9 +53,9 @@ def _account_page(request: HttpRequest, *, email_form: EmailForm | None = None,
         "email_form": email_form or EmailForm(initial={"email": getattr(user, "email", "")}),
         "delete_form": DeleteAccountForm(user=user),
         "pin_form": pin_form or PinForm(),
-        "has_pin": SigningPin.objects.filter(user=user).exists(),
-        "has_player": Player.objects.filter(user=user).exists(),
-        "memberships": user.memberships.select_related("club").order_by("club__name"),
+        "has_pin": has_signing_pin(user),
+        "has_player": has_linked_player(user),
+        "memberships": memberships_of(user),
     }, status=status)
 
 
@@ -108,7 +113,7 @@ def my_results(request: HttpRequest, slug: str) -> HttpResponse:
     and every evening they sat at a table."""
     club, _member = access.club_for(request, slug)
     user: Any = request.user
-    player = Player.objects.filter(club=club, user=user).first()
+    player = linked_player(club, user)
     seasons: list[dict[str, Any]] = []
     tables: list[PlayerTable] = []
     if player is not None:

@@ -62,7 +62,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from scoring.models import Tournament
-from scoring.reads.tournament import board_version, tournament_ranking
+from scoring.reads.tournament import (
+    board_version,
+    public_tournament,
+    tournament_again,
+    tournament_ranking,
+)
 
 log = logging.getLogger("scoring.board")
 
@@ -95,8 +100,7 @@ def _lookup(key: str) -> tuple[Tournament, str]:
     cached = cache.get_many([tournament_key, version_key])
     found: Tournament | bool | None = cached.get(tournament_key)
     if found is None:
-        found = Tournament.objects.select_related("evening", "club").filter(
-            board_key=key, public=True).first()
+        found = public_tournament(key)
         if found is None:
             # An unknown key (it comes from the path: anyone can make up a new one for every
             # request) keeps nothing in the shared cache, or a flood would push other
@@ -259,8 +263,7 @@ def _fragment(tournament: Tournament, version: str, tv: bool) -> Board:
             return newest
         try:
             # read afresh: the cached tournament may be up to 30 s old (a tie rule, a name)
-            tournament = Tournament.objects.select_related("evening", "club").get(
-                pk=tournament.pk)
+            tournament = tournament_again(tournament.pk)
             ranking = tournament_ranking(tournament)
             html = render_to_string("scoring/tournament/_board.html", {
                 "tournament": tournament, "ranking": ranking, "tv": tv,

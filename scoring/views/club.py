@@ -13,9 +13,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseNotAllowed,
+    HttpResponseRedirect,
+)
+from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -24,7 +29,6 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_safe
 
 from scoring import access
-from scoring.collation import by_name
 from scoring.forms.club import (
     MAX_TABLES,
     CodeForm,
@@ -41,9 +45,21 @@ from scoring.forms.rule_profile import RuleProfileForm
 from scoring.models import Club, Evening, Membership, Player, RuleProfile, Table
 from scoring.presets import PRESETS
 from scoring.qr import qr_svg
+from scoring.reads.club import (
+    club_evenings,
+    club_memberships,
+    club_players,
+    membership_of,
+    names_seated,
+    open_invitations,
+    rule_profile,
+)
+from scoring.reads.evening import latest_series, seated_tables
 from scoring.reads.rule_words import describe
 from scoring.views import people
 from scoring.writes import mail, onboarding, services
+from scoring.writes.players import player_create as new_player
+from scoring.writes.players import seat_players
 
 DEFAULT_TABLES = 1
 
@@ -71,9 +87,8 @@ def table_url(table: Table) -> str:
 @login_required
 def club(request: HttpRequest, slug: str) -> HttpResponse:
     the_club, member = access.club_for(request, slug)
-    evenings = the_club.evenings.prefetch_related("tables", "imported_totals").order_by(
-        "-date", "-id")
-    players = by_name(the_club.players.filter(merged_into__isnull=True))
+    evenings = club_evenings(the_club)
+    players = club_players(the_club)
     return render(request, "scoring/club/club.html", {
         "club": the_club, "member": member, "evenings": evenings,
         "members_players": [p for p in players if not p.guest],
@@ -98,9 +113,8 @@ def player_create(request: HttpRequest, slug: str) -> HttpResponse:
         back = reverse("scoring:club", args=[the_club.slug])
     if form.is_valid():
         try:
-            with transaction.atomic():
-                player = Player.objects.create(club=the_club, name=form.cleaned_data["name"],
-                                               guest=form.cleaned_data["guest"])
+            player = new_player(club=the_club, name=form.cleaned_data["name"],
+                                 guest=form.cleaned_data["guest"])
         except IntegrityError:  # created by someone else a moment ago
             messages.error(request, _("%(club)s already has a player named “%(name)s”.")
                            % {"club": the_club.name, "name": form.cleaned_data["name"]})
@@ -123,7 +137,9 @@ def profile_create(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 def profile_edit(request: HttpRequest, pk: int) -> HttpResponse:
-    profile = get_object_or_404(RuleProfile.objects.select_related("club"), pk=pk)
+    profile = rule_profile(pk)
+    if profile is None:
+        raise Http404
     # Another club's profile does not exist (404); in one's own club only admins edit (403).
     the_club, _member = access.club_for(request, profile.club.slug, admin=True)
     return _profile_form(request, the_club, profile)
@@ -167,19 +183,6 @@ def preset_start(club: Club, key: str) -> RuleProfile | None:
 
 # ---------------------------------------------------------------- evenings and tables
 
-def _seat_players(club: Club, entries: list[Player | str]) -> list[Player]:
-    """The players of a table, creating the guests typed in by name."""
-    players = []
-    for entry in entries:
-        if isinstance(entry, Player):
-            players.append(entry)
-        else:
-            player, _created = Player.objects.get_or_create(
-                club=club, name=entry, defaults={"guest": True})
-            players.append(player.merged_into or player)
-    return players
-
-
 def _table_count(request: HttpRequest) -> int:
     try:
         count = int(request.GET.get("tables", DEFAULT_TABLES))
@@ -212,7 +215,8 @@ def evening_create(request: HttpRequest, slug: str) -> HttpResponse:
                         entries = table_form.cleaned_data.get("entries")
                         if entries:
                             services.table_create(
-                                evening=evening, players=_seat_players(the_club, entries),
+                                evening=evening,
+                                players=seat_players(club=the_club, entries=entries),
                                 first_dealer=table_form.cleaned_data["first_dealer"])
             except ValidationError as err:
                 for message in err.messages:
@@ -253,11 +257,9 @@ def table_create(request: HttpRequest, pk: int) -> HttpResponse:
         if evening.closed:
             form.add_error(None, _("This evening is closed; no table can be added."))
         # A table added later joins the evening's latest series.
-        series = max(evening.tables.values_list("series", flat=True), default=1)
+        series = latest_series(evening)
         if form.is_valid():
-            seated = {name.casefold() for name in Player.objects.filter(
-                seats__table__evening=evening, seats__table__series=series,
-            ).values_list("name", flat=True)}
+            seated = names_seated(evening, series)
             clash = [e for e in form.cleaned_data["entries"]
                      if (e.name if isinstance(e, Player) else e).casefold() in seated]
             if clash:
@@ -269,7 +271,8 @@ def table_create(request: HttpRequest, pk: int) -> HttpResponse:
                     with transaction.atomic():
                         table = services.table_create(
                             evening=evening,
-                            players=_seat_players(the_club, form.cleaned_data["entries"]),
+                            players=seat_players(
+                                club=the_club, entries=form.cleaned_data["entries"]),
                             first_dealer=form.cleaned_data["first_dealer"], series=series)
                 except ValidationError as err:
                     for message in err.messages:
@@ -296,8 +299,9 @@ def members(request: HttpRequest, slug: str) -> HttpResponse:
         if request.POST.get("action") == "role":
             role_form = RoleForm(request.POST)
             if role_form.is_valid():
-                membership = get_object_or_404(
-                    Membership, pk=role_form.cleaned_data["membership"], club=the_club)
+                membership = membership_of(the_club, role_form.cleaned_data["membership"])
+                if membership is None:
+                    raise Http404
                 try:
                     changed = onboarding.membership_role(
                         membership, role_form.cleaned_data["role"], by=request.user)
@@ -324,16 +328,15 @@ def members(request: HttpRequest, slug: str) -> HttpResponse:
                     messages.success(request, _("%(user)s can now sign in.")
                                      % {"user": user.get_username()})
                     return redirect("scoring:members", slug=the_club.slug)
-    memberships = list(the_club.memberships.select_related("user").order_by("user__username"))
-    all_players = by_name(the_club.players.filter(merged_into__isnull=True))
+    memberships = club_memberships(the_club)
+    all_players = club_players(the_club)
     players = {p.user_id: p for p in all_players if p.user_id is not None}
     now = timezone.now()
     invitations = [
         {"invitation": i, "url": (url := mail.site_url(
             reverse("scoring:invitation", args=[i.token]))),
          "qr": qr_svg(url, title=_("QR code of the invitation"))}
-        for i in the_club.invitations.filter(used_at=None, revoked_at=None, expires__gt=now)
-        .select_related("invited_by")]
+        for i in open_invitations(the_club, now)]
     return render(request, "scoring/club/members.html", {
         "club": the_club, "me": me, "add_form": add_form, "roles": Membership.Role.choices,
         "memberships": [(m, LinkForm(club=the_club, players=all_players,
@@ -387,16 +390,17 @@ def format_code(code: str) -> str:
 def codes(request: HttpRequest, pk: int) -> HttpResponse:
     evening, _member = access.evening_for(request, pk, write=True)
     return render(request, "scoring/club/codes.html", codes_context(
-        request, evening, evening.tables.all(), evening_url(evening)))
+        request, evening, seated_tables(evening), evening_url(evening)))
 
 
-def codes_context(request: HttpRequest, evening: Evening, tables: QuerySet[Table],
+def codes_context(request: HttpRequest, evening: Evening, tables: list[Table],
                   back: str) -> dict[str, object]:
-    """The table cards of ``tables`` (of ``evening``): code, QR code, players, validity; a
-    league's match day prints its own tables' cards with it (views/league_day.py)."""
+    """The table cards of ``tables`` (of ``evening``, with their players: reads/evening.py's
+    ``seated_tables``): code, QR code, players, validity; a league's match day prints its own
+    tables' cards with it (views/league_day.py)."""
     now = timezone.now()
     cards = []
-    for table in tables.prefetch_related("seats__player"):
+    for table in tables:
         url = request.build_absolute_uri(reverse("scoring:code", args=[table.access_code]))
         cards.append({
             "table": table, "code": format_code(table.access_code), "url": url,

@@ -28,10 +28,10 @@ from django.urls import URLPattern, path, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
+from scoring.access import tournament_for
 from scoring.forms.cockpit import MinutesForm, NoticeForm
 from scoring.models import Tournament
 from scoring.reads import cockpit as reads
-from scoring.views.tournament import tournament_for
 from scoring.writes import cockpit as services
 
 POLL_SECONDS = 15

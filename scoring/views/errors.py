@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 from django.views import defaults
 
 from scoring import access
-from scoring.models import Table
+from scoring.reads.club import table_language
 from scoring.views.sync import RETRY_AFTER_SECONDS, unavailable
 
 logger = logging.getLogger("skatclub.errors")
@@ -42,8 +42,7 @@ def _club_language(request: HttpRequest) -> str | None:
     pks = [int(pk) for pk in grants if str(pk).isdecimal()] if isinstance(grants, dict) else []
     if not pks:
         return None
-    language = Table.objects.filter(pk__in=pks).order_by("-pk").values_list(
-        "evening__club__language", flat=True).first()
+    language = table_language(pks)
     return language if language in dict(settings.LANGUAGES) else None
 
 

@@ -7,7 +7,8 @@ from django.urls import URLPattern, path
 from django.views.decorators.http import require_safe
 
 from scoring.forms.club import CodeForm
-from scoring.models import Club, Membership
+from scoring.models import Membership
+from scoring.reads.account import any_club, memberships_of
 from scoring.writes import onboarding
 
 
@@ -16,13 +17,11 @@ def home(request: HttpRequest) -> HttpResponse:
     """Signed in: the user's clubs (straight to the club when there is one). Otherwise a
     short landing page: enter a table code, or sign in. An installation without any club
     leads to the first-run set-up."""
-    if not Club.objects.exists():
+    if not any_club():
         return redirect("scoring:setup")
     memberships: list[Membership] = []
     if request.user.is_authenticated:
-        memberships = list(
-            Membership.objects.filter(user=request.user).select_related("club")
-            .order_by("club__name"))
+        memberships = list(memberships_of(request.user))
         if len(memberships) == 1:
             return redirect("scoring:club", slug=memberships[0].club.slug)
     return render(request, "scoring/home.html", {

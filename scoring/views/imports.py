@@ -21,8 +21,10 @@ from django.views.decorators.http import require_safe
 
 from scoring import access
 from scoring.forms.imports import ConfirmForm, DeleteEveningForm, UploadForm
-from scoring.models import Club, ClubLogEntry, Deal, ImportedTotal, PendingImport
+from scoring.models import Club, PendingImport
 from scoring.reads import export
+from scoring.reads.club import club_log_entries, pending_import
+from scoring.reads.evening import evening_contents, seated_tables
 from scoring.reads.export import dumps
 from scoring.writes import removal, uploads
 from scoring.writes.import_problems import ImportProblem, OverBounds
@@ -104,9 +106,7 @@ def _over_allowance(request: HttpRequest) -> str:
 
 def _pending(request: HttpRequest, slug: str, pk: int) -> tuple[Club, PendingImport | None]:
     club, member = access.club_for(request, slug, admin=True)
-    pending = PendingImport.objects.defer("content").filter(
-        pk=pk, club=club, user_id=member.user_id,
-        created__gte=uploads.expiry_cutoff()).first()
+    pending = pending_import(club, member.user_id, pk, uploads.expiry_cutoff())
     return club, pending
 
 
@@ -201,15 +201,12 @@ def evening_export(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def evening_delete(request: HttpRequest, pk: int) -> HttpResponse:
     evening, _member = access.evening_for(request, pk, admin=True)
-    tables = list(evening.tables.prefetch_related("seats__player").order_by("series",
-                                                                             "number"))
-    deals = Deal.objects.filter(table__evening=evening)
+    tables = seated_tables(evening)
+    contents = evening_contents(evening)
     context = {
         "evening": evening, "club": evening.club, "tables": tables,
-        "deals": deals.filter(deleted=False).count(),
-        "deleted_deals": deals.filter(deleted=True).count(),
-        "paper": ImportedTotal.objects.filter(evening=evening).count(),
-        "audit": evening.audit.count(),
+        "deals": contents.deals, "deleted_deals": contents.deleted_deals,
+        "paper": contents.paper, "audit": contents.audit,
     }
     if request.method == "POST":
         form = DeleteEveningForm(request.POST)
@@ -236,7 +233,7 @@ def evening_delete(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def club_log(request: HttpRequest, slug: str) -> HttpResponse:
     club, _member = access.club_for(request, slug, admin=True)
-    entries = ClubLogEntry.objects.filter(club=club)[:200]
+    entries = club_log_entries(club)
     return render(request, "scoring/imports/club_log.html", {
         "club": club, "entries": entries, "club_url": reverse("scoring:club", args=[slug])})
 

@@ -28,9 +28,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import Count, Sum
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import URLPattern, path, reverse
 from django.utils import translation
@@ -55,13 +54,29 @@ from scoring.models import (
     LeagueGroup,
     MatchDay,
     Membership,
-    Player,
     Team,
     TeamPlayer,
 )
 from scoring.notation import match_points
 from scoring.reads import live
-from scoring.reads.league import GroupNumbers, group_numbers, player_ranking, team_clubs
+from scoring.reads.league import (
+    GroupNumbers,
+    club_leagues,
+    club_member,
+    club_members,
+    group_numbers,
+    group_of,
+    league_days,
+    league_group,
+    league_team,
+    league_team_player,
+    league_team_players,
+    league_teams,
+    leagues_playing_in,
+    player_ranking,
+    public_league,
+    team_clubs,
+)
 from scoring.writes import league as writes
 
 PUBLIC_TEMPLATE = "scoring/league/public.html"
@@ -138,11 +153,10 @@ def leagues(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(request, _("The league is set up: add its groups and teams."))
             return redirect("scoring:league", pk=league.pk)
-    playing_in = (League.objects.filter(groups__teams__club=club).exclude(club=club)
-                  .select_related("club").distinct())
+    playing_in = leagues_playing_in(club)
     return render(request, "scoring/league/leagues.html", {
         "club": club, "is_admin": is_admin, "form": form,
-        "leagues": League.objects.filter(club=club), "playing_in": playing_in,
+        "leagues": club_leagues(club), "playing_in": playing_in,
     })
 
 
@@ -191,10 +205,7 @@ class _Choices:
     @property
     def members(self) -> list[tuple[str, str]]:
         if self._members is None:
-            self._members = [(str(p.pk), p.name) for p in by_name(
-                Player.objects.filter(club_id=self.league.club_id, guest=False,
-                                      merged_into__isnull=True)
-                .only("pk", "name"))]
+            self._members = [(str(p.pk), p.name) for p in club_members(self.league.club_id)]
         return self._members
 
 
@@ -208,21 +219,19 @@ def _league_page(request: HttpRequest, league: League, rights: access.LeagueAcce
     secretary = rights.secretary
     choices = _Choices(league, rights.host_clubs)
     groups = {g.pk: GroupView(g) for g in league.groups.all()}
-    teams = by_name(Team.objects.filter(group__league=league).select_related("club"))
+    teams = league_teams(league)
     team_views: dict[int, TeamView] = {}
     for team in teams:
         team_views[team.pk] = TeamView(team)
         groups[team.group_id].teams.append(team_views[team.pk])
-    for member in TeamPlayer.objects.filter(team__group__league=league).select_related(
-            "player"):
+    for member in league_team_players(league):
         set_form = None
         if secretary:
             set_form = bound.get(("set", member.pk)) or TeamPlayerSetForm(
                 initial={"position": member.position, "captain": member.captain},
                 auto_id=f"id_p{member.pk}_%s")
         team_views[member.team_id].players.append((member, set_form))  # type: ignore[arg-type]
-    for day in MatchDay.objects.filter(group__league=league).select_related(
-            "host").prefetch_related("teams").order_by("number", "date", "id"):
+    for day in league_days(league):
         groups[day.group_id].days.append(day)
     if secretary:
         for view in groups.values():
@@ -279,8 +288,9 @@ def _change(request: HttpRequest, league: League, rights: access.LeagueAccess,
             return _("The group %(name)s is added.") % {"name": made.name}
         return action, 0, group_form, group
     if action in ("team", "day"):
-        target = get_object_or_404(LeagueGroup, league=league,
-                                   pk=_post_target(request, "group"))
+        target = league_group(league, _post_target(request, "group"))
+        if target is None:
+            raise Http404
         target.league = league
         if action == "team":
             team_form = TeamForm(request.POST, clubs=choices.clubs,
@@ -308,16 +318,16 @@ def _change(request: HttpRequest, league: League, rights: access.LeagueAccess,
             return _("Match day %(number)d is added.") % {"number": made.number}
         return action, target.pk, day_form, day
     if action == "player":
-        on = get_object_or_404(Team.objects.select_related("group"), group__league=league,
-                               pk=_post_target(request, "team"))
+        on = league_team(league, _post_target(request, "team"))
+        if on is None:
+            raise Http404
         on.group.league = league
         player_form = TeamPlayerForm(request.POST, members=choices.members,
                                      auto_id=f"id_m{on.pk}_%s")
 
         def player() -> str:
             data = player_form.cleaned_data
-            member = (Player.objects.get(pk=data["member"], club_id=league.club_id)
-                      if data["member"] else None)
+            member = club_member(league.club_id, data["member"]) if data["member"] else None
             made = writes.team_player_add(
                 team=on, name=data["name"], member=member, position=data["position"],
                 captain=data["captain"])
@@ -325,9 +335,9 @@ def _change(request: HttpRequest, league: League, rights: access.LeagueAccess,
                                                          "team": on.name}
         return action, on.pk, player_form, player
     if action == "set":
-        member = get_object_or_404(
-            TeamPlayer.objects.select_related("team__group", "player"),
-            team__group__league=league, pk=_post_target(request, "member"))
+        member = league_team_player(league, _post_target(request, "member"))
+        if member is None:
+            raise Http404
         member.team.group.league = league
         set_form = TeamPlayerSetForm(request.POST, auto_id=f"id_p{member.pk}_%s")
 
@@ -370,7 +380,9 @@ def league_page(request: HttpRequest, pk: int) -> HttpResponse:
 @require_safe
 @login_required
 def group_page(request: HttpRequest, pk: int) -> HttpResponse:
-    group = get_object_or_404(LeagueGroup, pk=pk)
+    group = group_of(pk)
+    if group is None:
+        raise Http404
     league, _rights = access.league_for(request, group.league_id)
     group.league = league
     return render(request, "scoring/league/group.html", {
@@ -381,15 +393,12 @@ def group_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _public_league(key: str) -> tuple[League, str]:
-    """The opted-in league of this key and its version, in one query: the league's own
-    version (teams, calendar, line-ups, seating, signatures) and its tables' (every deal)."""
-    league = (League.objects.filter(board_key=key, public=True).select_related("club")
-              .annotate(tables=Count("groups__days__evening__tables"),
-                        deals=Sum("groups__days__evening__tables__version")).first())
-    if league is None:
+    """The opted-in league of this key and its version (reads/league.py's
+    ``public_league``); any other key: no page."""
+    found = public_league(key)
+    if found is None:
         raise Http404
-    return league, (f"{league.pk}.{league.version}.{league.tables}."
-                    f"{league.deals or 0}")
+    return found
 
 
 def _has(request: HttpRequest, etag: str) -> bool:

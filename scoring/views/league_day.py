@@ -36,14 +36,20 @@ from scoring import access
 from scoring.access import LeagueAccess
 from scoring.collation import name_key
 from scoring.forms.league_day import LineupForm, SeatForm
-from scoring.models import MatchDay, Player, ReportSignature, Table, Team, TeamPlayer
+from scoring.models import MatchDay, Player, ReportSignature, Team
 from scoring.reads import live
+from scoring.reads.evening import seated_tables
 from scoring.reads.league import (
     day_progress,
+    day_tables,
+    day_team,
     is_binding,
     latest_lineups,
     match_report,
     results_version,
+    team_captains,
+    team_players,
+    team_rosters,
 )
 from scoring.views.club import codes_context, format_code
 from scoring.writes import league as services
@@ -108,14 +114,10 @@ def _polled(request: HttpRequest, day: MatchDay, who: LeagueAccess,
     request: their forms hold this session's CSRF token)."""
     html, finished = _numbers(request, day, state)
     teams = sorted(day.teams.all(), key=lambda t: (name_key(t.name), t.pk))
-    captains: dict[int, str] = {}
-    linked: set[int] = set()  # teams whose captain's record is linked to an account
-    for team_id, name, user_id in TeamPlayer.objects.filter(
-            team__in=teams, captain=True).values_list("team_id", "player__name",
-                                                      "player__user_id"):
-        captains[team_id] = name
-        if user_id is not None:
-            linked.add(team_id)
+    found = team_captains(teams)
+    captains = {team_id: name for team_id, (name, _linked) in found.items()}
+    # teams whose captain's record is linked to an account
+    linked = {team_id for team_id, (_name, is_linked) in found.items() if is_linked}
     signatures = {s.team_id: s for s in day.signatures.all()}
     now = results_version(day) if signatures else 0
     return {
@@ -162,9 +164,7 @@ def _desk_context(day: MatchDay, series: int | None) -> dict[str, object]:
     teams = sorted(day.teams.all(), key=lambda t: (name_key(t.name), t.pk))
     open_series = list(range(seated + 1, league.series_per_day + 1))
     chosen = series if series in open_series else (open_series[0] if open_series else None)
-    roster: dict[int, list[Player]] = defaultdict(list)
-    for member in TeamPlayer.objects.filter(team__in=teams).select_related("player"):
-        roster[member.team_id].append(member.player)
+    roster = team_rosters(teams)
     forms = []
     if chosen is not None:
         current = _lineups(day, chosen, teams)
@@ -174,8 +174,7 @@ def _desk_context(day: MatchDay, series: int | None) -> dict[str, object]:
             forms.append((team, LineupForm(initial=initial, players=roster[team.pk],
                                            prefix=f"team{team.pk}")))
     tables: dict[int, list[dict[str, object]]] = defaultdict(list)
-    for table in Table.objects.filter(evening=day.evening).prefetch_related(
-            "seats__player").order_by("series", "number"):
+    for table in day_tables(day):
         tables[table.series].append({
             "table": table, "code": format_code(table.access_code),
             "players": [s.player.name for s in table.seats.all()]})
@@ -215,7 +214,7 @@ def match_day_codes(request: HttpRequest, pk: int) -> HttpResponse:
     """The table cards of the day's seated tables (the club's code cards), for the desk."""
     day, _who = access.match_day_for(request, pk, desk=True)
     return render(request, "scoring/club/codes.html", codes_context(
-        request, day.evening, day.evening.tables.all(),
+        request, day.evening, seated_tables(day.evening),
         reverse("scoring:match-day", args=[day.pk])))
 
 
@@ -233,7 +232,7 @@ def _refused(request: HttpRequest, err: ValidationError) -> None:
 
 
 def _team(day: MatchDay, raw: str) -> Team:
-    team = day.teams.filter(pk=int(raw)).first() if raw.isdigit() and len(raw) < 12 else None
+    team = day_team(day, int(raw)) if raw.isdigit() and len(raw) < 12 else None
     if team is None:
         raise Http404
     return team
@@ -246,7 +245,7 @@ def lineup_save(request: HttpRequest, pk: int) -> HttpResponse:
     team = _team(day, request.POST.get("team", ""))
     raw = request.POST.get("series", "")
     series = int(raw) if raw.isdigit() and len(raw) < 3 else 0
-    players = [tp.player for tp in team.players.select_related("player")]
+    players = team_players(team)
     form = LineupForm(request.POST, players=players, prefix=f"team{team.pk}")
     try:
         if not form.is_valid():

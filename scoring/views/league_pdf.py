@@ -14,21 +14,22 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404
 from django.urls import URLPattern, path
 from django.views.decorators.http import require_safe
 
 from scoring.access import league_access, match_day_for
 from scoring.models import LeagueGroup
 from scoring.pdf.league import players_document, report_document, table_document
-from scoring.reads.league import public_group
+from scoring.reads.league import group_of, public_group
 from scoring.views.printed import pdf_response
 
 
 def _group(request: HttpRequest, pk: int) -> LeagueGroup | HttpResponse:
     """The group for its league's readers (a public league's for anyone else only with its
     key: ``_public_group``)."""
-    group = get_object_or_404(LeagueGroup.objects.select_related("league__club"), pk=pk)
+    group = group_of(pk)
+    if group is None:
+        raise Http404
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     if not league_access(request, group.league).reader:

@@ -13,8 +13,8 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.shortcuts import redirect, render
 from django.urls import URLPattern, path, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -24,6 +24,13 @@ from scoring.forms.invitation import SignUpForm
 from scoring.forms.members import DepartedNamesForm, InviteForm, LinkForm
 from scoring.models import Club, Invitation, Membership
 from scoring.reads import people as people_reads
+from scoring.reads.account import is_member
+from scoring.reads.club import (
+    invitation_again,
+    invitation_by_token,
+    invitation_of,
+    membership_of,
+)
 from scoring.writes import mail, onboarding, people
 
 BACKEND = "scoring.access.SignedInBackend"
@@ -71,8 +78,10 @@ def invitation_create(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _invitation(request: HttpRequest, slug: str, pk: int) -> tuple[Club, Invitation]:
     club, _me = access.club_for(request, slug, admin=True)
-    return club, get_object_or_404(Invitation.objects.select_related("club", "invited_by"),
-                                   pk=pk, club=club)
+    invitation = invitation_of(club, pk)
+    if invitation is None:
+        raise Http404
+    return club, invitation
 
 
 @require_POST
@@ -101,7 +110,10 @@ def invitation_revoke(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 
 def _membership(request: HttpRequest, slug: str, pk: int) -> tuple[Club, Membership]:
     club, _me = access.club_for(request, slug, admin=True)
-    return club, get_object_or_404(Membership.objects.select_related("user"), pk=pk, club=club)
+    membership = membership_of(club, pk)
+    if membership is None:
+        raise Http404
+    return club, membership
 
 
 @require_POST
@@ -187,7 +199,7 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
     """The page an invitation link opens: sign up (or join with the signed-in account)."""
     if request.method not in ("GET", "HEAD", "POST"):
         return HttpResponseNotAllowed(["GET", "HEAD", "POST"])
-    found = Invitation.objects.select_related("club").filter(token=token).first()
+    found = invitation_by_token(token)
     message = onboarding.refusal(found)
     if found is None or message:
         return render(request, "scoring/onboarding/refused.html", {
@@ -208,14 +220,14 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
             login(request, user, backend=BACKEND)
             return _welcome(request, found.club)
     except onboarding.Refused as err:
-        if onboarding.refusal(Invitation.objects.get(pk=found.pk)):
+        if onboarding.refusal(invitation_again(found)):
             return render(request, "scoring/onboarding/refused.html", {
                 "title": _("Invitation"), "message": err.message}, status=410)
         form.add_error(None, err.message)
     return render(request, "scoring/onboarding/invitation.html", {
         "invitation": found, "club": found.club, "form": form,
         "member": request.user.is_authenticated
-        and Membership.objects.filter(user=request.user, club=found.club).exists(),
+        and is_member(request.user, found.club),
     })
 
 

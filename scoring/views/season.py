@@ -30,11 +30,11 @@ from django_tables2 import RequestConfig
 
 from scoring import access
 from scoring.forms.season import SeasonForm
-from scoring.models import Evening, Membership, Season, Table
+from scoring.models import Evening, Membership, Season
 from scoring.notation import decimal1
 from scoring.pdf.standings import standings_document
 from scoring.reads import charts, live
-from scoring.reads.sheet import game_label, table_sheet, tables_with_everything
+from scoring.reads.sheet import game_label, table_sheet, tables_of_player
 from scoring.reads.standings import (
     TENTH,
     PlayerSeason,
@@ -238,8 +238,7 @@ def _season_charts(data: PlayerSeason, games: list[dict[str, Any]],
 
 def _evening_charts(evening: Evening, data: PlayerSeason, lang: str) -> list[dict[str, Any]]:
     """The running game points of every player at the player's tables that evening."""
-    tables = tables_with_everything(
-        Table.objects.filter(evening=evening, seats__player=data.player)).order_by("series")
+    tables = tables_of_player(evening, data.player)
     out = []
     for table in tables:
         sheet = table_sheet(table, lang, explain=False)

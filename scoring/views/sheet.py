@@ -23,26 +23,23 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from scoring.access import deal_for, evening_for, table_for
-from scoring.models import (
-    AuditEntry,
-    Deal,
-    Evening,
-    HeldOperation,
-    ImportedTotal,
-    Membership,
-    Seat,
-    Table,
-)
+from scoring.models import AuditEntry, Evening, Membership
 from scoring.notation import record_summary
 from scoring.reads import export, live
+from scoring.reads.audit import (
+    deal_sheet_number,
+    evening_seat_names,
+    evening_sheet_numbers,
+    table_seat_names,
+)
 from scoring.reads.change_words import changed_fields, cleared_words, signature_words
+from scoring.reads.evening import held_waiting, paper_totals
 from scoring.reads.sheet import (
     audit_for_deal,
     audit_for_evening,
     evening_tables,
-    sheet_numbers,
+    table_in_full,
     table_sheet,
-    tables_with_everything,
 )
 
 LAYOUTS = ("standard", "historical")
@@ -59,7 +56,7 @@ def _layout(request: HttpRequest) -> str:
 
 def _sheet_context(request: HttpRequest, pk: int) -> dict[str, Any]:
     """The sheet of a table the request may see (access checked by the caller)."""
-    table = tables_with_everything(Table.objects.filter(pk=pk)).get()
+    table = table_in_full(pk)
     return {"sheet": table_sheet(table, _lang()), "table": table, "evening": table.evening,
             "layout": _layout(request)}
 
@@ -74,7 +71,7 @@ def sheet(request: HttpRequest, pk: int) -> HttpResponse:
 def sheet_csv(request: HttpRequest, pk: int) -> HttpResponse:
     """The sheet as CSV for a spreadsheet: the same rows and the same access as the page."""
     table_for(request, pk)  # 404 for strangers, before anything is read
-    table = tables_with_everything(Table.objects.filter(pk=pk)).get()
+    table = table_in_full(pk)
     sheet = table_sheet(table, _lang(), explain=False)  # a spreadsheet has no tooltips
     response = HttpResponse(export.sheet_csv(sheet), content_type="text/csv; charset=utf-8")
     name = f"{table.evening.date:%Y-%m-%d}-{_('table')}-{table.number}"
@@ -234,10 +231,8 @@ def evening(request: HttpRequest, pk: int) -> HttpResponse:
         "overview_etag": _overview_etag(evening_obj.pk, overview.context, states),
         "is_admin": member.role == Membership.Role.ADMIN}
     if context["is_admin"]:  # what tablets sent after closing or with a stale code
-        context["held_waiting"] = HeldOperation.objects.filter(
-            table__evening=evening_obj, state=HeldOperation.State.WAITING).count()
-    context["paper_totals"] = list(ImportedTotal.objects.filter(
-        evening=evening_obj).select_related("player").order_by("-points", "player__name"))
+        context["held_waiting"] = held_waiting(evening_obj)
+    context["paper_totals"] = paper_totals(evening_obj)
     return render(request, "scoring/sheet/evening.html", context)
 
 
@@ -329,14 +324,11 @@ def _sent_words(record: Any, evening: Any, players: list[str], lang: str) -> str
 @require_safe
 def evening_audit(request: HttpRequest, pk: int) -> HttpResponse:
     evening_obj, _member = evening_for(request, pk)
-    seats_by_table: dict[int, list[str]] = {}
-    for seat in Seat.objects.filter(table__evening=evening_obj).select_related(
-            "player").order_by("table_id", "position"):
-        seats_by_table.setdefault(seat.table_id, []).append(seat.player.name)
+    seats_by_table = evening_seat_names(evening_obj)
     entries = list(audit_for_evening(evening_obj))
     for entry in entries:
         entry.evening = evening_obj  # already loaded: no query per row
-    numbers = sheet_numbers(Deal.objects.filter(table__evening=evening_obj))
+    numbers = evening_sheet_numbers(evening_obj)
     return render(request, "scoring/sheet/audit.html", {
         "evening": evening_obj,
         "rows": _audit_rows(entries, seats_by_table, _lang(), numbers),
@@ -347,13 +339,12 @@ def evening_audit(request: HttpRequest, pk: int) -> HttpResponse:
 def deal_history(request: HttpRequest, pk: int, deal: int) -> HttpResponse:
     table, _actor = table_for(request, pk)
     deal_obj = deal_for(request, table, deal)
-    players = [s.player.name for s in table.seats.select_related("player").order_by("position")]
+    players = table_seat_names(table)
     entries = list(audit_for_deal(deal_obj))
     for entry in entries:
         entry.evening = table.evening
         entry.table = table
-    number = None if deal_obj.deleted else table.deals.filter(
-        deleted=False, position__lte=deal_obj.position).count()
+    number = deal_sheet_number(deal_obj)
     return render(request, "scoring/sheet/history.html", {
         "table": table, "evening": table.evening, "deal": deal_obj, "number": number,
         "rows": _audit_rows(entries, {table.pk: players}, _lang()),

@@ -42,8 +42,9 @@ from scoring import access
 from scoring.models import Membership, Player, Signature, Table
 from scoring.qr import qr_svg
 from scoring.reads import live
-from scoring.reads.sheet import ScoreSheet, table_sheet, tables_with_everything
-from scoring.reads.signing import SigningState, is_finished, signing_state
+from scoring.reads.account import membership_in
+from scoring.reads.sheet import ScoreSheet, table_in_full, table_sheet
+from scoring.reads.signing import SigningState, is_finished, signing_state, table_with_club
 from scoring.writes.services import Actor
 from scoring.writes.signing import (
     Signer,
@@ -74,7 +75,7 @@ def phone_url(request: HttpRequest, table: Table, code: str = "") -> str:
 
 
 def _full(pk: int) -> Table:
-    return tables_with_everything(Table.objects.filter(pk=pk)).get()
+    return table_in_full(pk)
 
 
 def _spaced(code: str) -> str:
@@ -138,8 +139,7 @@ def panel_context(request: HttpRequest, table: Table, *, writable: bool,
     if is_admin is None:
         member = None
         if tablet and request.user.is_authenticated:
-            member = Membership.objects.filter(user=request.user,
-                                               club_id=table.evening.club_id).first()
+            member = membership_in(request.user, table.evening.club_id)
         is_admin = member is not None and member.role == Membership.Role.ADMIN
     context["is_admin"] = is_admin
     return context
@@ -245,7 +245,7 @@ def tablet_panel(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _phone_table(pk: int, token: str) -> Table:
     """The table of a phone link, while its code works; else there is no such page."""
-    table = Table.objects.select_related("evening__club").filter(pk=pk).first()
+    table = table_with_club(pk)
     if (table is None or not constant_time_compare(token, sign_token(table))
             or not table.evening.codes_valid()):
         raise Http404

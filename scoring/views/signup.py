@@ -25,9 +25,9 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -35,14 +35,16 @@ from django.views.decorators.http import require_POST
 
 from scoring import access
 from scoring.forms.signup import SignupForm, SignupSettingsForm
-from scoring.models import Membership, Tournament
+from scoring.models import Tournament
 from scoring.reads.signup import (
     closed_reason,
     closing_words,
+    open_signup,
     signup_by_token,
     signup_state,
     unconfirmed,
 )
+from scoring.reads.tournament import is_drawn
 from scoring.writes import mail
 from scoring.writes import signup as services
 
@@ -77,9 +79,9 @@ def _too_many(request: HttpRequest, context: dict[str, Any]) -> HttpResponse:
 def signup_page(request: HttpRequest, key: str) -> HttpResponse:
     if request.method not in ("GET", "HEAD", "POST"):
         return HttpResponseNotAllowed(["GET", "HEAD", "POST"])
-    tournament = get_object_or_404(
-        Tournament.objects.select_related("club", "evening"), signup_key=key,
-        signup_open=True)
+    tournament = open_signup(key)
+    if tournament is None:
+        raise Http404
     form = SignupForm(request.POST if request.method == "POST" else None,
                       tournament=tournament)
     context: dict[str, Any] = {"tournament": tournament, "form": form}
@@ -157,7 +159,7 @@ def signup_confirm(request: HttpRequest, token: str) -> HttpResponse:
             "entrant": entrant, "tournament": entrant.tournament})
     tournament = held.tournament
     message = services.refusal(held, moment) or closed_reason(
-        tournament, drawn=tournament.draws.exists(), moment=moment)
+        tournament, drawn=is_drawn(tournament), moment=moment)
     if message:
         return render(request, "scoring/onboarding/refused.html",
                       {"title": title, "message": message}, status=410)
@@ -166,15 +168,9 @@ def signup_confirm(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def _organisers(request: HttpRequest, pk: int) -> Tournament:
-    """The tournament for its club's admins, as views/tournament.py's ``tournament_for``
-    (which imports this module for the desk): other members 403, other clubs 404."""
-    tournament = get_object_or_404(access.with_membership(
-        request, Tournament.objects.select_related("club", "evening"), "club"), pk=pk)
-    member = access.member_of(request, tournament, tournament.club)
-    if member is None:
-        raise Http404
-    if member.role != Membership.Role.ADMIN:
-        raise PermissionDenied
+    """The tournament for its club's admins (``access.tournament_for``, as the desk's):
+    other members 403, other clubs 404."""
+    tournament, _member = access.tournament_for(request, pk, admin=True)
     return tournament
 
 

@@ -16,11 +16,11 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import URLPattern, path, reverse
 from django.utils.http import content_disposition_header
 from django.utils.translation import get_language
@@ -28,11 +28,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from scoring import access
+from scoring.access import tournament_for
 from scoring.forms.tournament import DrawForm, EntrantForm, SettingsForm, TournamentForm
-from scoring.models import Entrant, Membership, Table, Tournament
+from scoring.models import Membership, Table, Tournament
 from scoring.pdf import tournament as documents
 from scoring.qr import qr_png_uri, qr_svg
-from scoring.reads.signing import FINISHED, PLAYING, SIGNED, STATUS_WORDS
 from scoring.reads.tournament import (
     ENTRANTS_PER_PAGE,
     RANKING_PER_PAGE,
@@ -40,14 +40,19 @@ from scoring.reads.tournament import (
     PrizeList,
     Row,
     current_seats,
+    drawn_series,
     entrant_counts,
+    entrant_of,
     entrant_search,
+    entrants_before,
+    has_table,
     place_page,
     prize_warnings,
     ranking_search,
     seat_list_search,
     series_summaries,
     series_tables,
+    table_statuses,
     tournament_ranking,
     unpaid_players,
 )
@@ -58,20 +63,6 @@ from scoring.views.printed import pdf_response
 from scoring.writes import preisskat
 from scoring.writes import tournament as services
 from scoring.writes.services import Actor
-
-
-def tournament_for(request: HttpRequest, pk: int, *, admin: bool = False,
-                   ) -> tuple[Tournament, Membership]:
-    """A tournament for a member of its club; the organiser's pages for its admins."""
-    tournament = get_object_or_404(access.with_membership(
-        request, Tournament.objects.select_related("club", "evening__club", "evening__season"),
-        "club"), pk=pk)
-    member = access.member_of(request, tournament, tournament.club)
-    if member is None:
-        raise Http404
-    if admin and member.role != Membership.Role.ADMIN:
-        raise PermissionDenied
-    return tournament, member
 
 
 def _lang() -> str:
@@ -104,25 +95,6 @@ def tournament_create(request: HttpRequest, slug: str) -> HttpResponse:
             messages.success(request, _("The tournament is set up: register the players."))
             return redirect("scoring:tournament", pk=tournament.pk)
     return render(request, "scoring/tournament/new.html", {"club": club, "form": form})
-
-
-def table_statuses(tournament: Tournament) -> dict[int, tuple[str, str]]:
-    """Each drawn table's state for the desk (issue 23): playing, finished or signed, with
-    the words; from the ranking's progress (the tables' results, cached) and the tables'
-    signatures: a constant number of queries, however many tables."""
-    if not tournament.draws.exists():
-        return {}
-    complete = {progress.table.pk: progress.complete
-                for series in tournament_ranking(tournament).progress for progress in series}
-    found = {}
-    for pk, signed_at, changed in tournament.evening.tables.values_list(
-            "pk", "signed_at", "changed_after_signing"):
-        status = SIGNED if signed_at else FINISHED if complete.get(pk) else PLAYING
-        words = str(STATUS_WORDS[status])
-        if changed and status != SIGNED:
-            words = f"{words} · {_('changed after signing')}"
-        found[pk] = (status, words)
-    return found
 
 
 @login_required
@@ -183,8 +155,9 @@ def tournament_page(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def entrant_action(request: HttpRequest, pk: int, entrant: int) -> HttpResponse:
     tournament, _member = tournament_for(request, pk, admin=True)
-    who = get_object_or_404(Entrant.objects.select_related("player", "tournament"),
-                            pk=entrant, tournament=tournament)
+    who = entrant_of(tournament, entrant)
+    if who is None:
+        raise Http404
     action = request.POST.get("action", "")
     try:
         if action in ("paid", "unpaid"):
@@ -200,8 +173,7 @@ def entrant_action(request: HttpRequest, pk: int, entrant: int) -> HttpResponse:
             messages.error(request, message)
     # back to the desk's page that shows this entrant, in the search the desk showed
     query = " ".join(request.POST.get("q", "").split())[:100]
-    page = entrant_search(tournament, query).filter(
-        number__lt=who.number).count() // ENTRANTS_PER_PAGE + 1
+    page = entrants_before(tournament, query, who.number) // ENTRANTS_PER_PAGE + 1
     params = {**({"q": query} if query else {}), **({"page": str(page)} if page > 1 else {})}
     return redirect(reverse("scoring:tournament", args=[tournament.pk])
                     + (f"?{urlencode(params)}" if params else "") + f"#entrant-{who.pk}")
@@ -270,7 +242,7 @@ def series_draw(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _series(tournament: Tournament, series: int) -> int:
-    if not tournament.evening.tables.filter(series=series).exists():
+    if not has_table(tournament, series):
         raise Http404
     return series
 
@@ -291,7 +263,7 @@ def series_seats(request: HttpRequest, pk: int, series: int) -> HttpResponse:
         "tournament": tournament, "club": tournament.club, "number": series,
         "tables": [(t, [(p, numbers.get(p.pk)) for p in t.players]) for t in tables],
         "statuses": table_statuses(tournament), "query": query, "found": found,
-        "draw": tournament.draws.filter(number=series).first(),
+        "draw": drawn_series(tournament, series),
     })
 
 
@@ -302,8 +274,9 @@ def entrant_link(request: HttpRequest, pk: int, entrant: int) -> HttpResponse:
     (issue 35): for a player registered at the desk, who got no registration mail. The
     organiser's (the link shows the entrant's seat and nothing that records)."""
     tournament, _member = tournament_for(request, pk, admin=True)
-    who = get_object_or_404(Entrant.objects.select_related("player"), pk=entrant,
-                            tournament=tournament)
+    who = entrant_of(tournament, entrant)
+    if who is None:
+        raise Http404
     url = request.build_absolute_uri(reverse("scoring:seat-key", args=[who.seat_key]))
     response = render(request, "scoring/tournament/entrant_link.html", {
         "tournament": tournament, "club": tournament.club, "entrant": who, "url": url,
@@ -339,7 +312,7 @@ def cards_pdf(request: HttpRequest, pk: int, series: int) -> HttpResponse:
 @login_required
 def list_pdf(request: HttpRequest, pk: int, series: int, number: int) -> HttpResponse:
     tournament, _member = tournament_for(request, pk, admin=True)
-    if not tournament.evening.tables.filter(series=series, number=number).exists():
+    if not has_table(tournament, series, number):
         raise Http404
     blank = request.GET.get("blank") == "1"
     return pdf_response(request, documents.standard_list(tournament, series, number, blank,

@@ -32,6 +32,27 @@ def make_evening(season: Season, day: int, series_rounds: int | None = None) -> 
     return evening
 
 
+def year_season(club: Club, year: int = 2026, evaluation: str = "seeger_fabian") -> Season:
+    """A season of the whole calendar year ``year``, named after it."""
+    return Season.objects.create(club=club, name=str(year), start=datetime.date(year, 1, 1),
+                                 end=datetime.date(year, 12, 31), evaluation=evaluation)
+
+
+def evening_on(season: Season, date: datetime.date) -> Evening:
+    """An evening of ``season`` on ``date`` under the club's ISkO tournament profile."""
+    profile = RuleProfile.objects.get(club=season.club, name=PRESETS["isko_tournament"]["name"])
+    evening: Evening = evening_create(club=season.club, date=date, profile=profile,
+                                      season=season, series_rounds=None)
+    return evening
+
+
+def played_table(season: Season, date: datetime.date, players: list[Player]) -> Table:
+    """An evening of ``season`` on ``date`` with one table of ``players`` (3 or 4) that played
+    three games: seat 1 won with 1 matador, seat 2 lost with 2, seat 3 won with 1."""
+    return seat_and_play(evening_on(season, date), players,
+                         {1: [(1, True)], 2: [(2, False)], 3: [(1, True)]})
+
+
 def player(club: Club, name: str) -> Player:
     return Player.objects.get_or_create(club=club, name=name)[0]
 

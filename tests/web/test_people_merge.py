@@ -39,27 +39,13 @@ from scoring.reads.federation import federation_ranking
 from scoring.reads.standings import season_standings
 from scoring.writes import people
 from scoring.writes import tournament as tw
-from scoring.writes.services import evening_create
 
 from .factories import make_club, make_user
-from .seasons import seat_and_play
+from .seasons import played_table, year_season
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english")]
 
 YEAR = 2026
-
-
-def _season(club: Club) -> Season:
-    return Season.objects.create(club=club, name="2026", start=datetime.date(YEAR, 1, 1),
-                                 end=datetime.date(YEAR, 12, 31), evaluation="seeger_fabian")
-
-
-def _table(club: Club, season: Season, day: int, players: list[Player]) -> Any:
-    profile = RuleProfile.objects.get(club=club, name=PRESETS["isko_tournament"]["name"])
-    evening = evening_create(club=club, date=datetime.date(YEAR, 3, 1)
-                             + datetime.timedelta(days=day), profile=profile, season=season,
-                             series_rounds=None)
-    return seat_and_play(evening, players, {1: [(1, True)], 2: [(2, False)], 3: [(1, True)]})
 
 
 def _tournament(club: Club, name: str, month: int) -> Any:
@@ -78,13 +64,13 @@ def _tournament(club: Club, name: str, month: int) -> Any:
 def paula(club: Club) -> dict[str, Any]:
     """Paula Wagner played two evenings as herself and one as "Paula Wagner (Gotha)", who
     also has a total from paper and a tournament entry."""
-    season = _season(club)
+    season = year_season(club)
     kept = Player.objects.create(club=club, name="Paula Wagner")
     merged = Player.objects.create(club=club, name="Paula Wagner (Gotha)", guest=True)
     others = list(club.players.filter(name__endswith="Altenburg").order_by("pk"))
-    tables = [_table(club, season, 0, [kept, *others[:3]]),
-              _table(club, season, 7, [others[0], merged, *others[1:3]]),
-              _table(club, season, 14, [kept, *others[2:5]])]
+    tables = [played_table(season, datetime.date(YEAR, 3, 1), [kept, *others[:3]]),
+              played_table(season, datetime.date(YEAR, 3, 8), [others[0], merged, *others[1:3]]),
+              played_table(season, datetime.date(YEAR, 3, 15), [kept, *others[2:5]])]
     ImportedTotal.objects.create(evening=tables[1].evening, player=merged, points=40, won=2,
                                  lost=0, seeger_fabian=100)
     Signature.objects.create(table=tables[1], player=merged)
@@ -192,7 +178,7 @@ def test_a_merge_is_refused_where_it_would_break_a_uniqueness(
         club: Club, paula: dict[str, Any]) -> None:
     kept, merged, admin = paula["kept"], paula["merged"], paula["admin"]
     season = paula["season"]
-    _table(club, season, 21, [kept, merged, *club.players.filter(
+    played_table(season, datetime.date(YEAR, 3, 22), [kept, merged, *club.players.filter(
         name__endswith="Altenburg").order_by("pk")[:2]])
     tw.entrant_register(tournament=paula["tournament"], member=kept)
     before = _rows()

@@ -30,36 +30,21 @@ from django.urls import reverse
 from scoring.models import (
     Club,
     Player,
-    RuleProfile,
     Season,
     Seat,
     Signature,
     TableScore,
 )
-from scoring.presets import PRESETS
 from scoring.reads.standings import season_standings
 from scoring.writes import people
-from scoring.writes.services import Actor, deal_edit, evening_create
+from scoring.writes.services import Actor, deal_edit
 
 from .factories import make_club, make_user
-from .seasons import seat_and_play
+from .seasons import evening_on, played_table, year_season
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english")]
 
 YEAR = 2026
-
-
-def _season(club: Club) -> Season:
-    return Season.objects.create(club=club, name="2026", start=datetime.date(YEAR, 1, 1),
-                                 end=datetime.date(YEAR, 12, 31), evaluation="seeger_fabian")
-
-
-def _table(club: Club, season: Season, day: int, players: list[Player]) -> Any:
-    profile = RuleProfile.objects.get(club=club, name=PRESETS["isko_tournament"]["name"])
-    evening = evening_create(club=club, date=datetime.date(YEAR, 3, 1)
-                             + datetime.timedelta(days=day), profile=profile, season=season,
-                             series_rounds=None)
-    return seat_and_play(evening, players, {1: [(1, True)], 2: [(2, False)], 3: [(1, True)]})
 
 
 def _standings(season: Season) -> dict[str, tuple[int, int]]:
@@ -81,13 +66,13 @@ def test_an_undo_after_a_correction_gives_the_merged_record_its_scores_and_signa
         ) -> None:
     cache.clear()
     club = make_club()
-    season = _season(club)
+    season = year_season(club)
     admin = make_user(club, "admin", username="chef")
     kept = Player.objects.create(club=club, name="Paula Wagner")
     merged = Player.objects.create(club=club, name="Paula Wagner (Gotha)", guest=True)
     others = list(club.players.filter(name__endswith="Altenburg").order_by("pk"))
-    _table(club, season, 0, [kept, *others[:3]])
-    gotha = _table(club, season, 7, [others[0], merged, *others[1:3]])
+    played_table(season, datetime.date(YEAR, 3, 1), [kept, *others[:3]])
+    gotha = played_table(season, datetime.date(YEAR, 3, 8), [others[0], merged, *others[1:3]])
     before = _standings(season)
     assert before["Paula Wagner (Gotha)"][1] == 1
 
@@ -115,13 +100,13 @@ def test_a_correction_during_the_merge_and_the_undo_through_the_desk(client: Cli
     """The same through the members page, and a second undo changes nothing."""
     cache.clear()
     club = make_club()
-    season = _season(club)
+    season = year_season(club)
     admin = make_user(club, "admin", username="chef")
     kept = Player.objects.create(club=club, name="Paula Wagner")
     merged = Player.objects.create(club=club, name="Paula Wagner (Gotha)", guest=True)
     others = list(club.players.filter(name__endswith="Altenburg").order_by("pk"))
-    _table(club, season, 0, [kept, *others[:3]])
-    gotha = _table(club, season, 7, [others[0], merged, *others[1:3]])
+    played_table(season, datetime.date(YEAR, 3, 1), [kept, *others[:3]])
+    gotha = played_table(season, datetime.date(YEAR, 3, 8), [others[0], merged, *others[1:3]])
     before = _standings(season)
     client.force_login(admin)
     client.post(reverse("scoring:player-merge", args=[club.slug]), {
@@ -192,7 +177,7 @@ def test_totals_from_paper_for_a_merged_name_go_to_the_kept_record() -> None:
     from scoring.writes.paper import import_totals
 
     club = make_club()
-    season = _season(club)
+    season = year_season(club)
     kept, merged, _admin = _merged_paula(club)
     content = (b"Spieler;Datum;Abend;Punkte;gewonnen;verloren;Seeger-Fabian\r\n"
                b"Paula Wagner (Gotha);05.09.2026;Clubabend;412;7;1;900\r\n"
@@ -208,7 +193,7 @@ def test_totals_from_paper_naming_both_records_on_one_evening_are_refused() -> N
     from scoring.writes.paper import import_totals, plan_totals
 
     club = make_club()
-    season = _season(club)
+    season = year_season(club)
     _merged_paula(club)
     content = (b"Spieler;Datum;Abend;Punkte;gewonnen;verloren;Seeger-Fabian\r\n"
                b"Paula Wagner (Gotha);05.09.2026;Clubabend;412;7;1;900\r\n"
@@ -222,31 +207,28 @@ def test_totals_from_paper_naming_both_records_on_one_evening_are_refused() -> N
 def test_a_sheet_naming_a_merged_record_seats_the_kept_one() -> None:
     from scoring.models import Table
     from scoring.reads.export import sheet_csv
-    from scoring.reads.sheet import table_sheet, tables_with_everything
+    from scoring.reads.sheet import table_in_full, table_sheet
     from scoring.writes.import_problems import ImportProblem
     from scoring.writes.sheetcsv import import_sheet
 
     club = make_club()
-    season = _season(club)
+    season = year_season(club)
     kept, merged, _admin = _merged_paula(club)
     guest = Player.objects.create(club=club, name="Gerd Gast", guest=True)
     others = list(club.players.filter(name__endswith="Altenburg").order_by("pk"))
-    played = _table(club, season, 0, [guest, *others[:3]])
-    table = tables_with_everything(Table.objects.filter(pk=played.pk)).get()
+    played = played_table(season, datetime.date(YEAR, 3, 1), [guest, *others[:3]])
+    table = table_in_full(played.pk)
     from django.utils import translation
     with translation.override("de"):
         content = sheet_csv(table_sheet(table, "de", explain=False))
-    profile = RuleProfile.objects.get(club=club, name=PRESETS["isko_tournament"]["name"])
-    target = evening_create(club=club, date=datetime.date(YEAR, 4, 1), profile=profile,
-                            season=season, series_rounds=None)
+    target = evening_on(season, datetime.date(YEAR, 4, 1))
     as_merged = content.replace("Gerd Gast", "Paula Wagner (Gotha)").encode()
     import_sheet(as_merged, target, actor=Actor(None, "test"), source="s.csv")
     assert not Seat.objects.filter(player=merged).exists()
     assert Seat.objects.filter(player=kept, table__evening=target).count() == 1
     assert "Paula Wagner (Gotha)" not in _standings(season)
     # both of her names at one table: refused by name, nothing written
-    other = evening_create(club=club, date=datetime.date(YEAR, 4, 8), profile=profile,
-                           season=season, series_rounds=None)
+    other = evening_on(season, datetime.date(YEAR, 4, 8))
     both = content.replace("Gerd Gast", "Paula Wagner (Gotha)").replace(
         others[0].name, "Paula Wagner").encode()
     with pytest.raises(ImportProblem, match="Paula Wagner"):
