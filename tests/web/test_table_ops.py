@@ -197,8 +197,8 @@ def test_dropped_once(table: Table) -> None:
                  dropped=DroppedOp("save", gone, won(1), None))
     assert table_op_apply(op=op) == Dropped(gone, 0)
     entry = AuditEntry.objects.get(table=table)
-    assert (entry.action, entry.before["request_id"], entry.after) == ("drop", str(gone),
-                                                                        won(1))
+    before: Any = entry.before
+    assert (entry.action, before["request_id"], entry.after) == ("drop", str(gone), won(1))
     assert "doppelt" in entry.reason
     assert table_op_apply(op=op) == Dropped(gone, 0, replayed=True)
     assert written(table) == (0, 1, 0, 0)

@@ -26,7 +26,7 @@ COMPARED = ("action", "user_id", "actor", "before", "after", "reason", "version"
 
 def _entry(request_id: str) -> dict[str, Any]:
     [entry] = AuditEntry.objects.filter(request_id=request_id).values(*COMPARED)
-    return entry
+    return dict(entry)
 
 
 def _form(client: Client, url: str, data: dict[str, str]) -> tuple[str, Any]:
