@@ -343,6 +343,8 @@ class ReasonForm(forms.Form):
     """Deleting or restoring a deal: the version it was shown at and why."""
 
     version = forms.IntegerField(min_value=0, max_value=2**31 - 1, widget=forms.HiddenInput)
+    # The post's key: sent twice (a double tap, a lost answer), it is done once.
+    request_id = forms.UUIDField(required=False, widget=forms.HiddenInput)
     reason = forms.CharField(label=_("Reason"), max_length=500)
 
 

@@ -1,7 +1,9 @@
 """The table screen: record a deal in a few taps, see it scored before saving, correct it later.
 
-Views are thin: access → form → service → redirect (Post/Redirect/Get). Every rule is the
-engine's; whatever it refuses is shown next to the field and nothing is saved.
+Views are thin: access → form → one operation (writes.table_ops, as the offline sync's) →
+redirect (Post/Redirect/Get). Every rule is the engine's; whatever it refuses is shown next to
+the field and nothing is saved. Every post carries a request ID: sent twice, it is done once
+and confirmed twice.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scoring import access
-from scoring.engine import SkatError
+from scoring.engine import SkatError, record_json
 from scoring.forms.entry import (
     KIND_CHOICES,
     MAX_MATADORS,
@@ -34,20 +36,20 @@ from scoring.forms.entry import (
 from scoring.models import Deal, Table
 from scoring.notation import short_names
 from scoring.reads.deal_labels import CONCESSION_CHOICES, KONTRA_CHOICES
-from scoring.reads.sheet import (
-    ScoreSheet,
-    deal_preview,
-    table_sheet,
-    tables_with_everything,
-)
+from scoring.reads.sheet import ScoreSheet, deal_preview, table_sheet
+from scoring.reads.table_state import full_table, live_deal
 from scoring.views import table_live
-from scoring.writes.services import (
+from scoring.writes.table_ops import (
+    DELETE,
+    EDIT,
+    SAVE,
     Actor,
-    StaleTable,
-    deal_delete,
-    deal_edit,
-    deal_record,
-    deal_restore,
+    Conflict,
+    Outcome,
+    Refused,
+    Stored,
+    TableOp,
+    table_op_apply,
 )
 
 POSITIONS = [
@@ -78,7 +80,20 @@ def _lang() -> str:
 
 def _full(table: Table) -> Table:
     """The table with seats, players and deals prefetched (a constant number of queries)."""
-    return tables_with_everything(Table.objects.filter(pk=table.pk)).get()
+    return full_table(table.pk)
+
+
+def _apply(table: Table, actor: Actor, kind: str, data: dict[str, Any],
+           record: Any = None, deal: Deal | None = None) -> Outcome:
+    """The form's cleaned ``data`` as one operation through the service the offline sync
+    calls too. A page served before edits carried a request ID gets a fresh one: its repeat
+    then meets the version it changed (a conflict), never a second change."""
+    return table_op_apply(op=TableOp(
+        table=table, actor=actor, kind=kind,
+        request_id=data.get("request_id") or uuid.uuid4(), base_version=data["version"],
+        record=record_json(record) if record is not None else None,
+        deal_id=deal.pk if deal is not None else None, reason=data.get("reason", ""),
+        lang=_lang()))
 
 
 def _rules(table: Table) -> Rules:
@@ -292,6 +307,7 @@ def screen_context(request: HttpRequest, table: Table, sheet: ScoreSheet, *,
         "totals": list(zip(players, sheet.totals, strict=True)),
         "writable": writable, "form": form, "version": table.version,
         "request_id": uuid.uuid4(), "misdeal_request_id": uuid.uuid4(), "deal": None,
+        "reason_request_id": uuid.uuid4(),
         "stale": False,
         "undo_reason": UNDO_REASON, "reason_suggestions": REASON_SUGGESTIONS,
         "series": series_progress(table, sheet),
@@ -310,15 +326,21 @@ def _posted_version(request: HttpRequest) -> int | None:
     return int(raw) if raw.isdecimal() and len(raw) < 12 else None
 
 
-def _confirmed(table: Table, done: str, deal: Deal) -> HttpResponse:
-    """Back to the table with the confirmation of what was ``done`` to ``deal`` ("saved",
-    "corrected", "deleted", "restored"): after the first tap and after a repeated one alike,
-    so a repeat shows the same toast."""
-    return redirect(f"{reverse('scoring:table', args=[table.pk])}?{done}={deal.pk}")
+def _confirmed(table: Table, done: str, deal_id: int) -> HttpResponse:
+    """Back to the table with the confirmation of what was ``done`` to the deal ("saved",
+    "corrected", "deleted", "restored"): after the first tap and after a repeated one alike
+    (the service's "replayed"), so a repeat shows the same toast."""
+    return redirect(f"{reverse('scoring:table', args=[table.pk])}?{done}={deal_id}")
 
 
 def _row_for(sheet: ScoreSheet, deal: Deal) -> Any:
     return next((row for row in sheet.rows if row.deal_id == deal.pk), None)
+
+
+def _error(outcome: Outcome) -> SkatError:
+    """A refusal of the form's operation, for the form to show beside its field."""
+    assert isinstance(outcome, Refused), outcome  # the form's operations are never held
+    return outcome.error or SkatError(outcome.field, outcome.message)
 
 
 # ---------------------------------------------------------------- the screen
@@ -367,17 +389,13 @@ def deal_save(request: HttpRequest, pk: int) -> HttpResponse:
     if form.is_valid() and form.cleaned_data.get("request_id") is None:
         form.add_error("request_id", _("The form is incomplete: reload the page."))
     if form.is_valid():
-        try:
-            assert form.record is not None  # a valid form has its record
-            deal = deal_record(table=table, record=form.record,
-                               expected_version=form.cleaned_data["version"], actor=actor,
-                               request_id=form.cleaned_data["request_id"])
-        except StaleTable:
+        assert form.record is not None  # a valid form has its record
+        outcome = _apply(table, actor, SAVE, form.cleaned_data, form.record)
+        if isinstance(outcome, Stored):
+            return _confirmed(table, "saved", outcome.deal_id)
+        if isinstance(outcome, Conflict):
             return _stale_screen(request, table, form_class=DealForm)
-        except SkatError as err:  # nothing was saved: the transaction rolled back
-            form.add_engine_error(err)
-        else:
-            return _confirmed(table, "saved", deal)
+        form.add_engine_error(_error(outcome))  # nothing was saved
     table = _full(table)
     sheet = table_sheet(table, _lang(), explain=False)
     shown = DealForm(request.POST, rules=rules, active=sheet.next_active)
@@ -427,7 +445,7 @@ def deal_preview_view(request: HttpRequest, pk: int) -> HttpResponse:
     replace = None
     raw = request.POST.get("deal", "")
     if raw.isdecimal() and len(raw) < 12:
-        replace = table.deals.filter(pk=int(raw), deleted=False).first()
+        replace = live_deal(table, int(raw))
     active = sheet.next_active
     if replace is not None:
         row = _row_for(sheet, replace)
@@ -613,20 +631,13 @@ def deal_edit_view(request: HttpRequest, pk: int, deal: int) -> HttpResponse:
         form = EditForm(request.POST, rules=_rules(table), active=active)
         if form.is_valid():
             assert form.record is not None  # a valid form has its record
-            try:
-                deal_edit(deal=the_deal, record=form.record,
-                          reason=form.cleaned_data["reason"],
-                          expected_version=form.cleaned_data["version"], actor=actor)
-            except StaleTable:
+            outcome = _apply(table, actor, EDIT, form.cleaned_data, form.record, the_deal)
+            if isinstance(outcome, Stored):
+                return _confirmed(table, "corrected", outcome.deal_id)
+            if isinstance(outcome, Conflict):
                 the_deal.refresh_from_db()
-                if table_live.done_already(request, _full(table), the_deal, "edit", actor,
-                                           form.cleaned_data["reason"], form.record):
-                    return _confirmed(table, "corrected", the_deal)  # a repeated tap
                 return _stale_screen(request, table, form_class=EditForm, deal=the_deal)
-            except SkatError as err:
-                form.add_engine_error(err)
-            else:
-                return _confirmed(table, "corrected", the_deal)
+            form.add_engine_error(_error(outcome))
         status = 422
     else:
         form = EditForm(initial={**record_to_initial(the_deal.record),
@@ -642,28 +653,19 @@ def _reason_action(request: HttpRequest, pk: int, deal: int, action: str) -> Htt
     table = _full(table)
     the_deal = access.deal_for(request, table, deal)
     reason_form = ReasonForm(request.POST)
-    done = "deleted" if action == "delete" else "restored"
+    done = "deleted" if action == DELETE else "restored"
     status = 422
     if reason_form.is_valid():
-        service = deal_delete if action == "delete" else deal_restore
-        try:
-            service(deal=the_deal, reason=reason_form.cleaned_data["reason"],
-                    expected_version=reason_form.cleaned_data["version"], actor=actor)
-        except StaleTable:
-            status = 409
-        except SkatError as err:
-            if reason_form.cleaned_data["version"] != table.version:
-                status = 409  # refused on a changed table: the conflict says why
-            else:
-                reason_form.add_error("reason" if err.field == "reason" else None,
-                                      err.message_in(_lang()))
-        else:
-            return _confirmed(table, done, the_deal)
+        outcome = _apply(table, actor, action, reason_form.cleaned_data, deal=the_deal)
+        if isinstance(outcome, Stored):
+            return _confirmed(table, done, outcome.deal_id)
+        if isinstance(outcome, Conflict) or reason_form.cleaned_data["version"] != table.version:
+            status = 409  # a changed table (a refusal on one too): the conflict says why
+        elif isinstance(outcome, Refused):
+            reason_form.add_error("reason" if outcome.field == "reason" else None,
+                                  outcome.message)
     table = _full(table)
     the_deal.refresh_from_db()
-    if status == 409 and table_live.done_already(request, table, the_deal, action, actor,
-                                                 reason_form.cleaned_data["reason"]):
-        return _confirmed(table, done, the_deal)  # a repeated tap: done once, by it
     sheet = table_sheet(table, _lang())
     row = _row_for(sheet, the_deal)
     form = None

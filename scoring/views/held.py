@@ -17,8 +17,8 @@ from django.views.decorators.http import require_POST, require_safe
 
 from scoring.access import evening_for
 from scoring.engine import SkatError
-from scoring.models import HeldOperation
 from scoring.reads.sheet import held_page
+from scoring.reads.table_state import held_of_evening, waiting_held
 from scoring.views.entry import _lang
 from scoring.writes.services import (
     Actor,
@@ -56,8 +56,7 @@ def _decide(request: HttpRequest, pk: int, accept: bool) -> HttpResponse:
     raw = request.POST.get("held", "")
     if not (raw.isdecimal() and len(raw) < 12):
         raise Http404
-    held = HeldOperation.objects.select_related("table", "deal").filter(
-        pk=int(raw), table__evening=evening).first()
+    held = held_of_evening(evening, int(raw))
     if held is None:
         raise Http404
     actor = Actor(request.user, request.user.get_username(), admin=True)
@@ -88,8 +87,7 @@ def held_discard_bulk_view(request: HttpRequest, pk: int) -> HttpResponse:
     from django.utils.translation import ngettext
 
     evening, _member = evening_for(request, pk, admin=True)
-    waiting = HeldOperation.objects.filter(table__evening=evening,
-                                           state=HeldOperation.State.WAITING)
+    waiting = waiting_held(evening)
     scope = request.POST.get("scope", "")
     if scope == "device":
         chosen = held_of_device(waiting, request.POST.get("device", "")[:160])

@@ -3,75 +3,43 @@ operations it queued while offline, sent one by one in order when it is back
 (``tables/<pk>/state/`` and ``tables/<pk>/sync/``; the contract with the tablet is
 sync-contract.md beside this file).
 
-Every answer is JSON. Each operation is re-validated by the services exactly as a form post
-would be, and stored once: a repeated request ID gets the first answer again. Changes since
-the version the tablet saw are a conflict (both versions, for the scorer to choose), unless
-this device made them itself with the operations it sent before (the session keeps the
-version its last operation produced, so a queue of saves made at one version goes through
-in order). An operation for a closed evening, or from a device whose table code expired or
-was replaced while it was offline, is held for the club admin (views.held); every outcome
-is in the audit log.
+Every answer is JSON. This view only translates: the body becomes one ``TableOp`` (its shape
+checked in forms/sync.py, the record by the engine); ``writes.table_ops.table_op_apply``
+decides it as it decides the table screen's form posts (stored once, a repeat answered
+again, held for the club admin when the evening was closed, the code ran out or the list
+was signed, a conflict with both versions, refused; every outcome in the audit log); and
+``_answer`` turns the outcome into the contract's answer. The session keeps the version this
+device's last operation produced, so a queue of saves made at one version goes in order.
 """
 
 from __future__ import annotations
 
 import functools
-import json
 import logging
-import math
-import uuid
 from collections.abc import Callable
 from typing import Any
 
-from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import URLPattern, path
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from scoring import access
-from scoring.engine import SkatError, same_deal
-from scoring.models import AuditEntry, Deal, HeldOperation, Membership, Table
-from scoring.notation import short_names
-from scoring.reads.sheet import (
-    SheetRow,
-    deal_preview,
-    deal_toggle_preview,
-    table_sheet,
-    tables_with_everything,
-)
+from scoring.forms.sync import Malformed, parse_body
+from scoring.models import HeldOperation, Membership, Table
+from scoring.reads.table_state import offline_state, tables
 from scoring.views import table_live
-from scoring.writes.services import (
-    Actor,
-    HeldFull,
-    StaleTable,
-    deal_delete,
-    deal_edit,
-    deal_record,
-    deal_restore,
-    held_deposit,
-    sync_drop,
-    sync_outcome,
-)
+from scoring.writes import table_ops as ops
+from scoring.writes.table_ops import Actor, Outcome, TableOp
 
 log = logging.getLogger("scoring.sync")
 
-MAX_BODY = 64 * 1024  # a deal record is well under 1 KB
-OPS = ("save", "edit", "delete", "restore")
-DROP = "drop"  # "keep theirs": the scorer dropped one of the ops above after a conflict
 SESSION_VERSIONS = "sync_versions"  # {table pk: the version this device's last sync made}
 
 
 def _lang() -> str:
     from scoring.views.entry import _lang as lang
     return lang()
-
-
-class Refused(Exception):
-    def __init__(self, field: str | None, message: str) -> None:
-        super().__init__(message)
-        self.field = field
-        self.message = message
 
 
 def _forbidden(status: int) -> JsonResponse:
@@ -133,35 +101,26 @@ def once_granted(request: HttpRequest, table: Table) -> bool:
     return isinstance(grants, dict) and str(table.pk) in grants
 
 
-def _sender(request: HttpRequest, pk: int) -> tuple[Table, Actor, str | None] | JsonResponse:
-    """The table, the actor and why what they send is held (None: it is applied), or the
-    forbidden answer. Writers are members who may score and devices holding the table's
-    code; a device whose code has run out (expired, replaced, evening closed) may still
-    hand in what it scored for the admin to judge. Anyone else never had access."""
-    table = access.with_membership(
-        request, Table.objects.select_related("evening__club"), "evening__club",
-    ).filter(pk=pk).first()
+def _sender(request: HttpRequest, pk: int) -> tuple[Table, Actor, bool] | JsonResponse:
+    """The table, the actor and whether the device's code ran out (what it sends is held),
+    or the forbidden answer. Writers are members who may score and devices holding the
+    table's code; a device whose code has run out (expired, replaced, evening closed) may
+    still hand in what it scored for the admin to judge. Anyone else never had access.
+    Whether the evening is closed or the list signed is the service's to decide, inside
+    the transaction that would apply the operation."""
+    table = access.with_membership(request, tables(), "evening__club").filter(pk=pk).first()
     if table is None:
         return _forbidden(404)
     member = access.member_of(request, table, table.evening.club)
     code_actor = Actor(None, _("table code, table %(number)d") % {"number": table.number})
     if member is not None and member.can_score:
-        actor = Actor(request.user, request.user.get_username(),
-                      admin=member.role == Membership.Role.ADMIN)
-        why = None
-    elif access.has_grant(request, table):
-        actor, why = code_actor, None
-    elif once_granted(request, table):
-        actor, why = code_actor, HeldOperation.Why.CODE
-    else:
-        return _forbidden(403 if member is not None else 404)
-    if table.evening.closed:
-        why = HeldOperation.Why.CLOSED
-    elif why is None and table.signed_at is not None and not actor.admin:
-        # Every player signed the list while this device was offline (or before it sent):
-        # what it scored is kept for a club admin to accept with a reason, or discard.
-        why = HeldOperation.Why.SIGNED
-    return table, actor, why
+        return table, Actor(request.user, request.user.get_username(),
+                            admin=member.role == Membership.Role.ADMIN), False
+    if access.has_grant(request, table):
+        return table, code_actor, False
+    if once_granted(request, table):
+        return table, code_actor, True
+    return _forbidden(403 if member is not None else 404)
 
 
 # ---------------------------------------------------------------- the state
@@ -171,23 +130,17 @@ def _sender(request: HttpRequest, pk: int) -> tuple[Table, Actor, str | None] | 
 def table_state(request: HttpRequest, pk: int) -> HttpResponse:
     """What a tablet needs to score offline: the table as deal-record.md "A table" (the
     input of SkatEngine.evaluateTable), its deals in order with their ids, the version."""
-    found = access.with_membership(
-        request, Table.objects.select_related("evening__club"), "evening__club",
-    ).filter(pk=pk).first()
-    if found is None:
+    table = access.with_membership(request, tables(), "evening__club").filter(pk=pk).first()
+    if table is None:
         return _forbidden(404)
-    member = access.member_of(request, found, found.evening.club)
-    if member is None and not access.has_grant(request, found):
+    member = access.member_of(request, table, table.evening.club)
+    if member is None and not access.has_grant(request, table):
         return _forbidden(404)
-    table = found
     evening = table.evening
-    players = [seat.player.name for seat in table.seats.select_related("player").order_by(
-        "position")]
-    deals = list(table.deals.order_by("position").values(
-        "id", "position", "record", "deleted", "request_id"))
+    players, deals = offline_state(table)
     signed = table.signed_at is not None  # locked: only a club admin changes it (issue 23)
     writable = not evening.closed and (
-        (member is not None and member.can_score) or access.has_grant(request, found)) and (
+        (member is not None and member.can_score) or access.has_grant(request, table)) and (
         not signed or (member is not None and member.role == Membership.Role.ADMIN))
     response = JsonResponse({
         "version": table.version,
@@ -207,276 +160,65 @@ def table_state(request: HttpRequest, pk: int) -> HttpResponse:
     return response
 
 
-# ---------------------------------------------------------------- reading the body
+# ---------------------------------------------------------------- the operation
 
-def _uuid(value: Any, field: str) -> uuid.UUID:
-    if isinstance(value, str) and len(value) <= 64:
-        try:
-            return uuid.UUID(value)
-        except ValueError:
-            pass
-    raise Refused(field, _("The request ID is not valid: the tablet must send it again."))
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(name)
-
-
-def _clean(value: Any) -> bool:
-    """What the database's JSON column can keep (no NUL, finite numbers, not too deep)."""
-    stack = [(value, 0)]
-    while stack:
-        item, depth = stack.pop()
-        if depth > 20:
-            return False
-        if isinstance(item, str) and "\x00" in item:
-            return False
-        if isinstance(item, float) and not math.isfinite(item):
-            return False
-        if isinstance(item, dict):
-            stack.extend((v, depth + 1) for v in item.values())
-            stack.extend((k, depth + 1) for k in item)
-        elif isinstance(item, list):
-            stack.extend((v, depth + 1) for v in item)
-    return True
+def _op_from_json(request: HttpRequest, table: Table, actor: Actor, lapsed: bool,
+                  lang: str) -> TableOp:
+    """The body as one operation (raises Malformed); this device's own last version from
+    the session."""
+    body = parse_body(request)
+    versions = request.session.get(SESSION_VERSIONS, {})
+    mine = versions.get(str(table.pk)) if isinstance(versions, dict) else None
+    dropped = body.get("dropped")
+    return TableOp(
+        table=table, actor=actor, kind=body["op"], request_id=body["request_id"],
+        base_version=body["base_version"], record=body.get("record"),
+        deal_id=body.get("deal"), deal_request_id=body.get("deal_request_id"),
+        reason=body.get("reason", ""), append=body.get("append", False),
+        own_version=mine if isinstance(mine, int) else None, may_hold=True,
+        code_lapsed=lapsed, via=ops.SYNC, lang=lang,
+        dropped=ops.DroppedOp(dropped["op"], dropped["request_id"], dropped["record"],
+                          dropped["deal"]) if dropped else None)
 
 
-def _body(request: HttpRequest) -> dict[str, Any]:
-    """The operation, checked for its shape (the engine checks the record itself). A body
-    too large (beyond MAX_BODY, or beyond Django's DATA_UPLOAD_MAX_MEMORY_SIZE, which Django
-    refuses to read) is refused, never answered "try again": sent again it stays too large."""
-    try:
-        raw = request.body
-    except RequestDataTooBig:
-        raise Refused(None, _("The operation is too large.")) from None
-    if len(raw) > MAX_BODY:
-        raise Refused(None, _("The operation is too large."))
-    try:
-        data = json.loads(raw, parse_constant=_no_constant)
-    except (ValueError, RecursionError):
-        raise Refused(None, _("The operation is not valid JSON.")) from None
-    if not isinstance(data, dict) or not _clean(data):
-        raise Refused(None, _("The operation is not valid JSON."))
-    op = data.get("op")
-    if op not in (*OPS, DROP):
-        raise Refused("op", _("Unknown operation."))
-    body: dict[str, Any] = {"op": op, "request_id": _uuid(data.get("request_id"), "request_id")}
-    version = data.get("base_version")
-    if not isinstance(version, int) or isinstance(version, bool) or not 0 <= version < 2**31:
-        raise Refused("base_version", _("The table version is missing or not valid."))
-    body["base_version"] = version
-    if op == DROP:
-        return _drop_body(data, body)
-    mode = data.get("mode")
-    if mode not in (None, "append"):
-        raise Refused("mode", _("Unknown mode."))
-    body["append"] = mode == "append"
-    if op in ("save", "edit"):
-        record = data.get("record")
-        if not isinstance(record, dict):
-            raise Refused("record", _("The deal is missing."))
-        body["record"] = record
-    else:
-        body["record"] = None
-    body["deal"] = body["deal_request_id"] = None
-    body["reason"] = ""
-    if op != "save":
-        deal = data.get("deal")
-        if deal is not None:
-            if not isinstance(deal, int) or isinstance(deal, bool) or not 0 < deal < 2**31:
-                raise Refused("deal", _("No such deal at this table."))
-            body["deal"] = deal
-        elif data.get("deal_request_id") is not None:
-            body["deal_request_id"] = _uuid(data.get("deal_request_id"), "deal_request_id")
-        else:
-            raise Refused("deal", _("No such deal at this table."))
-        reason = data.get("reason", "")
-        if not isinstance(reason, str):
-            raise Refused("reason", _("Say why the deal is changed."))
-        if len(reason) > 500:
-            raise Refused("reason", _("The reason is too long (at most 500 characters)."))
-        body["reason"] = reason
-    return body
-
-
-def _drop_body(data: dict[str, Any], body: dict[str, Any]) -> dict[str, Any]:
-    """A "drop": the queued operation the scorer dropped, as the tablet had queued it."""
-    dropped = data.get("dropped")
-    if not isinstance(dropped, dict) or dropped.get("op") not in OPS:
-        raise Refused("dropped", _("Say which operation was dropped."))
-    record = dropped.get("record")
-    if record is not None and not isinstance(record, dict):
-        raise Refused("record", _("The deal is missing."))
-    deal = dropped.get("deal")
-    if deal is not None and (not isinstance(deal, int) or isinstance(deal, bool)
-                             or not 0 < deal < 2**31):
-        raise Refused("deal", _("No such deal at this table."))
-    reason = data.get("reason", "")
-    if not isinstance(reason, str):
-        raise Refused("reason", _("Say why the deal is changed."))
-    if len(reason) > 500:
-        raise Refused("reason", _("The reason is too long (at most 500 characters)."))
-    body["dropped"] = {"op": dropped["op"],
-                       "request_id": _uuid(dropped.get("request_id"), "dropped"),
-                       "record": record, "deal": deal}
-    body["reason"] = reason.strip()
-    return body
-
-
-def _drop(table: Table, actor: Actor, body: dict[str, Any]) -> JsonResponse:
-    """Keep theirs: the audit log hears what this device dropped; nothing is stored. An
-    operation that was stored after all cannot be dropped (the tablet must reload)."""
-    dropped = body["dropped"]
-    repeat = AuditEntry.objects.filter(table=table, request_id=body["request_id"],
-                                       action=AuditEntry.Action.DROP).exists()
-    if not repeat and AuditEntry.objects.filter(
-            table=table, request_id=dropped["request_id"], deal__isnull=False).exists():
-        return _refused("dropped", _(
-            "This was stored already: it can no longer be dropped. Reload the table."))
-    what = {"save": _("Kept the other device's version; this device's deal was dropped."),
-            "edit": _("Kept the other device's version; this device's correction was "
-                      "dropped."),
-            "delete": _("Kept the other device's version; this device's deletion was "
-                        "dropped."),
-            "restore": _("Kept the other device's version; this device's restoration was "
-                         "dropped.")}
-    reason = what[dropped["op"]]
-    if body["reason"]:
-        reason = f"{reason} {body['reason']}"
-    entry = sync_drop(table=table, actor=actor, request_id=body["request_id"],
-                      dropped=dropped, reason=reason)
-    return JsonResponse({"status": "dropped", "dropped": str(dropped["request_id"]),
-                         "version": entry.version})
-
-
-# ---------------------------------------------------------------- answers
-
-def _stored(table: Table, deal_id: int, version: int | None) -> JsonResponse:
-    deal = Deal.objects.filter(pk=deal_id).values("position", "deleted").first()
-    number = None
-    if deal is not None and not deal["deleted"]:
-        number = Deal.objects.filter(table=table, deleted=False,
-                                     position__lte=deal["position"]).count()
-    return JsonResponse({"status": "stored", "deal": deal_id, "number": number,
-                         "position": deal["position"] if deal else None,
-                         "version": version if version is not None else table.version})
-
-
-def _held_full(limit: int) -> JsonResponse:
-    """429: this device has HELD_PER_DEVICE operations waiting for the club admin in this
-    evening; nothing is held or logged, and the tablet keeps the operation (sync contract)."""
-    response = JsonResponse({"status": "held-full", "limit": limit, "message": _(
-        "%(count)d operations of this device are waiting for the club admin already: this "
-        "one stays on the device until the admin has decided those.") % {"count": limit}},
-        status=429)
-    response["Retry-After"] = "300"
-    return response
-
-
-def _held(held: HeldOperation) -> JsonResponse:
+def _held_message(held: ops.Held) -> str:
     if held.state == HeldOperation.State.DISCARDED:
-        message = _("The club admin discarded this: %(reason)s") % {"reason": held.resolution}
-    elif held.why == HeldOperation.Why.SIGNED:
-        message = _("Every player had signed this list: this is kept for the club admin to "
-                    "accept with a reason, or discard.")
-    elif held.why == HeldOperation.Why.CLOSED:
-        message = _("The evening was closed while this device was offline: this is kept for "
-                    "the club admin to accept or discard.")
-    else:
-        message = _("The table code expired while this device was offline: this is kept for "
-                    "the club admin to accept or discard.")
-    return JsonResponse({"status": "held", "held": held.pk, "state": held.state,
-                         "message": message}, status=202)
+        return _("The club admin discarded this: %(reason)s") % {"reason": held.resolution}
+    if held.why == HeldOperation.Why.SIGNED:
+        return _("Every player had signed this list: this is kept for the club admin to "
+                 "accept with a reason, or discard.")
+    if held.why == HeldOperation.Why.CLOSED:
+        return _("The evening was closed while this device was offline: this is kept for "
+                 "the club admin to accept or discard.")
+    return _("The table code expired while this device was offline: this is kept for the "
+             "club admin to accept or discard.")
 
 
-def _row(row: SheetRow | None, names: list[str]) -> dict[str, Any] | None:
-    if row is None:
-        return None
-    return {"number": row.number, "deal": row.deal_id or None, "game": str(row.game),
-            "symbol": row.symbol, "details": [str(d) for d in row.details],
-            "result": str(row.result), "value": row.value,
-            "entries": [{"player": names[s], "entry": e} for s, e in enumerate(row.entries)
-                        if e is not None]}
-
-
-def _conflict(table: Table, since: int, body: dict[str, Any], deal: Deal | None,
-              lang: str) -> dict[str, Any]:
-    """Both versions (as table_live's conflict screen shows them), as JSON."""
-    full = tables_with_everything(Table.objects.filter(pk=table.pk)).get()
-    sheet = table_sheet(full, lang, explain=False)
-    names = short_names(sheet)
-    theirs, more = table_live._theirs(full, sheet, since)
-    if deal is not None:
-        theirs.sort(key=lambda change: change.deal_id != deal.pk)
-    mine_row, error, totals = None, None, None
-    current = next((d for d in full.deals.all() if deal and d.pk == deal.pk), None)
-    op = body["op"]
-    if op == "save" or (op == "edit" and current is not None and not current.deleted):
-        preview = deal_preview(full, body["record"], lang, replace=current)
-        if preview.error is not None:
-            error = {"field": preview.error.field, "message": preview.error.message_in(lang)}
-        else:
-            mine_row = preview.row
-            if op == "save" and preview.row is not None:
-                totals = preview.row.totals
-    elif op == "edit":
-        error = {"field": "deal", "message": _(
-            "The other device deleted this deal: restore it before correcting it.")}
-    elif current is not None and current.deleted == (op == "delete"):
-        error = {"field": "deal", "message": _("The other device already deleted this deal.")
-                 if op == "delete" else _("The other device already restored this deal.")}
-    elif current is not None:
-        preview = deal_toggle_preview(full, current, lang)
-        if preview.error is not None:
-            error = {"field": None, "message": preview.error.message_in(lang)}
-        else:
-            # A deletion shows the deal as it counts now; a restoration as it would count.
-            mine_row = preview.row if op == "restore" else next(
-                (row for row in sheet.rows if row.deal_id == current.pk), None)
-            totals = preview.totals
-    if body["record"] is not None:  # one of theirs is exactly mine: most likely the same deal
-        records = {d.pk: d.record for d in full.deals.all() if not d.deleted}
-        for change in theirs:
-            change.same = change.row is not None and same_deal(records.get(change.deal_id),
-                                                               body["record"])
-    mine = _row(mine_row, names)
-    if mine is not None and op == "delete":
-        mine["deleted"] = True
-    return {
-        "status": "conflict", "version": full.version, "op": op, "more": more,
-        "same": any(c.same for c in theirs),
-        "theirs": [{**(_row(c.row, names) or {"number": None, "deal": c.deal_id,
-                                                "deleted": True}),
-                    "position": c.number, "actions": c.actions, "by": c.actor,
-                    "same": c.same,
-                    "at": c.at.isoformat() if c.at else None} for c in theirs],
-        "mine": {"row": mine, "error": error},
-        "totals": [{"player": name, "theirs": sheet.totals[s],
-                    "mine": totals[s] if totals else None}
-                   for s, name in enumerate(names)],
-    }
-
-
-# ---------------------------------------------------------------- sending an operation
-
-def _target(table: Table, body: dict[str, Any]) -> Deal | HeldOperation | None:
-    """The deal a correction, deletion or restoration is about: by id, or by the request ID
-    of its save (queued on the tablet too); a held save when that is still held."""
-    if body["deal"] is not None:
-        deal = Deal.objects.filter(pk=body["deal"], table=table).first()
-        if deal is None:
-            raise Refused("deal", _("No such deal at this table."))
-        return deal
-    if body["deal_request_id"] is None:
-        return None
-    deal = Deal.objects.filter(table=table, request_id=body["deal_request_id"]).first()
-    if deal is not None:
-        return deal
-    held = HeldOperation.objects.filter(table=table, request_id=body["deal_request_id"],
-                                        state=HeldOperation.State.WAITING).first()
-    if held is not None:
-        return held
-    raise Refused("deal", _("The deal this changes was never stored."))
+def _answer(outcome: Outcome, op: TableOp) -> JsonResponse:
+    """The outcome as the sync contract's answer (sync-contract.md)."""
+    if isinstance(outcome, ops.Stored):
+        return JsonResponse({"status": "stored", "deal": outcome.deal_id,
+                             "number": outcome.number, "position": outcome.position,
+                             "version": outcome.version})
+    if isinstance(outcome, ops.Held):
+        return JsonResponse({"status": "held", "held": outcome.held_id,
+                             "state": outcome.state, "message": _held_message(outcome)},
+                            status=202)
+    if isinstance(outcome, ops.HeldFull):
+        # Nothing is held or logged; the tablet keeps the operation (sync contract).
+        response = JsonResponse({"status": "held-full", "limit": outcome.limit, "message": _(
+            "%(count)d operations of this device are waiting for the club admin already: "
+            "this one stays on the device until the admin has decided those.")
+            % {"count": outcome.limit}}, status=429)
+        response["Retry-After"] = "300"
+        return response
+    if isinstance(outcome, ops.Refused):
+        return _refused(outcome.field, outcome.message)
+    if isinstance(outcome, ops.Conflict):
+        return JsonResponse(table_live.sync_conflict(op, outcome), status=409)
+    assert isinstance(outcome, ops.Dropped)
+    return JsonResponse({"status": "dropped", "dropped": str(outcome.dropped),
+                         "version": outcome.version})
 
 
 @require_POST
@@ -485,117 +227,18 @@ def sync(request: HttpRequest, pk: int) -> HttpResponse:
     sender = _sender(request, pk)
     if isinstance(sender, JsonResponse):
         return sender
-    table, actor, why = sender
-    lang = _lang()
+    table, actor, lapsed = sender
     try:
-        body = _body(request)
-    except Refused as err:
+        op = _op_from_json(request, table, actor, lapsed, _lang())
+    except Malformed as err:
         return _refused(err.field, err.message)
-    if body["op"] == DROP:  # changes nothing: logged even for a closed evening
-        return _drop(table, actor, body)
-    request_id = body["request_id"]
-    # The same operation again (an answer lost on the way): the same answer, nothing twice.
-    done = AuditEntry.objects.filter(table=table, request_id=request_id,
-                                     deal__isnull=False).order_by("id").first()
-    if done is not None and done.deal_id is not None:
-        return _stored(table, done.deal_id, done.version)
-    held = HeldOperation.objects.filter(table=table, request_id=request_id).first()
-    if held is not None:
-        return _held(held)
-    try:
-        target = _target(table, body)
-    except Refused as err:
-        sync_outcome(table=table, action=AuditEntry.Action.REFUSE, actor=actor,
-                     request_id=request_id, record=body["record"], reason=err.message)
-        return _refused(err.field, err.message)
-    if why is None and isinstance(target, HeldOperation):
-        why = target.why  # a change of a deal that is itself held waits with it
-    if why is not None:
-        try:
-            held = held_deposit(
-                table=table, op=body["op"], request_id=request_id, record=body["record"],
-                deal=target if isinstance(target, Deal) else None,
-                deal_request_id=body["deal_request_id"], reason=body["reason"],
-                base_version=body["base_version"], why=why, actor=actor)
-        except SkatError as err:  # a record too large to be held
-            message = err.message_in(lang)
-            sync_outcome(table=table, action=AuditEntry.Action.REFUSE, actor=actor,
-                         request_id=request_id, record=None, reason=message)
-            return _refused(err.field, message)
-        except HeldFull as full:
-            return _held_full(full.limit)
-        return _held(held)
-    return _apply(request, table, actor, body, target, lang)
-
-
-def _write(table: Table, actor: Actor, body: dict[str, Any], deal: Deal | None,
-           since: int) -> Deal:
-    """The operation through the services, at version ``since``; in append mode at the
-    table's current version, asked again a few times should other tablets keep saving in
-    between (each try is re-validated by the engine)."""
-    for attempt in range(3 if body["append"] else 1):
-        if body["append"] and attempt:
-            table.refresh_from_db(fields=["version"])
-        expected = table.version if body["append"] else since
-        try:
-            if body["op"] == "save":
-                return deal_record(table=table, record=body["record"], actor=actor,
-                                   expected_version=expected,
-                                   request_id=body["request_id"])
-            assert deal is not None
-            deal.table = table
-            service: dict[str, Callable[..., Deal]] = {
-                "edit": deal_edit, "delete": deal_delete, "restore": deal_restore}
-            extra = {"record": body["record"]} if body["op"] == "edit" else {}
-            return service[body["op"]](deal=deal, reason=body["reason"], actor=actor,
-                                       expected_version=expected,
-                                       request_id=body["request_id"], **extra)
-        except StaleTable:
-            if not body["append"] or attempt == 2:
-                raise
-    raise AssertionError("unreachable")  # pragma: no cover
-
-
-def _apply(request: HttpRequest, table: Table, actor: Actor, body: dict[str, Any],
-           deal: Deal | HeldOperation | None, lang: str) -> JsonResponse:
-    assert deal is None or isinstance(deal, Deal)
-    request_id = body["request_id"]
-    versions = request.session.get(SESSION_VERSIONS, {})
-    versions = versions if isinstance(versions, dict) else {}
-    mine = versions.get(str(table.pk))
-    since = body["base_version"]
-    if isinstance(mine, int) and since <= mine <= table.version:
-        since = mine  # what this device itself sent since is no conflict
-    if since > table.version:
-        return _refused("base_version", _("The table version is missing or not valid."))
-    try:
-        stored = _write(table, actor, body, deal, since)
-    except StaleTable:
-        done = AuditEntry.objects.filter(table=table, request_id=request_id,
-                                         deal__isnull=False).order_by("id").first()
-        if done is not None and done.deal_id is not None:  # the same operation, sent twice
-            return _stored(table, done.deal_id, done.version)
-        table.refresh_from_db(fields=["version"])
-        payload = _conflict(table, since, body, deal, lang)
-        sync_outcome(table=table, action=AuditEntry.Action.CONFLICT, actor=actor,
-                     request_id=request_id, record=body["record"],
-                     reason=_("Another device changed the table since version %(version)d.")
-                     % {"version": since})
-        return JsonResponse(payload, status=409)
-    except SkatError as err:
-        message = err.message_in(lang)
-        if err.deal is not None and err.field is None:
-            message = _("Deal %(number)s: %(message)s") % {"number": err.deal,
-                                                           "message": message}
-        sync_outcome(table=table, action=AuditEntry.Action.REFUSE, actor=actor,
-                     request_id=request_id, record=body["record"], reason=message)
-        return _refused(err.field, message)
-    version = table.version  # the services set it to the version they made
-    versions = dict(versions)
-    versions[str(table.pk)] = version
-    request.session[SESSION_VERSIONS] = versions
-    return _stored(table, stored.pk, version)
-
+    outcome = ops.table_op_apply(op=op)
+    if isinstance(outcome, ops.Stored) and not outcome.replayed:
+        versions = request.session.get(SESSION_VERSIONS, {})
+        versions = dict(versions) if isinstance(versions, dict) else {}
+        versions[str(table.pk)] = outcome.version
+        request.session[SESSION_VERSIONS] = versions
+    return _answer(outcome, op)
 
 
 urlpatterns: list[URLPattern] = [

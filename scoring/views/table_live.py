@@ -23,17 +23,21 @@ beside the deal this device wanted to delete or restore, and the totals either w
 (restore) it anyway" is offered only while that deal is as this device saw it: no change to
 it since the version the request was sent at; it posts the current version, so anything
 changed after the conflict was shown is refused again. A repeated tap finds its own change
-already done (``done_already``) and is answered as if it had been the first.
+carries the request ID of the first: the operation service answers it as it answered the
+first (``replayed``), so it lands on the same confirmation.
+
+The offline sync's conflict answer (``sync_conflict``) is built from the same changes
+("theirs") as JSON.
 """
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from django.db.models import OuterRef, Subquery
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.urls import URLPattern, path, reverse
 from django.utils import formats, timezone
@@ -42,15 +46,22 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from scoring import access
-from scoring.engine import DealRecord, same_deal
+from scoring.engine import same_deal
 from scoring.forms.entry import DealForm, EditForm, Rules
-from scoring.models import AuditEntry, Deal, Evening, Membership, Table, TournamentSeries
+from scoring.models import AuditEntry, Deal, Evening, Table
 from scoring.notation import short_names
 from scoring.reads import cockpit
 from scoring.reads.live import digest
 from scoring.reads.score_sheet import ScoreSheet, SheetRow
-from scoring.reads.sheet import deal_preview, deal_toggle_preview
-from scoring.writes.services import Actor
+from scoring.reads.sheet import deal_preview, deal_toggle_preview, table_sheet
+from scoring.reads.table_state import (
+    deal_changes_since,
+    full_table,
+    last_deal_changes,
+    poll_row,
+)
+from scoring.writes.table_ops import DELETE, EDIT, RESTORE, SAVE, TableOp
+from scoring.writes.table_ops import Conflict as Met
 
 # At most this many changes are listed as "theirs" (a tablet that slept for an hour).
 MAX_CHANGES = 20
@@ -91,19 +102,7 @@ def table_version(request: HttpRequest, pk: int) -> HttpResponse:
     (access.table_for). One query: the table, its evening and the user's role in its club."""
     user = request.user
     # The tournament's clock and message come with the same query (issue 24, item 5).
-    rows = Table.objects.filter(pk=pk).annotate(started=Subquery(
-        TournamentSeries.objects.filter(tournament=OuterRef("evening__tournament"),
-                                        number=OuterRef("series")).values("started")[:1],
-    )).values(
-        "version", "access_code", "evening__date", "evening__closed", "series", "started",
-        "evening__tournament__id", "evening__tournament__notice",
-        "evening__tournament__notice_at", "evening__tournament__series_minutes")
-    row: Mapping[str, Any] | None
-    if user.is_authenticated:
-        row = rows.annotate(role=Subquery(Membership.objects.filter(
-            club=OuterRef("evening__club"), user=user.pk).values("role")[:1])).first()
-    else:
-        row = rows.first()
+    row = poll_row(pk, user.pk if user.is_authenticated else None)
     if row is None:
         raise Http404
     if row.get("role") is None:
@@ -176,6 +175,13 @@ def _since(request: HttpRequest) -> int | None:
     return int(raw) if raw.isdecimal() and len(raw) < 12 else None
 
 
+def _request_id(request: HttpRequest) -> str:
+    """The request ID "mine anyway" posts again: the refused post's (a conflict stored
+    nothing under it), or a new one for a page served without."""
+    raw = request.POST.get("request_id", "")
+    return raw[:64] if raw else str(uuid.uuid4())
+
+
 def _theirs(table: Table, sheet: ScoreSheet, since: int | None) -> tuple[list[Change], int]:
     """The deals changed since version ``since``: every change bumps the version by one and
     writes one audit entry in the same transaction, so they are the table's last
@@ -184,9 +190,7 @@ def _theirs(table: Table, sheet: ScoreSheet, since: int | None) -> tuple[list[Ch
     count = table.version - since if since is not None else 0
     if count <= 0:
         return [], 0
-    entries = list(AuditEntry.objects.filter(table=table, deal__isnull=False).order_by(
-        "-id").values_list("deal_id", "action", "actor", "at")[:min(count, MAX_CHANGES)])
-    entries.reverse()
+    entries = last_deal_changes(table, min(count, MAX_CHANGES))
     rows = {row.deal_id: row for row in sheet.rows}
     names = short_names(sheet)  # as the last rows name them: narrow enough for a phone
     positions = {d.pk: d.position for d in table.deals.all()}
@@ -249,7 +253,8 @@ def conflict(request: HttpRequest, table: Table, sheet: ScoreSheet, rules: Rules
     players = short_names(sheet)
     fields = [(name, value) for name in request.POST
               for value in request.POST.getlist(name)
-              if name not in ("csrfmiddlewaretoken", "version")]
+              if name not in ("csrfmiddlewaretoken", "version", "request_id")]
+    fields.append(("request_id", _request_id(request)))
     return Conflict(
         kind="save" if deal is None else "edit", theirs=theirs, mine=mine,
         mine_entries=[(players[s], e) for s, e in enumerate(mine.entries) if e is not None]
@@ -275,27 +280,7 @@ def _deal_changes(table: Table, deal: Deal, since: int | None,
     if count == 0:
         return []
     # The table's last ``count`` audit entries are the changes since then (see _theirs).
-    first = list(AuditEntry.objects.filter(table=table, deal__isnull=False).order_by(
-        "-id").values_list(
-        "id", flat=True)[count - 1:count])
-    return list(AuditEntry.objects.filter(deal=deal, id__gte=first[0] if first else 0)
-                .order_by("id").values_list("action", "actor", "reason"))
-
-
-def done_already(request: HttpRequest, table: Table, deal: Deal, action: str, actor: Actor,
-                 reason: str, record: DealRecord | None = None) -> bool:
-    """A deletion, restoration or correction (``action`` "edit", with the posted
-    ``record``) refused as stale was in fact done, by this very request tapped before (a
-    double tap, the "Undo" toast tapped twice, a resent form whose answer got lost): the deal
-    is as wanted, and its last change since the request's version is this action by this
-    actor for this reason. ``deal`` is fresh from the database. The view then answers as
-    the first tap was answered (the same confirmation)."""
-    changes = _deal_changes(table, deal, _since(request))
-    if not changes or deal.deleted != (action == "delete"):
-        return False
-    if action == "edit" and (record is None or deal.record != record.to_json()):
-        return False
-    return changes[-1] == (action, actor.label[:150], reason.strip())
+    return deal_changes_since(table, deal, count)
 
 
 def change_conflict(request: HttpRequest, table: Table, sheet: ScoreSheet, deal: Deal,
@@ -344,8 +329,81 @@ def change_conflict(request: HttpRequest, table: Table, sheet: ScoreSheet, deal:
         theirs_totals=list(zip(players, sheet.totals, strict=True)),
         mine_totals=list(zip(players, totals, strict=True)) if totals else [],
         action=reverse(f"scoring:deal-{action}", args=[table.pk, deal.pk]),
-        fields=[("reason", reason)], version=table.version, same=False, more=more,
+        fields=[("reason", reason), ("request_id", _request_id(request))],
+        version=table.version, same=False, more=more,
         can_edit=False)
+
+
+# ---------------------------------------------------------------- the offline sync's conflict
+
+def _row(row: SheetRow | None, names: list[str]) -> dict[str, Any] | None:
+    if row is None:
+        return None
+    return {"number": row.number, "deal": row.deal_id or None, "game": str(row.game),
+            "symbol": row.symbol, "details": [str(d) for d in row.details],
+            "result": str(row.result), "value": row.value,
+            "entries": [{"player": names[s], "entry": e} for s, e in enumerate(row.entries)
+                        if e is not None]}
+
+
+def sync_conflict(op: TableOp, met: Met) -> dict[str, Any]:
+    """Both versions of a queued operation that met a changed table (as the conflict
+    screen shows them), as the sync contract's JSON."""
+    full = full_table(op.table.pk)
+    lang = op.lang
+    sheet = table_sheet(full, lang, explain=False)
+    names = short_names(sheet)
+    theirs, more = _theirs(full, sheet, met.since)
+    if met.deal_id is not None:
+        theirs.sort(key=lambda change: change.deal_id != met.deal_id)
+    mine_row, error, totals = None, None, None
+    current = next((d for d in full.deals.all() if d.pk == met.deal_id), None)
+    kind = op.kind
+    if op.record is not None and (kind == SAVE or (
+            kind == EDIT and current is not None and not current.deleted)):
+        preview = deal_preview(full, op.record, lang, replace=current)
+        if preview.error is not None:
+            error = {"field": preview.error.field, "message": preview.error.message_in(lang)}
+        else:
+            mine_row = preview.row
+            if kind == SAVE and preview.row is not None:
+                totals = preview.row.totals
+    elif kind == EDIT:
+        error = {"field": "deal", "message": _(
+            "The other device deleted this deal: restore it before correcting it.")}
+    elif current is not None and current.deleted == (kind == DELETE):
+        error = {"field": "deal", "message": _("The other device already deleted this deal.")
+                 if kind == DELETE else _("The other device already restored this deal.")}
+    elif current is not None:
+        preview = deal_toggle_preview(full, current, lang)
+        if preview.error is not None:
+            error = {"field": None, "message": preview.error.message_in(lang)}
+        else:
+            # A deletion shows the deal as it counts now; a restoration as it would count.
+            mine_row = preview.row if kind == RESTORE else next(
+                (row for row in sheet.rows if row.deal_id == current.pk), None)
+            totals = preview.totals
+    if op.record is not None:  # one of theirs is exactly mine: most likely the same deal
+        records = {d.pk: d.record for d in full.deals.all() if not d.deleted}
+        for change in theirs:
+            change.same = change.row is not None and same_deal(records.get(change.deal_id),
+                                                               op.record)
+    mine = _row(mine_row, names)
+    if mine is not None and kind == DELETE:
+        mine["deleted"] = True
+    return {
+        "status": "conflict", "version": full.version, "op": kind, "more": more,
+        "same": any(c.same for c in theirs),
+        "theirs": [{**(_row(c.row, names) or {"number": None, "deal": c.deal_id,
+                                                "deleted": True}),
+                    "position": c.number, "actions": c.actions, "by": c.actor,
+                    "same": c.same,
+                    "at": c.at.isoformat() if c.at else None} for c in theirs],
+        "mine": {"row": mine, "error": error},
+        "totals": [{"player": name, "theirs": sheet.totals[s],
+                    "mine": totals[s] if totals else None}
+                   for s, name in enumerate(names)],
+    }
 
 
 urlpatterns: list[URLPattern] = [

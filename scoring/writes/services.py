@@ -3,332 +3,64 @@ refused when stale, idempotent on retry, and written to the audit log."""
 
 from __future__ import annotations
 
-import json
 import random
-import uuid
-from dataclasses import dataclass
-from datetime import timedelta
-from functools import partial
 from typing import Any
 
-from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import F, Max, QuerySet
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from scoring.engine import DealRecord, ScoredTable, SkatError, evaluate_table, record_json, ruleset
+from scoring.engine import SkatError, record_json, ruleset
 from scoring.models import (
     AuditEntry,
     Deal,
     Evening,
     HeldOperation,
-    MatchDay,
     Scoring,
     Season,
     Seat,
-    Signature,
     Table,
     Tournament,
 )
-from scoring.reads import live
-from scoring.reads.sheet import table_document
 from scoring.reads.standings import evening_ranking
 from scoring.writes import scores, seating
+from scoring.writes.table_ops import (
+    DELETE,
+    EDIT,
+    RESTORE,
+    SAVE,
+    Actor,
+    HeldFullError,
+    StaleTable,
+    TableOp,
+    _forget_states,
+    _raising,
+    clear_signatures,
+    deal_delete,
+    deal_edit,
+    deal_record,
+    deal_restore,
+    held_deposit,
+    held_device,
+    held_of_device,
+    held_summary,
+    held_target,
+    locked_message,
+    sync_drop,
+    sync_outcome,
+)
 
-
-@dataclass(frozen=True)
-class Actor:
-    """Who is writing: a signed-in user, or a device holding a table code."""
-
-    user: AbstractBaseUser | AnonymousUser | None
-    label: str
-    # A club admin of the table's club (the tournament director is one): the only one who
-    # may change a list after every player has signed it, with a reason (issue 23).
-    admin: bool = False
-
-    @property
-    def user_or_none(self) -> Any:
-        return self.user if self.user is not None and self.user.is_authenticated else None
-
-
-class StaleTable(Exception):
-    """Another device changed the table since this form was shown."""
-
-    def __init__(self, table: Table) -> None:
-        super().__init__("stale")
-        self.table = table
-
-
-class _AlreadySaved(Exception):
-    """Inside deal_record's transaction: this request's deal was saved meanwhile."""
-
-    def __init__(self, deal: Deal) -> None:
-        super().__init__("already saved")
-        self.deal = deal
-
-
-def _claim_version(table: Table, expected_version: int) -> bool:
-    """Move the table to the next version if it is still at ``expected_version``.
-
-    A conditional UPDATE is atomic on every database: of two devices saving against the same
-    version exactly one wins; the other sees 0 rows and is refused as stale."""
-    claimed = bool(
-        Table.objects.filter(pk=table.pk, version=expected_version)
-        .update(version=F("version") + 1)
-    )
-    if claimed:
-        _forget_states(table.evening)
-    return claimed
-
-
-def _forget_states(evening: Evening) -> None:
-    """The polled pages read the states of the evening's tables and of its season again:
-    now (this process's next read sees the change) and once more at commit (a poll that read
-    them before the commit may have kept them meanwhile)."""
-    live.forget_states(evening.pk, evening.season_id)
-    transaction.on_commit(partial(live.forget_states, evening.pk, evening.season_id))
-
-
-def _check_table(table: Table, records: list[dict[str, Any]], *, appended: bool = False,
-                 ) -> ScoredTable:
-    """Score the whole table as it would be: raises SkatError naming the deal, or when the
-    table's series would be longer than the evening's series length. Returns the engine's
-    result, with Seeger-Fabian totals wherever the table can have them (for scores.keep)."""
-    document = table_document(table, records)
-    document["scoring"] = scores.scoring_for(document)
-    result = evaluate_table(document)
-    length = table.evening.series_length(len(document["players"]))
-    if length is None:
-        return result
-    rows = result["deals"]
-    counted = sum(1 for row in rows if row["counts"])
-    if appended and records[-1].get("kind") != "penalty":
-        # A penalty may still be written under a finished list; a deal may not.
-        before = counted - (1 if rows and rows[-1]["counts"] else 0)
-        if before >= length:
-            raise SkatError(None, _(
-                "Series %(series)d is complete: all %(length)d games have been played at this "
-                "table. No further deal can be recorded.")
-                % {"series": table.series, "length": length})
-    if counted > length:
-        raise SkatError(None, _(
-            "Series %(series)d has %(length)d games; with this change this table would have "
-            "played %(count)d.") % {"series": table.series, "length": length, "count": counted})
-    return result
-
-
-def _keep_scores(table: Table, result: ScoredTable) -> None:
-    """The table's scores for the federation ranking, in the change's transaction."""
-    scores.keep(table, [seat.player_id for seat in table.seats.all()], result)
-
-
-def _check_open(table: Table) -> None:
-    """A closed evening is read-only for everybody until a club admin reopens it."""
-    if table.evening.closed:
-        raise SkatError(None, _(
-            "This evening is closed: its deals cannot be recorded or changed until a club "
-            "admin reopens it."))
-
-
-def _check_binding(table: Table, actor: Actor) -> None:
-    """A team league's results are binding some days after the match day (the league's
-    setting): from then on only the league secretary (a club admin of the league's club,
-    whose evening the match day is) can change them, with the reason every change needs."""
-    if actor.admin:
-        return
-    day = MatchDay.objects.filter(evening_id=table.evening_id).values_list(
-        "date", "group__league__binding_days").first()
-    if day is not None and timezone.localdate() >= day[0] + timedelta(days=day[1]):
-        raise SkatError(None, _(
-            "The results of this match day are binding: only the league secretary can "
-            "change them."))
-
-
-def locked_message() -> str:
-    return _("Every player has signed this list: it is locked. Only a club admin or the "
-             "tournament director can still change it, with a reason.")
-
-
-def _check_signatures(table: Table, actor: Actor, reason: str) -> None:
-    """Inside the change's transaction, after the table's version was claimed (which holds
-    the table's row, so no signature can come in between): a list everybody has signed is
-    changed only by a club admin, with a reason. Any signatures (all of them or some) are
-    cleared by the change: they were given to another list. Raises SkatError."""
-    state = Table.objects.filter(pk=table.pk).values("signed_at", "signing").get()
-    if state["signed_at"] is not None:
-        if not actor.admin:
-            raise SkatError(None, locked_message())
-        if not reason.strip():
-            raise SkatError("reason", _(
-                "Every player has signed this list: say why it is changed after signing."))
-    if state["signing"]:  # a list nobody ever signed has no signatures to clear
-        clear_signatures(table, actor, reason, locked=state["signed_at"] is not None)
-
-
-def clear_signatures(table: Table, actor: Actor, reason: str, *, locked: bool) -> None:
-    """Inside a deal change's transaction (services._check_signatures): the list changed,
-    so its signatures no longer hold. Nothing to do for a list nobody has signed; else the
-    signatures go, the list says "changed after signing" until everybody has signed again,
-    and the audit log keeps who signed and why it changed."""
-    signatures = list(Signature.objects.filter(table=table).select_related("player"))
-    if not signatures:
-        return
-    Signature.objects.filter(table=table).delete()
-    Table.objects.filter(pk=table.pk).update(
-        signing=F("signing") + 1, signed_at=None, changed_after_signing=True)
-    AuditEntry.objects.create(
-        evening_id=table.evening_id, table=table, action=AuditEntry.Action.UNSIGN,
-        user=actor.user_or_none, actor=actor.label[:150],
-        before={"signed": [{"player": s.player.name, "at": s.at.isoformat(),
-                            "where": s.where} for s in signatures], "locked": locked},
-        reason=reason.strip() or _("The list changed before everybody had signed."))
-    table.signed_at = None
-    table.changed_after_signing = True
-    _forget_states(table.evening)
-
-
-def _audit(deal: Deal, action: str, actor: Actor, before: Any, after: Any, reason: str,
-           request_id: uuid.UUID | None = None, version: int | None = None) -> None:
-    table = deal.table
-    AuditEntry.objects.create(
-        evening_id=table.evening_id, table=table, deal=deal, action=action,
-        user=actor.user_or_none, actor=actor.label[:150], before=before, after=after,
-        reason=reason, request_id=request_id, version=version,
-    )
-
-
-def _live_records(table: Table, replace: dict[int, dict[str, Any] | None] | None = None,
-                  ) -> list[dict[str, Any]]:
-    """The table's records in order, with some deals replaced (None = left out)."""
-    replace = replace or {}
-    records = []
-    for pk, record, deleted in table.deals.order_by("position").values_list(
-            "pk", "record", "deleted"):
-        if pk in replace:
-            new = replace[pk]
-            if new is not None:
-                records.append(new)
-        elif not deleted:
-            records.append(record)
-    return records
-
-
-def deal_record(*, table: Table, record: DealRecord | dict[str, Any], expected_version: int,
-                actor: Actor, request_id: uuid.UUID | None = None, closed_ok: bool = False,
-                reason: str = "") -> Deal:
-    """Append a deal: the typed record (the table screen's form) or its JSON (the offline
-    tablet's, a held one's); the model stores the JSON. A retried request (same
-    ``request_id``) returns the deal it made.
-    ``closed_ok``: a club admin accepts a held deal into a closed evening (held_accept).
-    ``reason``: why a club admin adds a deal to a list everybody has signed."""
-    record = record_json(record)
-    if request_id is not None:
-        existing = Deal.objects.filter(table=table, request_id=request_id).first()
-        if existing is not None:
-            return existing
-    if not closed_ok:
-        _check_open(table)
-    _check_binding(table, actor)
-    try:
-        with transaction.atomic():
-            if not _claim_version(table, expected_version):
-                raise StaleTable(Table.objects.get(pk=table.pk))
-            if request_id is not None:
-                # The claim waits for any other save on this table to commit, so a save of
-                # the same request that was still running at the look-up above is visible
-                # now. Checking the record again would score it as the next deal and refuse
-                # it; the retry must get the deal that was saved, and give the version back.
-                done = Deal.objects.filter(table=table, request_id=request_id).first()
-                if done is not None:
-                    raise _AlreadySaved(done)
-            _check_signatures(table, actor, reason)
-            result = _check_table(table, _live_records(table) + [record], appended=True)
-            last = table.deals.aggregate(last=Max("position"))["last"] or 0
-            deal = Deal.objects.create(table=table, position=last + 1, record=record,
-                                       request_id=request_id)
-            _keep_scores(table, result)
-            _audit(deal, AuditEntry.Action.CREATE, actor, None, record, "", request_id,
-                   expected_version + 1)
-    except _AlreadySaved as saved:
-        return saved.deal
-    except IntegrityError:
-        # The same request committed on another connection a moment ago. The atomic block
-        # has rolled back (to its savepoint, inside an outer transaction), so the
-        # connection can still be asked.
-        if request_id is not None:
-            existing = Deal.objects.filter(table=table, request_id=request_id).first()
-            if existing is not None:
-                return existing
-        raise
-    except StaleTable:
-        if request_id is not None:
-            existing = Deal.objects.filter(table=table, request_id=request_id).first()
-            if existing is not None:
-                return existing
-        raise
-    table.version = expected_version + 1
-    return deal
-
-
-def deal_edit(*, deal: Deal, record: DealRecord | dict[str, Any], reason: str,
-              expected_version: int, actor: Actor, request_id: uuid.UUID | None = None,
-              closed_ok: bool = False) -> Deal:
-    """Correct a deal (the typed record or its JSON, as ``deal_record``); everything after
-    it is recomputed (Bock rounds move)."""
-    return _change(deal, AuditEntry.Action.EDIT, record_json(record), reason,
-                   expected_version, actor, request_id, closed_ok)
-
-
-def deal_delete(*, deal: Deal, reason: str, expected_version: int, actor: Actor,
-                request_id: uuid.UUID | None = None, closed_ok: bool = False) -> Deal:
-    return _change(deal, AuditEntry.Action.DELETE, None, reason, expected_version, actor,
-                   request_id, closed_ok)
-
-
-def deal_restore(*, deal: Deal, reason: str, expected_version: int, actor: Actor,
-                 request_id: uuid.UUID | None = None, closed_ok: bool = False) -> Deal:
-    return _change(deal, AuditEntry.Action.RESTORE, deal.record, reason, expected_version,
-                   actor, request_id, closed_ok)
-
-
-def _change(deal: Deal, action: str, record: dict[str, Any] | None, reason: str,
-            expected_version: int, actor: Actor, request_id: uuid.UUID | None = None,
-            closed_ok: bool = False) -> Deal:
-    if not closed_ok:
-        _check_open(deal.table)
-    _check_binding(deal.table, actor)
-    if action != AuditEntry.Action.CREATE and not reason.strip():
-        raise SkatError("reason", _("Say why the deal is changed."))
-    if action == AuditEntry.Action.DELETE and deal.deleted:
-        raise SkatError(None, _("This deal is already deleted."))
-    if action == AuditEntry.Action.RESTORE and not deal.deleted:
-        raise SkatError(None, _("This deal is not deleted."))
-    if action == AuditEntry.Action.EDIT and deal.deleted:
-        raise SkatError(None, _("Restore the deal before correcting it."))
-    table = deal.table
-    with transaction.atomic():
-        if not _claim_version(table, expected_version):
-            raise StaleTable(Table.objects.get(pk=table.pk))
-        fresh = Deal.objects.select_for_update().get(pk=deal.pk)
-        _check_signatures(table, actor, reason)
-        result = _check_table(table, _live_records(table, {fresh.pk: record}))
-        before = None if fresh.deleted else fresh.record
-        if action == AuditEntry.Action.EDIT:
-            fresh.record = record
-        fresh.deleted = action == AuditEntry.Action.DELETE
-        fresh.save(update_fields=["record", "deleted", "updated"])
-        _keep_scores(table, result)
-        if request_id is not None and AuditEntry.objects.filter(
-                table=table, request_id=request_id, deal__isnull=False).exists():
-            raise StaleTable(Table.objects.get(pk=table.pk))  # done already: the caller asks
-        _audit(fresh, action, actor, before, record, reason.strip(), request_id,
-               expected_version + 1)
-    table.version = expected_version + 1
-    return fresh
+# The deal changes live in table_ops (one operation service); their names stay importable
+# from here, where the rest of the code has always found them.
+__all__ = [
+    "Actor", "HeldFullError", "StaleTable", "clear_signatures", "deal_delete", "deal_edit",
+    "deal_record", "deal_restore", "held_deposit", "held_device", "held_of_device",
+    "held_summary", "held_target", "locked_message", "sync_drop", "sync_outcome",
+    "_forget_states",
+]
 
 
 # ---------------------------------------------------------------- evenings and tables
@@ -571,99 +303,6 @@ def series_seed(*, evening: Any, players: list[Any] | None = None,
         return _seat_series(evening, seating.seed(order), last.number + 1)
 
 
-# ---------------------------------------------------------------- a tablet's queued operations
-
-def sync_outcome(*, table: Table, action: str, actor: Actor, request_id: uuid.UUID,
-                 record: Any, reason: str) -> None:
-    """Log what became of a queued operation that changed nothing (refused, met a changed
-    table): once per request and outcome, however often the tablet sends it again. The
-    entry names the table but no deal, and changes no version (table_live._theirs)."""
-    if AuditEntry.objects.filter(table=table, request_id=request_id, action=action).exists():
-        return
-    AuditEntry.objects.create(
-        evening_id=table.evening_id, table=table, action=action, user=actor.user_or_none,
-        actor=actor.label[:150], after=record, reason=reason[:2000], request_id=request_id)
-
-
-def sync_drop(*, table: Table, actor: Actor, request_id: uuid.UUID, dropped: dict[str, Any],
-              reason: str) -> AuditEntry:
-    """Log that the scorer kept the other device's version and dropped a queued operation of
-    this device (a conflict's "keep theirs"): what was dropped (its op, record, request ID,
-    deal), who and why; no deal is stored and no version changes. Once per request ID: a
-    repeated request gets the first entry."""
-    existing = AuditEntry.objects.filter(table=table, request_id=request_id,
-                                         action=AuditEntry.Action.DROP).first()
-    if existing is not None:
-        return existing
-    what = {"op": dropped["op"], "request_id": str(dropped["request_id"]),
-            "deal": dropped["deal"]}
-    return AuditEntry.objects.create(
-        evening_id=table.evening_id, table=table, action=AuditEntry.Action.DROP,
-        user=actor.user_or_none, actor=actor.label[:150], before=what,
-        after=dropped["record"], reason=reason[:2000], request_id=request_id,
-        version=table.version)
-
-
-def held_deposit(*, table: Table, op: str, request_id: uuid.UUID, record: Any,
-                 deal: Deal | None, deal_request_id: uuid.UUID | None, reason: str,
-                 base_version: int, why: str, actor: Actor) -> HeldOperation:
-    """Keep an operation that arrived for a closed evening or with an expired table code
-    for the club admin (held_accept, held_discard); once per request ID, audit-logged."""
-    existing = HeldOperation.objects.filter(table=table, request_id=request_id).first()
-    if existing is not None:
-        return existing
-    size = len(json.dumps(record, separators=(",", ":"), default=str).encode())
-    if size > settings.HELD_RECORD_BYTES:
-        raise SkatError("record", _(
-            "This deal is too large to be kept for the club admin (%(size)d bytes; a deal "
-            "record is well under 1 KB).") % {"size": size})
-    waiting = held_of_device(
-        HeldOperation.objects.filter(table__evening_id=table.evening_id,
-                                     state=HeldOperation.State.WAITING),
-        held_device(actor.user_or_none, actor.label[:150])).count()
-    if waiting >= settings.HELD_PER_DEVICE:
-        raise HeldFull(settings.HELD_PER_DEVICE)
-    try:
-        with transaction.atomic():
-            held = HeldOperation.objects.create(
-                table=table, op=op, request_id=request_id, record=record, deal=deal,
-                deal_request_id=deal_request_id, reason=reason.strip()[:500],
-                base_version=base_version, why=why, user=actor.user_or_none,
-                actor=actor.label[:150])
-            AuditEntry.objects.create(
-                evening_id=table.evening_id, table=table, action=AuditEntry.Action.HELD,
-                user=actor.user_or_none, actor=actor.label[:150], after=record,
-                reason=held_summary(held), request_id=request_id)
-    except IntegrityError:  # the same request, a moment ago on another connection
-        return HeldOperation.objects.get(table=table, request_id=request_id)
-    return held
-
-
-class HeldFull(Exception):
-    """This device has as many operations waiting for the club admin in this evening as
-    settings.HELD_PER_DEVICE allows: nothing more is held until the admin decides."""
-
-    def __init__(self, limit: int) -> None:
-        super().__init__(limit)
-        self.limit = limit
-
-
-def held_device(user: Any, actor: str) -> str:
-    """Which device sent a held operation, as the held page names it: the account's, or
-    (a table code's device, no account) its label."""
-    return f"u:{user.pk}" if user is not None else f"a:{actor}"
-
-
-def held_of_device(held: QuerySet[HeldOperation], device: str) -> QuerySet[HeldOperation]:
-    """The held operations of ``device`` (as held_device names it) among ``held``."""
-    kind, _sep, value = device.partition(":")
-    if kind == "u" and value.isdecimal() and len(value) < 19:
-        return held.filter(user_id=int(value))
-    if kind == "a":
-        return held.filter(user__isnull=True, actor=value)
-    return held.none()
-
-
 def held_discard_many(*, held: QuerySet[HeldOperation], actor: Actor,
                       reason: str) -> int:
     """Discard every waiting operation among ``held`` at once (the club admin's bulk
@@ -689,29 +328,6 @@ def held_discard_many(*, held: QuerySet[HeldOperation], actor: Actor,
     return len(chosen)
 
 
-def held_summary(held: HeldOperation) -> str:
-    """One line for the audit log: what was held, of which deal, and why."""
-    what = str(held.get_op_display())
-    if held.deal_id is not None:
-        what = _("%(op)s of deal no. %(number)d") % {
-            "op": what, "number": held.deal.position if held.deal else 0}
-    text = _("%(what)s, held because %(why)s") % {"what": what, "why": held.get_why_display()}
-    if held.reason:
-        text += f" ({held.reason})"
-    return text
-
-
-def held_target(held: HeldOperation) -> Deal | None:
-    """The deal a held correction, deletion or restoration is about (None for a new deal,
-    or while the new deal it corrects is itself still held)."""
-    if held.deal_id is not None:
-        return held.deal
-    if held.deal_request_id is not None:
-        return Deal.objects.filter(table_id=held.table_id,
-                                   request_id=held.deal_request_id).first()
-    return None
-
-
 def held_accept(*, held: HeldOperation, actor: Actor, note: str = "") -> Deal:
     """Apply a held operation through the services, at the table's current version (a club
     admin's decision; the view checks). Into a closed evening only with a reason: that is
@@ -735,23 +351,19 @@ def held_accept(*, held: HeldOperation, actor: Actor, note: str = "") -> Deal:
                     state=HeldOperation.State.ACCEPTED, resolved_by=actor.label[:150],
                     resolved_at=timezone.now(), resolution=note.strip()[:500]):
             raise SkatError(None, _("This operation was already decided."))
-        common: dict[str, Any] = {"expected_version": table.version, "actor": actor,
-                                  "request_id": held.request_id, "closed_ok": closed}
-        if held.op == HeldOperation.Op.SAVE:
-            deal = deal_record(table=table, record=held.deal_record(), reason=note, **common)
-        else:
-            assert target is not None
-            target.table = table
+        # Through the one operation service, at the table's current version, under the
+        # held operation's own request ID (a tablet sending it again then hears "stored").
+        kinds: dict[str, str] = {HeldOperation.Op.SAVE: SAVE, HeldOperation.Op.EDIT: EDIT,
+                                 HeldOperation.Op.DELETE: DELETE}
+        kind = kinds.get(held.op, RESTORE)
+        reason = note
+        if held.op != HeldOperation.Op.SAVE and table.signed_at is None:
             reason = held.reason or note or _("accepted by the club admin")
-            if table.signed_at is not None:  # the admin's own reason for changing it
-                reason = note
-            if held.op == HeldOperation.Op.EDIT:
-                deal = deal_edit(deal=target, record=held.deal_record(), reason=reason,
-                                 **common)
-            elif held.op == HeldOperation.Op.DELETE:
-                deal = deal_delete(deal=target, reason=reason, **common)
-            else:
-                deal = deal_restore(deal=target, reason=reason, **common)
+        record = record_json(held.deal_record()) if kind in (SAVE, EDIT) else None
+        deal = _raising(TableOp(
+            table=table, actor=actor, kind=kind, request_id=held.request_id,
+            base_version=table.version, record=record,
+            deal_id=target.pk if target is not None else None, reason=reason, accepting=True))
         AuditEntry.objects.create(
             evening_id=table.evening_id, table=table, action=AuditEntry.Action.ACCEPT,
             user=actor.user_or_none, actor=actor.label[:150], after=held.record,

@@ -18,7 +18,7 @@ import pytest
 from django.db import connection, connections, transaction
 
 from scoring.models import Deal, Table
-from scoring.writes import services
+from scoring.writes import table_ops
 from scoring.writes.services import Actor, StaleTable, deal_record
 
 from .factories import make_club, make_table, won
@@ -105,15 +105,15 @@ def test_a_retry_that_claims_the_table_after_the_first_save_returns_its_deal(
     table = make_table(make_club())
     key = uuid.uuid4()
     at_claim, committed = threading.Event(), threading.Event()
-    claim = services._claim_version
+    claim = table_ops._lock
 
-    def held_claim(table: Table, expected_version: int) -> bool:
+    def held_claim(table: Table) -> dict[str, Any]:
         if threading.current_thread().name == "retry":
             at_claim.set()
             assert committed.wait(10)
-        return claim(table, expected_version)
+        return claim(table)
 
-    monkeypatch.setattr(services, "_claim_version", held_claim)
+    monkeypatch.setattr(table_ops, "_lock", held_claim)
     saved, release = threading.Event(), threading.Event()
 
     def first() -> Deal:

@@ -538,24 +538,7 @@ def test_the_held_and_forbidden_answers_speak_the_requests_language(table: Table
         "Diesen Tisch gibt es nicht.")
 
 
-def test_append_tries_again_when_another_tablet_saves_in_between(
-        table: Table, scorer: Client, monkeypatch: pytest.MonkeyPatch) -> None:
-    from scoring.views import sync
-
-    real = deal_record  # the service the view calls, by the name it imported
-    calls: list[int] = []
-
-    def racing(**kwargs: Any) -> Deal:
-        calls.append(kwargs["expected_version"])
-        if len(calls) == 1:  # another tablet saves between the read and the claim
-            real(table=table, record=WON, expected_version=0, actor=OTHER)
-        return real(**kwargs)
-
-    monkeypatch.setattr(sync, "deal_record", racing)
-    response = send(scorer, table, op(mode="append", record={**WON, "declarer": 2}))
-    assert response.status_code == 200, response.json()
-    assert calls == [0, 1] and response.json()["version"] == 2
-    assert Deal.objects.filter(table=table).count() == 2
+# Append while another tablet saves in between: test_sync_races.py (the lock, no retries).
 
 
 def test_a_conflict_of_a_correction_shows_their_version_of_the_deal_first(

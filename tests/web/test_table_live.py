@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import datetime
+import uuid
 from html.parser import HTMLParser
 from typing import TYPE_CHECKING, Any
 
@@ -519,8 +520,10 @@ def test_a_stale_restore_shows_the_deal_restored_and_restores_anyway(
         assert text in html, text
     form = parse(response)
     assert form.choices == ["conflict-restore", "conflict-theirs"]
-    assert dict(form.fields) == {"csrfmiddlewaretoken": dict(form.fields)[
-        "csrfmiddlewaretoken"], "version": "3", "reason": "doch gespielt"}
+    fields = dict(form.fields)  # "anyway" carries a request ID of its own (issue 36)
+    assert fields == {"csrfmiddlewaretoken": fields["csrfmiddlewaretoken"], "version": "3",
+                      "reason": "doch gespielt", "request_id": str(uuid.UUID(
+                          fields["request_id"]))}
     assert deleted_now(deal)
     first = post_fields(scorer, form.action, form.fields)
     again = post_fields(scorer, form.action, form.fields)
@@ -625,9 +628,10 @@ def test_delete_anyway_is_checked_again_when_tapped(scorer: Client, table: Table
 def test_a_correction_sent_twice_is_confirmed_twice_and_written_once(
         scorer: Client, table: Table) -> None:
     """The answer to a correction got lost and the form is sent again (or tapped twice
-    without script): the second request meets the table its first one changed, finds its
-    own correction done, and lands on the same confirmation, not on a conflict with
-    itself. A different correction sent at that old version is a conflict as before."""
+    without script): the second request carries the same request ID, the operation
+    service answers it as it answered the first ("replayed"), and it lands on the same
+    confirmation, not on a conflict with itself. Another form's correction (another
+    request ID) sent at that old version is a conflict as before."""
     deal = record_other(table)
     url = reverse("scoring:deal-edit", args=[table.pk, deal.pk])
     corrected = {**deal_form(table), "version": "1", "matadors": "2", "reason": "Tippfehler"}
@@ -641,10 +645,11 @@ def test_a_correction_sent_twice_is_confirmed_twice_and_written_once(
     table.refresh_from_db()
     assert table.version == 2
     # Another reason or another record at the old version: not this request's, a conflict.
-    for other in ({**corrected, "reason": "falscher Spieler"}, {**corrected, "matadors": "3"}):
-        assert scorer.post(url, other).status_code == 409
+    for other in ({**corrected, "reason": "falscher Spieler"}, {**corrected, "matadors": "3"},
+                  corrected):
+        assert scorer.post(url, {**other, "request_id": str(uuid.uuid4())}).status_code == 409
     # Another user's identical correction is not this device's either.
     someone = Client()
     someone.force_login(make_user(table.evening.club, "scorer", "someone"))
-    assert someone.post(url, corrected).status_code == 409
+    assert someone.post(url, {**corrected, "request_id": str(uuid.uuid4())}).status_code == 409
     assert AuditEntry.objects.filter(deal=deal, action="edit").count() == 1
