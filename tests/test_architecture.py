@@ -420,11 +420,6 @@ def test_the_system_name_check_sees_a_name() -> None:
 
 # ---------------------------------------------------------------- views only show (issue 36)
 
-# The views that still query models themselves: the offline sync and the table screen's form
-# (and their held operations and version poll), which another branch of issue 36 rebuilds on
-# one operation service. TEMPORARY: the lead empties this list when that branch is merged
-# (the test below fails as soon as a listed view no longer queries, so it cannot be forgotten).
-VIEWS_STILL_QUERYING = frozenset({"entry.py", "held.py", "sync.py", "table_live.py"})
 MANAGERS = ("objects", "_default_manager")
 
 
@@ -452,14 +447,8 @@ def querying_views(root: Path, allowed: frozenset[str] = frozenset()) -> dict[st
 def test_views_only_show() -> None:
     """No view asks a model's manager: reads go through a selector in scoring/reads/, changes
     through a service in scoring/writes/."""
-    found = querying_views(ROOT, VIEWS_STILL_QUERYING)
+    found = querying_views(ROOT)
     assert not found, f"views that query models (use reads/ and writes/): {found}"
-
-
-def test_the_allowance_for_querying_views_is_still_needed() -> None:
-    still = set(querying_views(ROOT))
-    stale = sorted(VIEWS_STILL_QUERYING - still)
-    assert not stale, f"these views query no model any more: take them off the list: {stale}"
 
 
 def test_the_view_check_sees_a_planted_query(tmp_path: Path) -> None:
