@@ -722,6 +722,10 @@
       misdeal.querySelectorAll('input[name="request_id"]').forEach(function (i) {
         i.value = uuid();
       });
+      var asked = misdeal.closest("details");
+      if (asked) {
+        asked.open = false;  // the next misdeal is asked again
+      }
     }
     var kind = form.querySelector('input[name="kind"][value="' +
                                   (ramschNext ? "ramsch" : "game") + '"]');
