@@ -17,7 +17,7 @@ from django.templatetags.static import static
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html, json_script
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, pgettext
+from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
 from scoring.models import Table
@@ -29,11 +29,17 @@ register = template.Library()
 
 def offline_state(table: Table) -> dict[str, Any]:
     live = [d for d in table.deals.all() if not d.deleted]
+    document = table_document(table, [dict(d.record) for d in live])
+    players = document.get("players")
     return {
         "version": table.version,
-        "table": table_document(table, [dict(d.record) for d in live]),
+        "table": document,
         "ids": [d.pk for d in live],
         "lang": (get_language() or "en")[:2],
+        # the series the header counts ("game 12 of 12"), as GET tables/<pk>/state/ says it
+        "series": table.series,
+        "series_length": table.evening.series_length(
+            len(players) if isinstance(players, list) else len(table.seats.all())),
     }
 
 
@@ -94,6 +100,23 @@ def _words() -> dict[str, str]:
         "totals_mine": _("Totals with mine"),
         "hint": _("The value and its breakdown appear here as you enter the deal."),
         "misdeal": _("Misdeal: deal again"),
+        # The status header after the deals that wait (the engine's numbers; the same words
+        # as templates/scoring/entry/_status.html and reads/score_sheet.py's bock_words).
+        "series_game": _("Series %(number)s · game %(deal)s of %(length)s"),
+        "series_done": _("Series %(number)s finished · %(length)s of %(length)s games"),
+        "ramsch_of": _("Ramsch round %(deal)s/%(length)s"),
+        "bock_of": _("Bock %(position)s of %(length)s"),
+        "bock_waiting_one": ngettext("+%(waiting)s Bock round waiting",
+                                     "+%(waiting)s Bock rounds waiting", 1),
+        "bock_waiting_many": ngettext("+%(waiting)s Bock round waiting",
+                                      "+%(waiting)s Bock rounds waiting", 2),
+        "bock_rounds_one": ngettext("%(rounds)s Bock round waiting",
+                                    "%(rounds)s Bock rounds waiting", 1),
+        "bock_rounds_many": ngettext("%(rounds)s Bock round waiting",
+                                     "%(rounds)s Bock rounds waiting", 2),
+        "bock_deals_one": ngettext("%(deals)s Bock deal to go", "%(deals)s Bock deals to go", 1),
+        "bock_deals_many": ngettext("%(deals)s Bock deal to go", "%(deals)s Bock deals to go",
+                                    2),
     }
 
 

@@ -559,7 +559,40 @@
     }
   }
 
-  // Dealer, Bock and Ramsch round of the next deal, as the engine says.
+  // Dealer, round, series, Bock and Ramsch round of the next deal, as the engine says, in
+  // the server's words (offline-words): after deals that wait the header counts them ("game
+  // 12 of 12", "Ramsch round 1/3"), as the server will once they are sent.
+  function played(result) {
+    if (result.deals) {
+      return result.deals.filter(function (deal) { return deal.counts; }).length;
+    }
+    return result.next.played;
+  }
+
+  function bockWords(next, n) {
+    var out = [];
+    if (next.bock) {
+      var text = next.bock_position ?
+        fmt(words.bock_of, {position: next.bock_position, length: n}) : words.bock;
+      if (next.bock > 1) {
+        text += " \u00d7" + String(Math.pow(2, next.bock));  // the level's factor: ×4
+      }
+      out.push(["bock", text]);
+    }
+    if (next.bock_waiting) {
+      var many = next.bock_waiting !== 1;
+      out.push(["waiting", next.bock ?
+        fmt(many ? words.bock_waiting_many : words.bock_waiting_one,
+            {waiting: next.bock_waiting}) :
+        fmt(many ? words.bock_rounds_many : words.bock_rounds_one,
+            {rounds: next.bock_waiting})]);
+    } else if (next.bock_to_go) {
+      out.push(["waiting", fmt(next.bock_to_go === 1 ? words.bock_deals_one :
+        words.bock_deals_many, {deals: next.bock_to_go})]);
+    }
+    return out;
+  }
+
   function renderNext(result) {
     if (!result || result.error || !result.next) {
       return;
@@ -570,21 +603,27 @@
       dealer.textContent = state.table.players[next.dealer];
       dealer.classList.remove("provisional");
     }
+    var length = state.series_length;
+    var count = played(result);
+    var done = Boolean(length) && count !== undefined && count >= length;
     document.querySelectorAll(".table-status .round").forEach(function (node) {
-      node.hidden = false;
+      node.hidden = ops.length > 0 && done;
     });
+    var n = state.table.players.length;
     var badges = document.querySelector(".table-status .badges");
     if (badges) {
       badges.querySelectorAll(".badge-offline").forEach(function (b) { b.remove(); });
       if (ops.length) {
         badges.querySelectorAll(".badge").forEach(function (b) { b.hidden = true; });
-        if (next.ramsch_round) {
+        if (!done && next.ramsch_round) {
           badges.appendChild(el("span", {"class": "badge badge-ramsch badge-offline"},
-                                words.ramsch_round));
+                                fmt(words.ramsch_of, {deal: next.ramsch_deal, length: n})));
         }
-        if (next.bock) {
-          badges.appendChild(el("span", {"class": "badge badge-bock badge-offline"},
-                                next.bock > 1 ? words.bock + " \u00d7" + next.bock : words.bock));
+        if (!done) {
+          bockWords(next, n).forEach(function (pair) {
+            badges.appendChild(el("span", {"class": "badge badge-" + pair[0] +
+                                           " badge-offline"}, pair[1]));
+          });
         }
       }
     }
@@ -593,9 +632,16 @@
     var round = document.querySelector(".table-status .round");
     if (round && ops.length) {
       var values = [next.round, next.deal_in_round];
-      round.textContent = round.textContent.replace(/\d+/g, function (n) {
-        return values.length ? String(values.shift()) : n;
+      round.textContent = round.textContent.replace(/\d+/g, function (m) {
+        return values.length ? String(values.shift()) : m;
       });
+    }
+    // "Series 1 · game 12 of 12", or finished, counting what waits.
+    var series = document.querySelector(".table-status .series");
+    if (series && length && ops.length && count !== undefined) {
+      series.textContent = fmt(done ? words.series_done : words.series_game, {
+        number: state.series, deal: Math.min(count + 1, length), length: length});
+      series.classList.toggle("series-complete", done);
     }
   }
 
@@ -614,7 +660,7 @@
       lastResult = result;
       if (result && result.next && !result.error && key === nextKey()) {
         // Kept for the next page load, which draws before the engine is ready.
-        meta.next = Object.assign({key: key}, result.next);
+        meta.next = Object.assign({key: key, played: played(result)}, result.next);
         putMeta(meta).catch(function () {});
       }
       renderList(result, list);
@@ -1390,7 +1436,8 @@
     state = {version: answer.version, lang: answer.lang || state.lang,
              table: Object.assign({}, answer.table, {
                deals: answer.deals.map(function (d) { return d.record; })}),
-             ids: answer.deals.map(function (d) { return d.id; })};
+             ids: answer.deals.map(function (d) { return d.id; }),
+             series: answer.series, series_length: answer.series_length};
   }
   function fetchState() {
     if (!cfg.stateUrl) {
