@@ -117,6 +117,14 @@ def _words() -> dict[str, str]:
         "bock_deals_one": ngettext("%(deals)s Bock deal to go", "%(deals)s Bock deals to go", 1),
         "bock_deals_many": ngettext("%(deals)s Bock deal to go", "%(deals)s Bock deals to go",
                                     2),
+        # The server no longer knows this tablet as a scorer of the table (issue 36).
+        "session_ended": _("You are no longer signed in as a scorer of this table"),
+        "session_kept_one": _("1 deal scored here waits on this tablet: it is kept and sent "
+                              "when you sign in here again."),
+        "session_kept_many": _("%(count)s deals scored here wait on this tablet: they are kept "
+                               "and sent when you sign in here again."),
+        "session_none": _("Nothing scored here waits to be sent."),
+        "sign_in_again": _("Sign in again"),
     }
 
 
@@ -150,9 +158,9 @@ def offline_table(context: template.Context, table: Table, writable: bool) -> Sa
         skat_engine_script(),
         format_html('<script src="{}" data-offline-table data-sw="{}" data-table="{}" '
                     'data-state-url="{}" data-sync-url="{}" data-version-url="{}" '
-                    'data-writable="{}" data-account="{}" defer></script>',
+                    'data-writable="{}" data-account="{}" data-login-url="{}" defer></script>',
                     static("js/offline-table.js"), reverse("scoring:offline-sw"), table.pk,
                     state_url, sync_url, reverse("scoring:table-version", args=[table.pk]),
-                    "true" if writable else "false", _account(context)),
+                    "true" if writable else "false", _account(context), reverse("login")),
     ]
     return mark_safe("\n".join(str(p) for p in parts))  # noqa: S308 (each part is escaped)

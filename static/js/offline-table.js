@@ -1061,9 +1061,50 @@
     }
   }
 
+  // ------------------------------------------------------------------ the session ended
+
+  // The server no longer knows this tablet as a scorer of this table: the session ended
+  // elsewhere (the password changed on another device, the session expired) or the account
+  // was removed from the club or may no longer record. The screen says so and stops showing
+  // the list and the form as if signed in; what waits stays in IndexedDB, under this
+  // account, and is sent once it signs in here again (the page then loads as a scorer's).
+  var sessionEnded = false;
+  function gone(status) {
+    return status === 401 || status === 403 || status === 404;
+  }
+  function ended(message) {
+    if (sessionEnded) {
+      return;
+    }
+    sessionEnded = true;
+    window.clearTimeout(retryTimer);
+    document.documentElement.classList.add("skat-session-ended");
+    var kept = ops.filter(function (op) {
+      return op.op !== "drop" && op.status !== "refused";
+    }).length;
+    var box = el("section", {"class": "session-ended", role: "alert",
+                             "aria-labelledby": "session-ended-heading"});
+    box.appendChild(el("h2", {id: "session-ended-heading"}, words.session_ended));
+    if (message) {
+      box.appendChild(el("p", {"class": "session-ended-why"}, message));
+    }
+    box.appendChild(el("p", {"class": "session-ended-kept"}, kept === 0 ? words.session_none :
+      fmt(kept === 1 ? words.session_kept_one : words.session_kept_many, {count: kept})));
+    if (cfg.loginUrl) {
+      var back = el("a", {"class": "session-ended-login", "data-tap": "session-sign-in",
+                          href: cfg.loginUrl + "?next=" +
+                            encodeURIComponent(window.location.pathname)},
+                    words.sign_in_again);
+      box.appendChild(back);
+    }
+    bar.parentNode.insertBefore(box, bar);
+    say(words.session_ended);
+    api.ended = true;
+  }
+
   var storedSome = false;
   function flush() {
-    if (syncing || !cfg.syncUrl) {
+    if (syncing || !cfg.syncUrl || sessionEnded) {
       return Promise.resolve();
     }
     syncing = true;
@@ -1136,6 +1177,11 @@
         } else {
           op.status = "forbidden";
           op.message = answer.message;
+          if (answer.status === "forbidden") {
+            // no longer signed in here (404: the server does not say more), or no longer
+            // allowed to record (403, which it says)
+            ended(reply.code === 403 ? answer.message : "");
+          }
         }
         return putOp(op).then(function () {
           if (op.status === "conflict") {
@@ -1188,7 +1234,10 @@
     timed(cfg.versionUrl || window.location.pathname + "version/",
           {credentials: "same-origin", cache: "no-store"}, 4000)
       .then(function (response) {
-        if (response.status < 500) {
+        if (gone(response.status)) {
+          setOffline(false);
+          ended("");
+        } else if (response.status < 500) {
           setOffline(false);
           flush();
         } else {
@@ -1445,6 +1494,9 @@
     }
     return timed(cfg.stateUrl, {credentials: "same-origin", headers: {Accept: "application/json"}},
                  SAVE_TIMEOUT_MS).then(function (response) {
+      if (gone(response.status)) {
+        ended("");
+      }
       return response.ok ? response.json() : null;
     }).then(function (answer) {
       if (answer && answer.table && answer.deals && answer.version >= state.version) {
@@ -1468,6 +1520,15 @@
   Promise.all([loadOps(), loadMeta()]).then(function (loaded) {
     ops = loaded[0];
     meta = loaded[1];
+    // This page was served to a scorer of this table: what a session that has ended
+    // could not send (forbidden then) is sent again now.
+    ops.forEach(function (op) {
+      if (op.status === "forbidden") {
+        op.status = "pending";
+        delete op.message;
+        putOp(op).catch(function () {});
+      }
+    });
     freshRequestIds();
     api.loaded = true;
     ops.filter(function (o) { return o.status === "conflict"; }).slice(0, 1).forEach(showConflict);
@@ -1486,6 +1547,7 @@
     flush: flush,
     ops: function () { return ops.slice(); },
     isOffline: function () { return offline; },
+    ended: false,  // the server no longer knows this tablet as a scorer here
     setOffline: setOffline,
   };
 })();
