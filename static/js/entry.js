@@ -124,10 +124,11 @@
       }
     }
 
-    // The phone (issue 36): the bids over 60 open over what follows instead of pushing it
-    // down, and only when tapped; their summary names the value or the bid chosen there, so
-    // that Kontra and the result stand in the same place for every deal.
-    var PHONE = window.matchMedia ? window.matchMedia("(max-width: 599px)") : null;
+    // The phone and portrait (issue 36): the bids over 60 open over what follows instead of
+    // pushing it down, and only when tapped; their summary names the value or the bid chosen
+    // there, so that Kontra and the result stand in the same place for every deal.
+    var PHONE = window.matchMedia ?
+      window.matchMedia("(max-width: 599px), (orientation: portrait)") : null;
     function onPhone() {
       return Boolean(PHONE && PHONE.matches);
     }

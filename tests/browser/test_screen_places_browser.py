@@ -80,7 +80,7 @@ class Opened:
     def box(self, selector: str) -> dict[str, float]:
         box = self.page.locator(selector).first.bounding_box()
         assert box is not None, selector
-        return dict(box)
+        return {"x": box["x"], "y": box["y"], "width": box["width"], "height": box["height"]}
 
     def page_y(self, selector: str) -> float:
         """Where ``selector`` stands in the page (not the window)."""
