@@ -107,9 +107,12 @@ from .settlement import (
 )
 from .table import _cyclic_gc_paused as cyclic_gc_paused
 from .table import evaluate, evaluate_evening, evaluate_record, evaluate_table
+from .tracker import BockStanding, bock_standing
 
 __all__ = [
     "AMERICAN1898",
+    "BockStanding",
+    "bock_standing",
     "AMERICAN1898_GAMES",
     "DEFAULT",
     "HISTORIC_GAMES",

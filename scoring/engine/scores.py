@@ -80,6 +80,10 @@ class NextDeal(TypedDict):
     bock: int
     ramsch_round: bool
     ramsch_deal: int
+    # where the Bock rounds stand (tracker.bock_standing): "Bock 2 of 3", "+1 waiting"
+    bock_position: int
+    bock_waiting: int
+    bock_to_go: int
 
 
 class ScoredTable(TypedDict):

@@ -32,7 +32,7 @@ from .records import deal_record, is_record
 from .rulesets import OptionsCache
 from .scores import DealScore, ScoredEvening, ScoredTable, TableDeal
 from .settlement import SettlementError, parse_settlement_options, parse_stake, settle
-from .tracker import RoundTracker, bock_triggers
+from .tracker import RoundTracker, bock_standing, bock_triggers
 
 TABLE_FIELDS = frozenset({
     "rules", "options", "scoring", "players", "first_dealer", "stake", "currency",
@@ -339,6 +339,8 @@ def _evaluate_table(table: object, lang: str, explain: bool, explain_from: int
                 beer_loser = (max(over, key=lambda p: (totals[p], -p)), number)
 
     upcoming = tracker.upcoming()
+    standing = bock_standing(tracker.pending(), upcoming.bock, players,
+                             options.bock is not None and options.bock.stacking == "parallel")
     # settlement (and seeger_fabian_totals, beer_loser) follow below, in this key order
     result = cast(ScoredTable, {
         "rules": ctx.system, "scoring": scoring, "players": list(names) if names else players,
@@ -351,7 +353,9 @@ def _evaluate_table(table: object, lang: str, explain: bool, explain_from: int
         "next": {"dealer": tracker.dealer, "active": list(tracker.active),
                  "round": tracker.round, "deal_in_round": upcoming.deal_in_round,
                  "bock": upcoming.bock, "ramsch_round": upcoming.ramsch_round,
-                 "ramsch_deal": upcoming.ramsch_deal},
+                 "ramsch_deal": upcoming.ramsch_deal,
+                 "bock_position": standing.position, "bock_waiting": standing.waiting,
+                 "bock_to_go": standing.to_go},
     })
     if seeger:
         result["seeger_fabian_totals"] = {str(p): sf_totals[p] for p in seats}

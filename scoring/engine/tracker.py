@@ -21,6 +21,30 @@ class Upcoming(NamedTuple):
     ramsch_deal: int  # 1…n inside a Ramsch round, else 0
 
 
+class BockStanding(NamedTuple):
+    position: int  # the next deal is the position-th of its Bock round; 0 where unknown
+    waiting: int  # whole Bock rounds queued behind the running one (or waiting to start)
+    to_go: int  # parallel stacking: Bock deals still owed (no rounds to count), else 0
+
+
+def bock_standing(pending: int, level: int, players: int, parallel: bool) -> BockStanding:
+    """Where the Bock rounds stand before the next deal, from the deals still owed
+    (``pending``, a Doppelbock deal owing two) and the next deal's level: "Bock 2 of 3",
+    "+1 Bock round waiting". One computation for the server's screens and the offline table
+    in the browser (``evaluate_table``'s ``next``), so they cannot disagree."""
+    n = max(players, 1)
+    pending = max(pending, 0)
+    position = waiting = 0
+    if pending and not parallel:
+        if level:
+            left = (pending - 1) % n + 1  # deals left in the running round, this one included
+            position = n - left + 1
+            waiting = (pending - left) // n
+        else:
+            waiting = -(-pending // n)
+    return BockStanding(position, waiting, pending if parallel and not waiting else 0)
+
+
 class RoundTracker:
     """State between deals. Call ``start()`` before a record and ``finish()`` after it."""
 

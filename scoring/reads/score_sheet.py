@@ -11,7 +11,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoring.engine import SkatError
+from scoring.engine import SkatError, bock_standing
 from scoring.models import Deal, Table
 
 
@@ -158,15 +158,9 @@ def bock_status(sheet: ScoreSheet) -> BockStatus:
     bock_options = options.get("bock") if isinstance(options, dict) else None
     parallel = isinstance(bock_options, dict) and bock_options.get("stacking") == "parallel"
     pending, level = max(sheet.bock_pending, 0), sheet.next_bock
-    position = waiting = 0
-    if pending and not parallel:
-        if level:
-            left = (pending - 1) % n + 1  # deals left in the running round, this one included
-            position = n - left + 1
-            waiting = (pending - left) // n
-        else:
-            waiting = -(-pending // n)
-    return BockStatus(level, n, position, waiting, pending, parallel)
+    # the engine's one computation, which the offline table runs in the browser too
+    standing = bock_standing(pending, level, n, parallel)
+    return BockStatus(level, n, standing.position, standing.waiting, pending, parallel)
 
 
 def bock_words(sheet: ScoreSheet) -> list[tuple[str, str]]:

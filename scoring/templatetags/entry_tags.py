@@ -72,3 +72,12 @@ def column_marks(sheet: ScoreSheet) -> list[str]:
             return marks
     marks = ["".join(word[:1] for word in name.split()) for name in names]
     return marks if len(set(marks)) == len(marks) else names
+
+
+@register.filter
+def game_mark(name: str) -> str:
+    """A game without a suit symbol in a column two letters wide (the list beside the entry,
+    landscape): the initials of its words, so that "Null", "Null Hand", "Null ouvert" and
+    "Null ouvert Hand" read N, NH, NO, NOH rather than "N…" four times (issue 36). The whole
+    name stays the row's text for screen readers."""
+    return "".join(word[:1].upper() for word in str(name).split())

@@ -17,7 +17,7 @@ from django.templatetags.static import static
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html, json_script
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, pgettext
+from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
 from scoring.models import Table
@@ -29,11 +29,17 @@ register = template.Library()
 
 def offline_state(table: Table) -> dict[str, Any]:
     live = [d for d in table.deals.all() if not d.deleted]
+    document = table_document(table, [dict(d.record) for d in live])
+    players = document.get("players")
     return {
         "version": table.version,
-        "table": table_document(table, [dict(d.record) for d in live]),
+        "table": document,
         "ids": [d.pk for d in live],
         "lang": (get_language() or "en")[:2],
+        # the series the header counts ("game 12 of 12"), as GET tables/<pk>/state/ says it
+        "series": table.series,
+        "series_length": table.evening.series_length(
+            len(players) if isinstance(players, list) else len(table.seats.all())),
     }
 
 
@@ -94,6 +100,31 @@ def _words() -> dict[str, str]:
         "totals_mine": _("Totals with mine"),
         "hint": _("The value and its breakdown appear here as you enter the deal."),
         "misdeal": _("Misdeal: deal again"),
+        # The status header after the deals that wait (the engine's numbers; the same words
+        # as templates/scoring/entry/_status.html and reads/score_sheet.py's bock_words).
+        "series_game": _("Series %(number)s · game %(deal)s of %(length)s"),
+        "series_done": _("Series %(number)s finished · %(length)s of %(length)s games"),
+        "ramsch_of": _("Ramsch round %(deal)s/%(length)s"),
+        "bock_of": _("Bock %(position)s of %(length)s"),
+        "bock_waiting_one": ngettext("+%(waiting)s Bock round waiting",
+                                     "+%(waiting)s Bock rounds waiting", 1),
+        "bock_waiting_many": ngettext("+%(waiting)s Bock round waiting",
+                                      "+%(waiting)s Bock rounds waiting", 2),
+        "bock_rounds_one": ngettext("%(rounds)s Bock round waiting",
+                                    "%(rounds)s Bock rounds waiting", 1),
+        "bock_rounds_many": ngettext("%(rounds)s Bock round waiting",
+                                     "%(rounds)s Bock rounds waiting", 2),
+        "bock_deals_one": ngettext("%(deals)s Bock deal to go", "%(deals)s Bock deals to go", 1),
+        "bock_deals_many": ngettext("%(deals)s Bock deal to go", "%(deals)s Bock deals to go",
+                                    2),
+        # The server no longer knows this tablet as a scorer of the table (issue 36).
+        "session_ended": _("You are no longer signed in as a scorer of this table"),
+        "session_kept_one": _("1 deal scored here waits on this tablet: it is kept and sent "
+                              "when you sign in here again."),
+        "session_kept_many": _("%(count)s deals scored here wait on this tablet: they are kept "
+                               "and sent when you sign in here again."),
+        "session_none": _("Nothing scored here waits to be sent."),
+        "sign_in_again": _("Sign in again"),
     }
 
 
@@ -127,9 +158,9 @@ def offline_table(context: template.Context, table: Table, writable: bool) -> Sa
         skat_engine_script(),
         format_html('<script src="{}" data-offline-table data-sw="{}" data-table="{}" '
                     'data-state-url="{}" data-sync-url="{}" data-version-url="{}" '
-                    'data-writable="{}" data-account="{}" defer></script>',
+                    'data-writable="{}" data-account="{}" data-login-url="{}" defer></script>',
                     static("js/offline-table.js"), reverse("scoring:offline-sw"), table.pk,
                     state_url, sync_url, reverse("scoring:table-version", args=[table.pk]),
-                    "true" if writable else "false", _account(context)),
+                    "true" if writable else "false", _account(context), reverse("login")),
     ]
     return mark_safe("\n".join(str(p) for p in parts))  # noqa: S308 (each part is escaped)

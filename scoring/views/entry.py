@@ -376,7 +376,10 @@ def table_view(request: HttpRequest, pk: int) -> HttpResponse:
                                  saved=row if notice == "saved" else None,
                                  corrected=row if notice in ("corrected", "restored") else None,
                                  restored=notice == "restored", undone=undone,
-                                 restore_reason=RESTORE_REASON, actor_admin=actor.admin))
+                                 restore_reason=RESTORE_REASON, actor_admin=actor.admin,
+                                 # Signed by everybody: only a club admin changes it (with
+                                 # a reason); a scorer is offered neither the form nor ✎.
+                                 locked=table.signed_at is not None and not actor.admin))
 
 
 @require_POST

@@ -124,6 +124,39 @@
       }
     }
 
+    // The phone and portrait (issue 36): the bids over 60 open over what follows instead of
+    // pushing it down, and only when tapped; their summary names the value or the bid chosen
+    // there, so that Kontra and the result stand in the same place for every deal.
+    var PHONE = window.matchMedia ?
+      window.matchMedia("(max-width: 599px), (orientation: portrait)") : null;
+    function onPhone() {
+      return Boolean(PHONE && PHONE.matches);
+    }
+    function sayHigh() {
+      var high = form.querySelector(".bids-high");
+      var summary = high && high.querySelector("summary");
+      if (!summary) {
+        return;
+      }
+      var chosen = high.querySelector('input[name="bid"]:checked');
+      var marked = high.querySelector(".at-value input");
+      var value = chosen ? chosen.value : (marked ? marked.value : "");
+      if (value) {
+        summary.setAttribute("data-chosen", value);
+      } else {
+        summary.removeAttribute("data-chosen");
+      }
+    }
+    form.addEventListener("change", function (event) {
+      var high = form.querySelector(".bids-high");
+      if (event.target.name === "bid" && high) {
+        if (onPhone() && high.contains(event.target)) {
+          high.open = false;
+        }
+        sayHigh();
+      }
+    });
+
     function markBids(value) {
       var high = form.querySelector(".bids-high");
       form.querySelectorAll('input[name="bid"]').forEach(function (input) {
@@ -131,7 +164,7 @@
         var bid = Number(input.value);
         label.classList.toggle("at-value", value !== null && bid === value);
         label.classList.toggle("above-value", value !== null && bid > value);
-        if (value !== null && bid === value && high && high.contains(input)) {
+        if (value !== null && bid === value && high && high.contains(input) && !onPhone()) {
           high.open = true;
           var scroller = label.parentNode;
           scroller.scrollTop = Math.max(0, label.offsetTop - scroller.offsetTop - 50);
@@ -191,6 +224,7 @@
       save.setAttribute("aria-disabled", invalid ? "true" : "false");
       var value = body && body.getAttribute("data-value");
       markBids(value ? Number(value) : null);
+      sayHigh();
       // Only the answer to the request the result tap sent decides (an earlier one may
       // still be under way when the result is tapped).
       var asked = event.detail.xhr && event.detail.xhr.skatAutoSave;
@@ -211,6 +245,7 @@
     // The list: every row opens its deal for correction, and it shows its last rows first.
     // The toast goes after a while (its undo with it); a tap on its text dismisses it.
     document.querySelectorAll(".toast").forEach(function (toast) {
+      fitToast(toast);
       var timer = window.setTimeout(function () { toast.classList.add("gone"); }, 15000);
       toast.addEventListener("click", function (event) {
         if (!event.target.closest("button, a")) {
@@ -224,6 +259,9 @@
     if (box) {
       box.scrollTop = box.scrollHeight;
     }
+    window.addEventListener("resize", function () {
+      document.querySelectorAll(".toast").forEach(fitToast);
+    });
     document.addEventListener("click", function (event) {
       var row = event.target.closest && event.target.closest(".rows-box tr[data-edit]");
       if (row && !event.target.closest("a")) {
@@ -273,6 +311,33 @@
         }
       }
     });
+  }
+
+  // The toast floats over the site's header, never over the status header below it (the
+  // round, the Bock state, the totals): where its explanation wraps further (portrait, the
+  // phone), it keeps to the room above the status header, its text cut to the lines that
+  // fit beside Undo (the list has the whole explanation).
+  function fitToast(toast) {
+    var status = document.querySelector(".table-status");
+    var text = toast.querySelector("p");
+    if (!status || !text || window.getComputedStyle(toast).position !== "fixed") {
+      return;
+    }
+    toast.classList.remove("fitted");
+    toast.style.maxHeight = "";
+    text.style.webkitLineClamp = "";
+    var room = status.getBoundingClientRect().top + window.scrollY;
+    if (toast.getBoundingClientRect().height <= room) {
+      return;
+    }
+    toast.classList.add("fitted");
+    toast.style.maxHeight = Math.max(room, 44) + "px";
+    var style = window.getComputedStyle(text);
+    var line = parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.2;
+    var padding = toast.offsetHeight - toast.clientHeight +
+      parseFloat(window.getComputedStyle(toast).paddingTop) +
+      parseFloat(window.getComputedStyle(toast).paddingBottom);
+    text.style.webkitLineClamp = String(Math.max(1, Math.floor((room - padding) / line)));
   }
 
   if (document.readyState === "loading") {

@@ -559,7 +559,40 @@
     }
   }
 
-  // Dealer, Bock and Ramsch round of the next deal, as the engine says.
+  // Dealer, round, series, Bock and Ramsch round of the next deal, as the engine says, in
+  // the server's words (offline-words): after deals that wait the header counts them ("game
+  // 12 of 12", "Ramsch round 1/3"), as the server will once they are sent.
+  function played(result) {
+    if (result.deals) {
+      return result.deals.filter(function (deal) { return deal.counts; }).length;
+    }
+    return result.next.played;
+  }
+
+  function bockWords(next, n) {
+    var out = [];
+    if (next.bock) {
+      var text = next.bock_position ?
+        fmt(words.bock_of, {position: next.bock_position, length: n}) : words.bock;
+      if (next.bock > 1) {
+        text += " \u00d7" + String(Math.pow(2, next.bock));  // the level's factor: ×4
+      }
+      out.push(["bock", text]);
+    }
+    if (next.bock_waiting) {
+      var many = next.bock_waiting !== 1;
+      out.push(["waiting", next.bock ?
+        fmt(many ? words.bock_waiting_many : words.bock_waiting_one,
+            {waiting: next.bock_waiting}) :
+        fmt(many ? words.bock_rounds_many : words.bock_rounds_one,
+            {rounds: next.bock_waiting})]);
+    } else if (next.bock_to_go) {
+      out.push(["waiting", fmt(next.bock_to_go === 1 ? words.bock_deals_one :
+        words.bock_deals_many, {deals: next.bock_to_go})]);
+    }
+    return out;
+  }
+
   function renderNext(result) {
     if (!result || result.error || !result.next) {
       return;
@@ -570,21 +603,27 @@
       dealer.textContent = state.table.players[next.dealer];
       dealer.classList.remove("provisional");
     }
+    var length = state.series_length;
+    var count = played(result);
+    var done = Boolean(length) && count !== undefined && count >= length;
     document.querySelectorAll(".table-status .round").forEach(function (node) {
-      node.hidden = false;
+      node.hidden = ops.length > 0 && done;
     });
+    var n = state.table.players.length;
     var badges = document.querySelector(".table-status .badges");
     if (badges) {
       badges.querySelectorAll(".badge-offline").forEach(function (b) { b.remove(); });
       if (ops.length) {
         badges.querySelectorAll(".badge").forEach(function (b) { b.hidden = true; });
-        if (next.ramsch_round) {
+        if (!done && next.ramsch_round) {
           badges.appendChild(el("span", {"class": "badge badge-ramsch badge-offline"},
-                                words.ramsch_round));
+                                fmt(words.ramsch_of, {deal: next.ramsch_deal, length: n})));
         }
-        if (next.bock) {
-          badges.appendChild(el("span", {"class": "badge badge-bock badge-offline"},
-                                next.bock > 1 ? words.bock + " \u00d7" + next.bock : words.bock));
+        if (!done) {
+          bockWords(next, n).forEach(function (pair) {
+            badges.appendChild(el("span", {"class": "badge badge-" + pair[0] +
+                                           " badge-offline"}, pair[1]));
+          });
         }
       }
     }
@@ -593,9 +632,16 @@
     var round = document.querySelector(".table-status .round");
     if (round && ops.length) {
       var values = [next.round, next.deal_in_round];
-      round.textContent = round.textContent.replace(/\d+/g, function (n) {
-        return values.length ? String(values.shift()) : n;
+      round.textContent = round.textContent.replace(/\d+/g, function (m) {
+        return values.length ? String(values.shift()) : m;
       });
+    }
+    // "Series 1 · game 12 of 12", or finished, counting what waits.
+    var series = document.querySelector(".table-status .series");
+    if (series && length && ops.length && count !== undefined) {
+      series.textContent = fmt(done ? words.series_done : words.series_game, {
+        number: state.series, deal: Math.min(count + 1, length), length: length});
+      series.classList.toggle("series-complete", done);
     }
   }
 
@@ -614,7 +660,7 @@
       lastResult = result;
       if (result && result.next && !result.error && key === nextKey()) {
         // Kept for the next page load, which draws before the engine is ready.
-        meta.next = Object.assign({key: key}, result.next);
+        meta.next = Object.assign({key: key, played: played(result)}, result.next);
         putMeta(meta).catch(function () {});
       }
       renderList(result, list);
@@ -722,6 +768,10 @@
       misdeal.querySelectorAll('input[name="request_id"]').forEach(function (i) {
         i.value = uuid();
       });
+      var asked = misdeal.closest("details");
+      if (asked) {
+        asked.open = false;  // the next misdeal is asked again
+      }
     }
     var kind = form.querySelector('input[name="kind"][value="' +
                                   (ramschNext ? "ramsch" : "game") + '"]');
@@ -1011,9 +1061,50 @@
     }
   }
 
+  // ------------------------------------------------------------------ the session ended
+
+  // The server no longer knows this tablet as a scorer of this table: the session ended
+  // elsewhere (the password changed on another device, the session expired) or the account
+  // was removed from the club or may no longer record. The screen says so and stops showing
+  // the list and the form as if signed in; what waits stays in IndexedDB, under this
+  // account, and is sent once it signs in here again (the page then loads as a scorer's).
+  var sessionEnded = false;
+  function gone(status) {
+    return status === 401 || status === 403 || status === 404;
+  }
+  function ended(message) {
+    if (sessionEnded) {
+      return;
+    }
+    sessionEnded = true;
+    window.clearTimeout(retryTimer);
+    document.documentElement.classList.add("skat-session-ended");
+    var kept = ops.filter(function (op) {
+      return op.op !== "drop" && op.status !== "refused";
+    }).length;
+    var box = el("section", {"class": "session-ended", role: "alert",
+                             "aria-labelledby": "session-ended-heading"});
+    box.appendChild(el("h2", {id: "session-ended-heading"}, words.session_ended));
+    if (message) {
+      box.appendChild(el("p", {"class": "session-ended-why"}, message));
+    }
+    box.appendChild(el("p", {"class": "session-ended-kept"}, kept === 0 ? words.session_none :
+      fmt(kept === 1 ? words.session_kept_one : words.session_kept_many, {count: kept})));
+    if (cfg.loginUrl) {
+      var back = el("a", {"class": "session-ended-login", "data-tap": "session-sign-in",
+                          href: cfg.loginUrl + "?next=" +
+                            encodeURIComponent(window.location.pathname)},
+                    words.sign_in_again);
+      box.appendChild(back);
+    }
+    bar.parentNode.insertBefore(box, bar);
+    say(words.session_ended);
+    api.ended = true;
+  }
+
   var storedSome = false;
   function flush() {
-    if (syncing || !cfg.syncUrl) {
+    if (syncing || !cfg.syncUrl || sessionEnded) {
       return Promise.resolve();
     }
     syncing = true;
@@ -1086,6 +1177,11 @@
         } else {
           op.status = "forbidden";
           op.message = answer.message;
+          if (answer.status === "forbidden") {
+            // no longer signed in here (404: the server does not say more), or no longer
+            // allowed to record (403, which it says)
+            ended(reply.code === 403 ? answer.message : "");
+          }
         }
         return putOp(op).then(function () {
           if (op.status === "conflict") {
@@ -1138,7 +1234,10 @@
     timed(cfg.versionUrl || window.location.pathname + "version/",
           {credentials: "same-origin", cache: "no-store"}, 4000)
       .then(function (response) {
-        if (response.status < 500) {
+        if (gone(response.status)) {
+          setOffline(false);
+          ended("");
+        } else if (response.status < 500) {
           setOffline(false);
           flush();
         } else {
@@ -1386,7 +1485,8 @@
     state = {version: answer.version, lang: answer.lang || state.lang,
              table: Object.assign({}, answer.table, {
                deals: answer.deals.map(function (d) { return d.record; })}),
-             ids: answer.deals.map(function (d) { return d.id; })};
+             ids: answer.deals.map(function (d) { return d.id; }),
+             series: answer.series, series_length: answer.series_length};
   }
   function fetchState() {
     if (!cfg.stateUrl) {
@@ -1394,6 +1494,9 @@
     }
     return timed(cfg.stateUrl, {credentials: "same-origin", headers: {Accept: "application/json"}},
                  SAVE_TIMEOUT_MS).then(function (response) {
+      if (gone(response.status)) {
+        ended("");
+      }
       return response.ok ? response.json() : null;
     }).then(function (answer) {
       if (answer && answer.table && answer.deals && answer.version >= state.version) {
@@ -1417,6 +1520,15 @@
   Promise.all([loadOps(), loadMeta()]).then(function (loaded) {
     ops = loaded[0];
     meta = loaded[1];
+    // This page was served to a scorer of this table: what a session that has ended
+    // could not send (forbidden then) is sent again now.
+    ops.forEach(function (op) {
+      if (op.status === "forbidden") {
+        op.status = "pending";
+        delete op.message;
+        putOp(op).catch(function () {});
+      }
+    });
     freshRequestIds();
     api.loaded = true;
     ops.filter(function (o) { return o.status === "conflict"; }).slice(0, 1).forEach(showConflict);
@@ -1435,6 +1547,7 @@
     flush: flush,
     ops: function () { return ops.slice(); },
     isOffline: function () { return offline; },
+    ended: false,  // the server no longer knows this tablet as a scorer here
     setOffline: setOffline,
   };
 })();

@@ -1,0 +1,60 @@
+"""A list every player has signed is locked (issue 36, item 5): the table screen offers a
+scorer neither the entry form nor a ✎ to correct a deal (before, both were there and asked
+for a reason, only for the save to be refused); a club admin keeps the correction path."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+from django.urls import reverse
+
+from scoring.models import Table
+
+from .factories import make_club, make_user
+from .signing_fixtures import short_table
+from .test_signing_pages import code_client, sign_everybody
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def no_counts_left() -> None:
+    cache.clear()
+
+
+def page_of(client: Client, table: Table) -> str:
+    return client.get(reverse("scoring:table", args=[table.pk])).content.decode()
+
+
+def member(table: Table, role: str) -> Client:
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(make_user(table.evening.club, role))
+    return client
+
+
+def edit_links(page: str) -> int:
+    return page.count('class="edit-link"')
+
+
+@pytest.mark.parametrize("open_list", [False, True], ids=["series", "open-list"])
+def test_a_signed_list_offers_the_scorer_neither_form_nor_pencil(open_list: bool) -> None:
+    table = short_table(make_club(), rounds=1, play=2 if open_list else None)
+    if open_list:  # no series length: the players sign when they stop
+        table.evening.series_rounds = None
+        table.evening.save(update_fields=["series_rounds"])
+    scorer = member(table, "scorer")
+    before = page_of(scorer, table)
+    assert edit_links(before) == len(table.deals.all())
+    assert ('id="deal-form"' in before) is open_list
+    sign_everybody(code_client(table), table)
+
+    for client in (scorer, code_client(table)):
+        page = page_of(client, table)
+        assert edit_links(page) == 0
+        assert "/edit/" not in page
+        assert 'id="deal-form"' not in page and 'class="misdeal' not in page
+        assert "it is locked" in page
+
+    admin = page_of(member(table, "admin"), table)  # the director's correction path
+    assert edit_links(admin) == len(table.deals.all())
