@@ -58,3 +58,22 @@ def test_a_signed_list_offers_the_scorer_neither_form_nor_pencil(open_list: bool
 
     admin = page_of(member(table, "admin"), table)  # the director's correction path
     assert edit_links(admin) == len(table.deals.all())
+
+
+def test_the_edit_address_of_a_signed_list_sends_a_scorer_to_the_locked_screen() -> None:
+    """Typed by hand (or an old bookmark), a correction page of a locked list hands a scorer
+    no form: he lands on the table screen that says the list is locked; nothing changes."""
+    table = short_table(make_club(), rounds=1)
+    deal = table.deals.all()[0]
+    edit = reverse("scoring:deal-edit", args=[table.pk, deal.pk])
+    scorer = member(table, "scorer")
+    assert scorer.get(edit).status_code == 200
+    sign_everybody(code_client(table), table)
+    version = Table.objects.get(pk=table.pk).version
+
+    for client in (scorer, code_client(table)):
+        for answer in (client.get(edit), client.post(edit, {"reason": "typo"})):
+            assert answer.status_code == 302
+            assert answer["Location"] == reverse("scoring:table", args=[table.pk])
+    assert Table.objects.get(pk=table.pk).version == version
+    assert member(table, "admin").get(edit).status_code == 200  # the director's path
