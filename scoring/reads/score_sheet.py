@@ -118,6 +118,20 @@ class ScoreSheet:
         return length is not None and self.counted >= length
 
     @property
+    def end_words(self) -> str:
+        """What a list with no next deal says instead of the next dealer and the Bock rounds
+        waiting (issue 36: a signed sheet printed "nächster Geber … 1 Bockrunde wartet"): the
+        evening closed, every player signed, the series played; "" while play goes on. The
+        one wording of the sheet page and its PDF."""
+        if self.table.evening.closed:
+            return _("Evening closed")
+        if self.table.signed_at is not None:
+            return _("Signed by every player")
+        if self.series_played:
+            return _("Series %(number)s played") % {"number": self.table.series}
+        return ""
+
+    @property
     def lost_bonus(self) -> int:
         return 40 if len(self.players) == 3 else 30
 
