@@ -6,6 +6,19 @@ from django.db.models import QuerySet
 
 from scoring.models import AuditEntry, Deal, Evening
 
+# What a deal's audit entry appends to its actor when the change came through the offline
+# sync (writes.services._audit, Actor.offline): the audit log has no field of its own for the
+# way a change came (issue 36 asks for no model change), and the actor is free text that
+# the pages read through ``actor_and_offline``. "offline" is the same word in German.
+OFFLINE_MARK = " (offline)"
+
+
+def actor_and_offline(actor: str) -> tuple[str, bool]:
+    """An audit entry's actor as written, and whether the change was sent offline."""
+    if actor.endswith(OFFLINE_MARK):
+        return actor[: -len(OFFLINE_MARK)], True
+    return actor, False
+
 
 def audit_for_evening(evening: Evening) -> QuerySet[AuditEntry]:
     # The evening's few tables are fetched by id rather than joined: a join lets PostgreSQL

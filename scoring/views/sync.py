@@ -144,10 +144,11 @@ def _sender(request: HttpRequest, pk: int) -> tuple[Table, Actor, str | None] | 
     if table is None:
         return _forbidden(404)
     member = access.member_of(request, table, table.evening.club)
-    code_actor = Actor(None, _("table code, table %(number)d") % {"number": table.number})
+    code_actor = Actor(None, _("table code, table %(number)d") % {"number": table.number},
+                       offline=True)  # the audit log marks what came this way (issue 36)
     if member is not None and member.can_score:
         actor = Actor(request.user, request.user.get_username(),
-                      admin=member.role == Membership.Role.ADMIN)
+                      admin=member.role == Membership.Role.ADMIN, offline=True)
         why = None
     elif access.has_grant(request, table):
         actor, why = code_actor, None
