@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
+
 from django.db.models import QuerySet
 
-from scoring.models import AuditEntry, Deal, Evening
+from scoring.models import AuditEntry, Deal, Evening, Table
 
 # What a deal's audit entry appends to its actor when the change came through the offline
 # sync (writes.services._audit, Actor.offline): the audit log has no field of its own for the
@@ -46,3 +49,41 @@ def sheet_numbers(deals: QuerySet[Deal]) -> dict[int, int | None]:
             counted[table_id] = counted.get(table_id, 0) + 1
             numbers[pk] = counted[table_id]
     return numbers
+
+
+@dataclass(frozen=True)
+class Correction:
+    """A deal changed after every player had signed the list (the club admin's or the
+    director's correction, issue 36): which deal, how, by whom, when and why."""
+
+    deal_id: int
+    action: str  # AuditEntry.Action: edit, delete, restore, create (a deal added)
+    actor: str
+    at: datetime
+    reason: str
+
+
+def corrections_after_signing(table: Table) -> list[Correction]:
+    """The changes of ``table``'s deals made to a list everybody had signed, oldest first.
+
+    Such a change clears the signatures in its own transaction (services.clear_signatures,
+    an "unsign" entry whose ``before`` says the list was locked) right before its deal's
+    entry, so each is the first deal entry after such an "unsign". No query for a list that
+    nobody ever signed; else one, or two where there are corrections."""
+    if not table.signing:
+        return []
+    locked = [pk for pk, before in AuditEntry.objects.filter(
+        table=table, action=AuditEntry.Action.UNSIGN).order_by("id").values_list(
+            "id", "before") if isinstance(before, dict) and before.get("locked")]
+    if not locked:
+        return []
+    entries = list(AuditEntry.objects.filter(
+        table=table, deal__isnull=False, id__gt=locked[0]).order_by("id").values_list(
+            "id", "deal_id", "action", "actor", "at", "reason"))
+    out = []
+    for unsign in locked:
+        entry = next((e for e in entries if e[0] > unsign), None)
+        if entry is not None:
+            _pk, deal_id, action, actor, at, reason = entry
+            out.append(Correction(deal_id, action, actor_and_offline(actor)[0], at, reason))
+    return out

@@ -35,7 +35,7 @@ from scoring.models import (
 )
 from scoring.notation import record_summary
 from scoring.reads import export, live
-from scoring.reads.audit import actor_and_offline
+from scoring.reads.audit import actor_and_offline, corrections_after_signing
 from scoring.reads.change_words import (
     changed_fields,
     cleared_words,
@@ -67,7 +67,9 @@ def _layout(request: HttpRequest) -> str:
 def _sheet_context(request: HttpRequest, pk: int) -> dict[str, Any]:
     """The sheet of a table the request may see (access checked by the caller)."""
     table = tables_with_everything(Table.objects.filter(pk=pk)).get()
-    return {"sheet": table_sheet(table, _lang()), "table": table, "evening": table.evening,
+    sheet = table_sheet(table, _lang())
+    sheet.corrections = corrections_after_signing(table)  # marked and said (issue 36)
+    return {"sheet": sheet, "table": table, "evening": table.evening,
             "layout": _layout(request)}
 
 
