@@ -243,6 +243,13 @@ def level_letters() -> list[str]:
             pgettext("level, short: Ouvert", "O")]
 
 
+def level_marks(row: SheetRow) -> str:
+    """A row's levels in the sheet's short letters, in the order of a paper list: "H Sn SnA"
+    (Hand, Schneider, Schneider announced)."""
+    return " ".join(short for short, level in zip(level_letters(), LEVELS, strict=True)
+                    if level in row.levels)
+
+
 def levels_legend() -> str:
     """The level columns' titles said once in full: "H Hand, Sn Schneider, …"."""
     return _("Levels: %(levels)s.") % {"levels": ", ".join(
@@ -250,12 +257,25 @@ def levels_legend() -> str:
             level_letters(), LEVELS, strict=True))}
 
 
-def marks_legend(names: list[str] | None = None) -> str:
-    """The K/R and Bock columns' marks said once (the sheet page and its PDF alike)."""
-    example = (names[0] if names else "") or "Anna"
-    return _("K/R: K %(name)s Kontra said by %(name)s, /Re and the declarer answered Re. "
+def marks_legend(mark: str, name: str) -> str:
+    """The K/R and Bock columns' marks said once (the sheet page and its PDF alike), with
+    the first player as the example: ``mark`` as the K/R column writes him, ``name``."""
+    return _("K/R: K %(mark)s Kontra said by %(name)s, /Re and the declarer answered Re. "
              "Bock: ×2, ×4 the deal's factor; %(ramsch)s a deal of a Ramsch round.") % {
-                 "name": example, "ramsch": RAMSCH_MARK}
+                 "mark": mark or "A", "name": name or "A", "ramsch": RAMSCH_MARK}
+
+
+def unique_prefixes(names: list[str]) -> list[str]:
+    """Each name's shortest beginning that no other name at the table shares ("Jürgen",
+    "Jutta", "Käthe" → "Jü", "Ju", "K"): who said Kontra in the printed sheet's narrow K/R
+    column. A name that is another's beginning stays whole."""
+    out = []
+    for i, name in enumerate(names):
+        others = [n for j, n in enumerate(names) if j != i]
+        size = next((k for k in range(1, len(name) + 1)
+                     if not any(o.startswith(name[:k]) for o in others)), len(name))
+        out.append(name[:size])
+    return out
 
 
 def record_summary(record: dict[str, Any] | None, rules: str, options: dict[str, Any],

@@ -34,13 +34,11 @@ from django.utils.translation import pgettext
 
 from scoring.notation import (
     CORRECTED_MARK,
-    LEVELS,
     MINUS,
-    TICK,
     bock_mark,
     book_rows,
     kontra_mark,
-    level_letters,
+    level_marks,
     levels_legend,
     marks_legend,
     minus,
@@ -48,6 +46,7 @@ from scoring.notation import (
     ramsch_words,
     seeger_fabian,
     short_names,
+    unique_prefixes,
 )
 from scoring.reads.sheet import QUICK_SHORT, ScoreSheet, SheetRow
 
@@ -514,11 +513,12 @@ def standard_grid(sheet: ScoreSheet, net_money: list[str] | None,
     """The ruled sheet of table-screen.md: Nr., Geber, Alleinspieler, Spiel, mit/ohne, the
     level ticks, Reizwert, Augen, K/R, Bock, then per player the entry and running total."""
     names = [grid_text(n) for n in short_names(sheet)]
+    marks = unique_prefixes(names)  # who said Kontra in a few letters: "K Ä" (issue 36)
     rows = sheet.rows
     corrected = sheet.corrected  # changed after signing (issue 36): "3*"
     titles = [_("No."), _("Dealer"), _("Declarer"), _("Game"),
               pgettext("matadors column, printed", "with/without"),
-              *level_letters(), _("Bid"), _("Card points"), "K/R", "Bock"]
+              _("Levels"), _("Bid"), _("Card points"), "K/R", "Bock"]
     data = _Data(
         numbers=[f"{r.number}{CORRECTED_MARK if r.deal_id in corrected else ''}"
                  for r in rows],
@@ -527,7 +527,8 @@ def standard_grid(sheet: ScoreSheet, net_money: list[str] | None,
         bids=[str(r.bid) if r.bid is not None else "" for r in rows],
         results=[grid_text(r.result_short) for r in rows],
         marks=[bock_mark(r) + ramsch_mark(r) for r in rows],
-        kontras=[grid_text(kontra_mark(r, names)) for r in rows],
+        kontras=[grid_text(kontra_mark(r, marks)) for r in rows],
+        levels=[level_marks(r) for r in rows],
         entries=[[_signed(v) for v in r.entries] for r in rows],
         totals=[[minus(v) for v in r.totals] for r in rows],
         dealers=[names[r.dealer] for r in rows],
@@ -543,8 +544,9 @@ def standard_grid(sheet: ScoreSheet, net_money: list[str] | None,
     card_points = _("Card points")
     for i, row in enumerate(rows):
         body.append(_deal_line(row, data.numbers[i], names, data.games[i], data.mats[i],
-                               data.bids[i], data.results[i], data.marks[i], data.kontras[i],
-                               data.entries[i], data.totals[i], out_mark))
+                               data.levels[i], data.bids[i], data.results[i],
+                               data.marks[i], data.kontras[i], data.entries[i],
+                               data.totals[i], out_mark))
         # Who lost the Ramsch, Jungfrau, Durchmarsch: said before its card points, or on a
         # line of its own under a Ramsch entered the short way (no card points).
         outcome = grid_text(ramsch_words(row, names))
@@ -571,7 +573,7 @@ def standard_grid(sheet: ScoreSheet, net_money: list[str] | None,
     foot = _standard_foot(sheet, fixed, net_money, money_label)
     legend = [
         levels_legend(),
-        marks_legend(names),
+        marks_legend(marks[0] if marks else "", names[0] if names else ""),
         _("Bold: the deal's entry; beside it each player's running total. A thick line closes "
           "each round."),
     ]
@@ -585,7 +587,7 @@ def standard_grid(sheet: ScoreSheet, net_money: list[str] | None,
     return finish(columns, head, body, foot, legend, paper, len(sheet.corrections))
 
 
-FIXED_COLUMNS = 15  # No., Dealer, Declarer, Game, with/without, six levels, Bid, Pts, K/R, Bock
+FIXED_COLUMNS = 10  # No., Dealer, Declarer, Game, with/without, levels, Bid, Pts, K/R, Bock
 # The smallest size the sheet prints at where it can: 7.5 pt of DejaVu Sans Mono still reads
 # at arm's length on a club table; 6.5 pt (a 6-table on an upright page) did not.
 READABLE_PT = 7.5
@@ -603,6 +605,7 @@ class _Data:
     results: list[str]
     marks: list[str]
     kontras: list[str]
+    levels: list[str]
     entries: list[list[str]]
     totals: list[list[str]]
     dealers: list[str]
@@ -651,9 +654,9 @@ def _standard_columns(names: list[str], cap: int, titles: list[str], data: _Data
         Column(_titled(data.declarers, declarer, 4, cap)),
         Column(_titled(data.games, game, 5, 14)),
         Column(_titled(data.mats, mats, 3, 12)),
-        # each as wide as its title (issue 36: one letter each said S and A twice)
-        *[Column(len(title), "^", "thin" if i == 0 else "")
-          for i, title in enumerate(titles[5:5 + len(LEVELS)])],
+        # the row's levels in letters that each mean one thing (issue 36: six columns
+        # titled "H S A S A O" said S and A twice): "H Sn SnA", the legend says them
+        Column(max(_titled(data.levels, titles[5], 3, 17), len(titles[5])), "<"),
         Column(_titled(data.bids, bid, 3, 4), ">"),
         Column(_titled(data.results, result, 3, 9), ">"),
         Column(_titled(data.kontras, kontra, 3, cap + 5), "^"),
@@ -676,9 +679,9 @@ def _standard_columns(names: list[str], cap: int, titles: list[str], data: _Data
     return columns
 
 
-def _deal_line(row: SheetRow, number: str, names: list[str], game: str, mats: str, bid: str,
-               result: str, mark: str, kontra: str, entries: list[str], totals: list[str],
-               out_mark: str) -> Line:
+def _deal_line(row: SheetRow, number: str, names: list[str], game: str, mats: str,
+               levels: str, bid: str, result: str, mark: str, kontra: str, entries: list[str],
+               totals: list[str], out_mark: str) -> Line:
     symbol = row.symbol
     if symbol and row.red:
         game_cell = Cell(((symbol, "r"), (game[len(symbol):], "")))
@@ -687,7 +690,7 @@ def _deal_line(row: SheetRow, number: str, names: list[str], game: str, mats: st
     cells = [
         cell(number), cell(names[row.dealer]),
         cell(names[row.declarer] if row.declarer is not None else ""), game_cell, cell(mats),
-        *[cell(TICK if level in row.levels else "") for level in LEVELS],
+        cell(levels),
         cell(bid), cell(result), cell(kontra), cell(mark),
     ]
     for seat, value in enumerate(row.entries):

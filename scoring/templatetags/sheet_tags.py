@@ -184,7 +184,8 @@ def sheet_body(sheet: ScoreSheet, short: list[str]) -> SafeString:
 @register.simple_tag
 def sheet_legend(sheet: ScoreSheet) -> str:
     """The K/R and Bock marks said once under the sheet, as the PDF says them."""
-    return marks_legend(short_names(sheet))
+    short = short_names(sheet)
+    return marks_legend(short[0], short[0]) if short else ""
 
 
 @register.filter

@@ -77,8 +77,8 @@ def test_who_said_kontra_is_shown_on_the_sheet_its_pdf_and_the_deal_s_history() 
     page = client.get(reverse("scoring:sheet", args=[table.pk])).content.decode()
     assert '<abbr title="Kontra: Clara Altenburg">K Clara</abbr>' in page
     assert '<abbr title="Kontra: Anna Altenburg, Re">K Anna/Re</abbr>' in page
-    text = sheet_pdf_text(client, table)
-    assert "K Clara" in text and "K Anna/Re" in text
+    text = sheet_pdf_text(client, table)  # the printed K/R column says it in few letters
+    assert " K C " in text and " K A/Re " in text and "K A Kontra said by Anna" in text
     first = table.deals.order_by("position").first()
     assert first is not None
     history = client.get(reverse("scoring:deal-history", args=[table.pk, first.pk]))
@@ -89,18 +89,18 @@ def test_who_said_kontra_is_shown_on_the_sheet_its_pdf_and_the_deal_s_history() 
 
 @pdfs.needs_poppler
 def test_the_level_titles_and_the_marks_mean_one_thing_each() -> None:
-    # a Ramsch round after deal 1's 60:60 (the Bock round's end brings it: ramsch_round_after)
-    table = open_table([won(1, kontra="re", kontra_by=2)])
+    # Bernd's Hand game made Schneider; Clara's Kontra, and Bernd's Re, against Dieter
+    table = open_table([won(1, 95, hand=True), won(3, kontra="re", kontra_by=2)])
     client = admin_client(table)
     text = sheet_pdf_text(client, table)
-    assert "H Sn SnA Sw SwA O" in text  # no S or A twice
-    assert "H S A S A O" not in text
+    assert "H S A S A O" not in text  # six one-letter titles said S and A twice
+    assert "Levels: H Hand" in text and " H Sn " in text  # the row's levels in letters
     for said in ("H Hand", "Sn Schneider", "SnA Schneider announced", "Sw Schwarz",
                  "SwA Schwarz announced", "O Ouvert", "Ra a deal of a Ramsch round",
-                 "K Anna Kontra said by Anna"):
+                 "K A Kontra said by Anna", " K C/Re "):
         assert said in text, said
     page = client.get(reverse("scoring:sheet", args=[table.pk])).content.decode()
-    assert "Ra a deal of a Ramsch round" in page and "Kontra said by Anna" in page
+    assert "Ra a deal of a Ramsch round" in page and "K Anna Kontra said by Anna" in page
 
 
 def test_a_ramsch_round_is_marked_ra_never_r() -> None:
