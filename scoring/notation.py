@@ -1,6 +1,6 @@
 """How a score sheet is written, the same on the web page and on paper: numbers with a real
 minus sign (U+2212), signed entries, the players' short names, the Kontra, Bock and Ramsch
-marks, the level letters (H S A S A O), the historical book layout's rows, the Seeger-Fabian
+marks, the level letters (H Sn SnA Sw SwA O), the historical book layout's rows, the Seeger-Fabian
 footer, a deal in words, and the season pages' numbers (grouped points, one decimal, money
 with its currency).
 
@@ -15,8 +15,9 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
-from django.utils.formats import number_format
-from django.utils.translation import get_language, ngettext, pgettext
+from django.utils import timezone
+from django.utils.formats import date_format, number_format
+from django.utils.translation import get_language, gettext_noop, ngettext, pgettext
 from django.utils.translation import gettext as _
 
 from scoring.reads.deal_labels import details_of, game_label, result_label
@@ -107,17 +108,71 @@ def seeger_fabian(sheet: ScoreSheet) -> list[SeegerFabianLine]:
     ]
 
 
-def kontra_mark(row: SheetRow) -> str:
-    return {"kontra": "K", "re": "R"}.get(row.kontra, "")
+def _kontra_name(row: SheetRow, names: list[str] | None) -> str:
+    seat = row.kontra_by
+    if names is None or seat is None or not 0 <= seat < len(names):
+        return ""
+    return names[seat]
+
+
+def kontra_mark(row: SheetRow, names: list[str] | None = None) -> str:
+    """The K/R column (issue 36: its "R" also meant a Ramsch round, and who said Kontra was
+    stored but never shown): "K Anna" Kontra said by Anna, "K Anna/Re" and the declarer
+    answered Re; "K", "K/Re" where the record does not say who. ``names``: the sheet's short
+    names by seat."""
+    if row.kontra not in ("kontra", "re"):
+        return ""
+    name = _kontra_name(row, names)
+    mark = f"K {name}" if name else "K"
+    return mark + "/Re" if row.kontra == "re" else mark
+
+
+def kontra_words(row: SheetRow, names: list[str] | None = None) -> str:
+    """Kontra and Re in words, with who said Kontra: "Kontra: Anna", "Kontra: Anna, Re";
+    "Kontra", "Kontra, Re" where the record does not say who; "" without Kontra."""
+    if row.kontra not in ("kontra", "re"):
+        return ""
+    name = _kontra_name(row, names)
+    words = _("Kontra: %(name)s") % {"name": name} if name else "Kontra"
+    return words + ", Re" if row.kontra == "re" else words
+
+
+CORRECTED_MARK = "*"
+_CORRECTED_WORDS = {"edit": gettext_noop("corrected"), "delete": gettext_noop("deleted"),
+                    "restore": gettext_noop("restored"), "create": gettext_noop("added")}
+
+
+def correction_notes(sheet: ScoreSheet) -> list[str]:
+    """The footnotes of the deals changed after every player had signed (issue 36: the
+    director's correction was not marked on the PDF): which deal, how, who, when and why;
+    the deal's row carries CORRECTED_MARK. The sheet page and its PDF alike."""
+    numbers = {row.deal_id: row.number for row in sheet.rows}
+    notes = []
+    for c in sheet.corrections:
+        when = date_format(timezone.localtime(c.at), "SHORT_DATETIME_FORMAT")
+        what = _(_CORRECTED_WORDS.get(c.action, "corrected"))
+        number = numbers.get(c.deal_id)
+        if number is None:  # deleted since: it has no row
+            notes.append(_("A deal %(what)s after signing by %(who)s, %(when)s: %(reason)s")
+                         % {"what": what, "who": c.actor, "when": when, "reason": c.reason})
+        else:
+            notes.append(_("%(mark)s Deal %(number)s %(what)s after signing by %(who)s, "
+                           "%(when)s: %(reason)s") % {
+                               "mark": CORRECTED_MARK, "number": number, "what": what,
+                               "who": c.actor, "when": when, "reason": c.reason})
+    return notes
 
 
 def bock_mark(row: SheetRow) -> str:
     return f"×{1 << row.bock}" if row.bock else ""
 
 
+RAMSCH_MARK = "Ra"
+
+
 def ramsch_mark(row: SheetRow) -> str:
-    """"R" on a deal of a Ramsch round."""
-    return "R" if row.ramsch_round else ""
+    """"Ra" on a deal of a Ramsch round (it was "R", which the K/R column uses for Re)."""
+    return RAMSCH_MARK if row.ramsch_round else ""
 
 
 def games_words(counted: int, length: int | None, recorded: int) -> str:
@@ -167,18 +222,60 @@ def ramsch_words(row: SheetRow, names: list[str]) -> str:
 
 
 # The level ticks in the order of a paper list (table-screen.md): Hand, Schneider, angesagt,
-# Schwarz, angesagt, Ouvert; the legend says them in the glossary's words (Schneider angesagt).
+# Schwarz, angesagt, Ouvert. Each column's title means one thing (issue 36: "H S A S A O" said
+# S and A twice): H, Sn, SnA, Sw, SwA, O, the same letters in German and English (A:
+# angesagt, announced); the legend says them in the glossary's words.
 LEVELS = ("hand", "schneider", "schneider_announced", "schwarz", "schwarz_announced", "ouvert")
 TICK = "×"
+LEVEL_WORDS = {
+    "hand": gettext_noop("Hand"), "schneider": "Schneider",
+    "schneider_announced": gettext_noop("Schneider announced"), "schwarz": "Schwarz",
+    "schwarz_announced": gettext_noop("Schwarz announced"), "ouvert": "Ouvert",
+}
 
 
 def level_letters() -> list[str]:
-    return [pgettext("level, one letter: Hand", "H"),
-            pgettext("level, one letter: Schneider", "S"),
-            pgettext("level, one letter: announced", "A"),
-            pgettext("level, one letter: Schwarz", "S"),
-            pgettext("level, one letter: announced", "A"),
-            pgettext("level, one letter: Ouvert", "O")]
+    return [pgettext("level, short: Hand", "H"),
+            pgettext("level, short: Schneider", "Sn"),
+            pgettext("level, short: Schneider announced", "SnA"),
+            pgettext("level, short: Schwarz", "Sw"),
+            pgettext("level, short: Schwarz announced", "SwA"),
+            pgettext("level, short: Ouvert", "O")]
+
+
+def level_marks(row: SheetRow) -> str:
+    """A row's levels in the sheet's short letters, in the order of a paper list: "H Sn SnA"
+    (Hand, Schneider, Schneider announced)."""
+    return " ".join(short for short, level in zip(level_letters(), LEVELS, strict=True)
+                    if level in row.levels)
+
+
+def levels_legend() -> str:
+    """The level columns' titles said once in full: "H Hand, Sn Schneider, …"."""
+    return _("Levels: %(levels)s.") % {"levels": ", ".join(
+        f"{short} {_(LEVEL_WORDS[level])}" for short, level in zip(
+            level_letters(), LEVELS, strict=True))}
+
+
+def marks_legend(mark: str, name: str) -> str:
+    """The K/R and Bock columns' marks said once (the sheet page and its PDF alike), with
+    the first player as the example: ``mark`` as the K/R column writes him, ``name``."""
+    return _("K/R: K %(mark)s Kontra said by %(name)s, /Re and the declarer answered Re. "
+             "Bock: ×2, ×4 the deal's factor; %(ramsch)s a deal of a Ramsch round.") % {
+                 "mark": mark or "A", "name": name or "A", "ramsch": RAMSCH_MARK}
+
+
+def unique_prefixes(names: list[str]) -> list[str]:
+    """Each name's shortest beginning that no other name at the table shares ("Jürgen",
+    "Jutta", "Käthe" → "Jü", "Ju", "K"): who said Kontra in the printed sheet's narrow K/R
+    column. A name that is another's beginning stays whole."""
+    out = []
+    for i, name in enumerate(names):
+        others = [n for j, n in enumerate(names) if j != i]
+        size = next((k for k in range(1, len(name) + 1)
+                     if not any(o.startswith(name[:k]) for o in others)), len(name))
+        out.append(name[:size])
+    return out
 
 
 def record_summary(record: dict[str, Any] | None, rules: str, options: dict[str, Any],
@@ -209,7 +306,10 @@ def record_summary(record: dict[str, Any] | None, rules: str, options: dict[str,
     if result:
         parts.append(result)
     if record.get("kontra") in ("kontra", "re"):
-        parts.append("Kontra" if record["kontra"] == "kontra" else "Re")
+        by = record.get("kontra_by")  # who said it (issue 36: stored, never shown)
+        said = (_("Kontra: %(name)s") % {"name": players[by]}
+                if isinstance(by, int) and 0 <= by < len(players) else "Kontra")
+        parts.append(said + ", Re" if record["kontra"] == "re" else said)
     return " · ".join(p for p in parts if p)
 
 

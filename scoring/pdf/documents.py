@@ -46,6 +46,7 @@ from scoring.models import Evening, Seat, Table
 from scoring.money import money, rate
 from scoring.pdf import grid as grids
 from scoring.pdf import weasy
+from scoring.reads.audit import corrections_after_signing
 from scoring.reads.sheet import (
     ScoreSheet,
     evening_money,
@@ -57,7 +58,7 @@ from scoring.reads.sheet import (
 from scoring.reads.signing import printed_signatures
 
 # Bump when a printed layout changes, so that PDFs of the old layout are not served.
-FORMAT = 3
+FORMAT = 4  # 4: unambiguous level titles and marks, Kontra's sayer, corrections (issue 36)
 KINDS = ("sheet", "settlement", "summary")
 LAYOUTS = ("standard", "historical")
 CACHE_ALIAS = "pdf"
@@ -295,6 +296,7 @@ def sheet_html(table_id: int, layout: str) -> str:
     table = tables_with_everything(Table.objects.filter(pk=table_id)).get()
     lang = "en" if (translation.get_language() or "de").startswith("en") else "de"
     sheet = table_sheet(table, lang, explain=False)
+    sheet.corrections = corrections_after_signing(table)  # marked and said (issue 36)
     evening = table.evening
     nets = net_money(sheet)
     label = (_("Settlement (%(currency)s)") % {"currency": sheet.settlement["currency"]}

@@ -33,18 +33,20 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from scoring.notation import (
-    LEVELS,
+    CORRECTED_MARK,
     MINUS,
-    TICK,
     bock_mark,
     book_rows,
     kontra_mark,
-    level_letters,
+    level_marks,
+    levels_legend,
+    marks_legend,
     minus,
     ramsch_mark,
     ramsch_words,
     seeger_fabian,
     short_names,
+    unique_prefixes,
 )
 from scoring.reads.sheet import QUICK_SHORT, ScoreSheet, SheetRow
 
@@ -73,6 +75,7 @@ MAX_FONT_PT = 8.0
 MIN_FONT_PT = 5.0
 HEAD_MM = 30.0  # the sheet's head on page 1 (club, date, players, rules): fixed height
 END_MM = 30.0  # legend (up to four lines) and signature lines under the grid on the last page
+NOTE_MM = 3.5  # one footnote of a correction after signing (issue 36), on top of END_MM
 
 GAP = 1  # characters between two columns; a rule runs through its middle
 EDGE = 1  # a blank character at either end of every line, the frame through its middle
@@ -149,6 +152,11 @@ class Grid:
     font_pt: float
     legend: list[str]
     paper: Paper = PORTRAIT
+    end_mm: float = END_MM  # the legend, the notes and the signatures under the grid
+
+    @property
+    def end_css(self) -> str:
+        return f"{self.end_mm - 1:.1f}mm"  # less its slack; not localised
 
     @property
     def width(self) -> int:
@@ -348,11 +356,11 @@ def lines_per_page(first: bool, paper: Paper = PORTRAIT) -> int:
 
 
 def paginate(head: Sequence[Line], body: Sequence[Line], foot: Sequence[Line],
-             paper: Paper = PORTRAIT) -> list[Page]:
+             paper: Paper = PORTRAIT, end_mm: float = END_MM) -> list[Page]:
     """Pages of at most ``lines_per_page`` lines, each starting with ``head``; the last page
     also holds ``foot`` and the legend and signatures under the grid, and at least one line
     of ``body`` (a sheet never ends on a page of totals alone)."""
-    end_lines = math.ceil(END_MM / LINE_MM)
+    end_lines = math.ceil(end_mm / LINE_MM)
     pages: list[Page] = []
     rest = list(body)
     while True:
@@ -378,13 +386,15 @@ def font_for(columns: Sequence[Column], paper: Paper = PORTRAIT) -> float:
 
 
 def finish(columns: list[Column], head: list[Line], body: list[Line], foot: list[Line],
-           legend: list[str], paper: Paper = PORTRAIT) -> Grid:
+           legend: list[str], paper: Paper = PORTRAIT, notes: int = 0) -> Grid:
+    """``notes``: footnotes printed under the legend (corrections after signing)."""
     font_pt = font_for(columns, paper)
-    pages = paginate(head, body, foot, paper)
+    end_mm = END_MM + NOTE_MM * notes
+    pages = paginate(head, body, foot, paper, end_mm)
     for page in pages:
         page.html = mark_safe("\n".join([line_html(line, columns) for line in page.lines]))
         page.svg = mark_safe(ruling_svg(page.lines, columns, font_pt))
-    return Grid(columns, pages, font_pt, legend, paper)
+    return Grid(columns, pages, font_pt, legend, paper, end_mm)
 
 
 # ------------------------------------------------------------------ column titles
@@ -503,17 +513,22 @@ def standard_grid(sheet: ScoreSheet, net_money: list[str] | None,
     """The ruled sheet of table-screen.md: Nr., Geber, Alleinspieler, Spiel, mit/ohne, the
     level ticks, Reizwert, Augen, K/R, Bock, then per player the entry and running total."""
     names = [grid_text(n) for n in short_names(sheet)]
+    marks = unique_prefixes(names)  # who said Kontra in a few letters: "K Ä" (issue 36)
     rows = sheet.rows
+    corrected = sheet.corrected  # changed after signing (issue 36): "3*"
     titles = [_("No."), _("Dealer"), _("Declarer"), _("Game"),
               pgettext("matadors column, printed", "with/without"),
-              *level_letters(), _("Bid"), _("Card points"), "K/R", "Bock"]
+              _("Levels"), _("Bid"), _("Card points"), "K/R", "Bock"]
     data = _Data(
-        numbers=[str(r.number) for r in rows],
+        numbers=[f"{r.number}{CORRECTED_MARK if r.deal_id in corrected else ''}"
+                 for r in rows],
         games=[grid_text(f"{r.symbol} {r.game_base}".strip()) for r in rows],
         mats=_matadors(r.matadors for r in rows),
         bids=[str(r.bid) if r.bid is not None else "" for r in rows],
         results=[grid_text(r.result_short) for r in rows],
         marks=[bock_mark(r) + ramsch_mark(r) for r in rows],
+        kontras=[grid_text(kontra_mark(r, marks)) for r in rows],
+        levels=[level_marks(r) for r in rows],
         entries=[[_signed(v) for v in r.entries] for r in rows],
         totals=[[minus(v) for v in r.totals] for r in rows],
         dealers=[names[r.dealer] for r in rows],
@@ -528,8 +543,9 @@ def standard_grid(sheet: ScoreSheet, net_money: list[str] | None,
     body: list[Line] = []
     card_points = _("Card points")
     for i, row in enumerate(rows):
-        body.append(_deal_line(row, names, data.games[i], data.mats[i], data.bids[i],
-                               data.results[i], data.marks[i], data.entries[i],
+        body.append(_deal_line(row, data.numbers[i], names, data.games[i], data.mats[i],
+                               data.levels[i], data.bids[i], data.results[i],
+                               data.marks[i], data.kontras[i], data.entries[i],
                                data.totals[i], out_mark))
         # Who lost the Ramsch, Jungfrau, Durchmarsch: said before its card points, or on a
         # line of its own under a Ramsch entered the short way (no card points).
@@ -556,10 +572,10 @@ def standard_grid(sheet: ScoreSheet, net_money: list[str] | None,
 
     foot = _standard_foot(sheet, fixed, net_money, money_label)
     legend = [
-        _("Levels: H Hand, S Schneider, A Schneider announced, S Schwarz, A Schwarz announced, "
-          "O Ouvert."),
-        _("K/R: Kontra, Re. Bock ×2/×4; R: a deal of a Ramsch round. Bold: the deal's entry; "
-          "beside it each player's running total. A thick line closes each round."),
+        levels_legend(),
+        marks_legend(marks[0] if marks else "", names[0] if names else ""),
+        _("Bold: the deal's entry; beside it each player's running total. A thick line closes "
+          "each round."),
     ]
     # The short words of the printed columns, said once in full.
     legend.append(_("%(mats)s: with or without so many matadors. %(points)s: the declarer's "
@@ -568,10 +584,10 @@ def standard_grid(sheet: ScoreSheet, net_money: list[str] | None,
                      "lost": QUICK_SHORT["lost"]})
     if any(any(r.sits_out) for r in rows):
         legend.append(_("%(mark)s: the dealer, who sits out this deal.") % {"mark": out_mark})
-    return finish(columns, head, body, foot, legend, paper)
+    return finish(columns, head, body, foot, legend, paper, len(sheet.corrections))
 
 
-FIXED_COLUMNS = 15  # No., Dealer, Declarer, Game, with/without, six levels, Bid, Pts, K/R, Bock
+FIXED_COLUMNS = 10  # No., Dealer, Declarer, Game, with/without, levels, Bid, Pts, K/R, Bock
 # The smallest size the sheet prints at where it can: 7.5 pt of DejaVu Sans Mono still reads
 # at arm's length on a club table; 6.5 pt (a 6-table on an upright page) did not.
 READABLE_PT = 7.5
@@ -588,6 +604,8 @@ class _Data:
     bids: list[str]
     results: list[str]
     marks: list[str]
+    kontras: list[str]
+    levels: list[str]
     entries: list[list[str]]
     totals: list[list[str]]
     dealers: list[str]
@@ -636,10 +654,12 @@ def _standard_columns(names: list[str], cap: int, titles: list[str], data: _Data
         Column(_titled(data.declarers, declarer, 4, cap)),
         Column(_titled(data.games, game, 5, 14)),
         Column(_titled(data.mats, mats, 3, 12)),
-        *[Column(1, "^", "thin" if i == 0 else "") for i in range(len(LEVELS))],
+        # the row's levels in letters that each mean one thing (issue 36: six columns
+        # titled "H S A S A O" said S and A twice): "H Sn SnA", the legend says them
+        Column(max(_titled(data.levels, titles[5], 3, 17), len(titles[5])), "<"),
         Column(_titled(data.bids, bid, 3, 4), ">"),
         Column(_titled(data.results, result, 3, 9), ">"),
-        Column(_titled([], kontra, 3, 3), "^"),
+        Column(_titled(data.kontras, kontra, 3, cap + 5), "^"),
         Column(_titled(data.marks, bock, 3, 4), "^"),
     ]
     assert len(columns) == FIXED_COLUMNS
@@ -659,18 +679,19 @@ def _standard_columns(names: list[str], cap: int, titles: list[str], data: _Data
     return columns
 
 
-def _deal_line(row: SheetRow, names: list[str], game: str, mats: str, bid: str, result: str,
-               mark: str, entries: list[str], totals: list[str], out_mark: str) -> Line:
+def _deal_line(row: SheetRow, number: str, names: list[str], game: str, mats: str,
+               levels: str, bid: str, result: str, mark: str, kontra: str, entries: list[str],
+               totals: list[str], out_mark: str) -> Line:
     symbol = row.symbol
     if symbol and row.red:
         game_cell = Cell(((symbol, "r"), (game[len(symbol):], "")))
     else:
         game_cell = cell(game)
     cells = [
-        cell(str(row.number)), cell(names[row.dealer]),
+        cell(number), cell(names[row.dealer]),
         cell(names[row.declarer] if row.declarer is not None else ""), game_cell, cell(mats),
-        *[cell(TICK if level in row.levels else "") for level in LEVELS],
-        cell(bid), cell(result), cell(kontra_mark(row)), cell(mark),
+        cell(levels),
+        cell(bid), cell(result), cell(kontra), cell(mark),
     ]
     for seat, value in enumerate(row.entries):
         if entries[seat]:
@@ -756,4 +777,4 @@ def book_grid(sheet: ScoreSheet, net_money: list[str] | None, money_label: str) 
                          rule_below="strong"))
     legend = [_("Each column holds one player's entries with the running balance; a line "
                 "under every %(n)d entries.") % {"n": players}]
-    return finish(columns, head, body, foot, legend)
+    return finish(columns, head, body, foot, legend, notes=len(sheet.corrections))

@@ -3,9 +3,25 @@ players of the tables they name."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
+
 from django.db.models import QuerySet
 
 from scoring.models import AuditEntry, Deal, Evening, Seat, Table
+
+# What a deal's audit entry appends to its actor when the change came through the offline
+# sync (writes.table_ops._audit, Actor.offline): the audit log has no field of its own for the
+# way a change came (issue 36 asks for no model change), and the actor is free text that
+# the pages read through ``actor_and_offline``. "offline" is the same word in German.
+OFFLINE_MARK = " (offline)"
+
+
+def actor_and_offline(actor: str) -> tuple[str, bool]:
+    """An audit entry's actor as written, and whether the change was sent offline."""
+    if actor.endswith(OFFLINE_MARK):
+        return actor[: -len(OFFLINE_MARK)], True
+    return actor, False
 
 
 def audit_for_evening(evening: Evening) -> QuerySet[AuditEntry]:
@@ -62,3 +78,41 @@ def deal_sheet_number(deal: Deal) -> int | None:
         return None
     return Deal.objects.filter(table_id=deal.table_id, deleted=False,
                                position__lte=deal.position).count()
+
+
+@dataclass(frozen=True)
+class Correction:
+    """A deal changed after every player had signed the list (the club admin's or the
+    director's correction, issue 36): which deal, how, by whom, when and why."""
+
+    deal_id: int
+    action: str  # AuditEntry.Action: edit, delete, restore, create (a deal added)
+    actor: str
+    at: datetime
+    reason: str
+
+
+def corrections_after_signing(table: Table) -> list[Correction]:
+    """The changes of ``table``'s deals made to a list everybody had signed, oldest first.
+
+    Such a change clears the signatures in its own transaction (services.clear_signatures,
+    an "unsign" entry whose ``before`` says the list was locked) right before its deal's
+    entry, so each is the first deal entry after such an "unsign". No query for a list that
+    nobody ever signed; else one, or two where there are corrections."""
+    if not table.signing:
+        return []
+    locked = [pk for pk, before in AuditEntry.objects.filter(
+        table=table, action=AuditEntry.Action.UNSIGN).order_by("id").values_list(
+            "id", "before") if isinstance(before, dict) and before.get("locked")]
+    if not locked:
+        return []
+    entries = list(AuditEntry.objects.filter(
+        table=table, deal__isnull=False, id__gt=locked[0]).order_by("id").values_list(
+            "id", "deal_id", "action", "actor", "at", "reason"))
+    out = []
+    for unsign in locked:
+        entry = next((e for e in entries if e[0] > unsign), None)
+        if entry is not None:
+            _pk, deal_id, action, actor, at, reason = entry
+            out.append(Correction(deal_id, action, actor_and_offline(actor)[0], at, reason))
+    return out

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, ngettext
 
 from scoring.reads.sheet import (
     CONCESSION_CHOICES,
@@ -270,3 +270,33 @@ def cleared_words(before: Any) -> str:
         return _plain(before)
     names = ", ".join(_plain(s.get("player")) for s in signed if isinstance(s, dict))
     return _("signatures cleared: %(names)s") % {"names": names or NONE}
+
+
+def evening_entry_words(action: str, after: Any) -> str:
+    """What an entry of the evening itself (no table) keeps beside its reason, in words
+    (issue 36: the audit log said "None"): the series drawn before every table had signed
+    and which had not, a file imported and what it added; anything else as stored."""
+    if not isinstance(after, dict):
+        return "" if after is None else _plain(after)
+    if action == "drawunsign":
+        tables = after.get("unsigned_tables")
+        words = _("series %(series)s drawn") % {"series": _plain(after.get("series"))}
+        if isinstance(tables, list) and tables:
+            words += " · " + _("not signed: tables %(tables)s") % {
+                "tables": ", ".join(_plain(t) for t in tables)}
+        return words
+    if action == "import" and "file" in after:
+        counts = []
+        if isinstance(after.get("tables"), int):
+            counts.append(ngettext("%(count)d table", "%(count)d tables", after["tables"])
+                          % {"count": after["tables"]})
+        if isinstance(after.get("deals"), int):
+            counts.append(ngettext("%(count)d deal", "%(count)d deals", after["deals"])
+                          % {"count": after["deals"]})
+        if isinstance(after.get("players"), int):
+            counts.append(ngettext("%(count)d player", "%(count)d players", after["players"])
+                          % {"count": after["players"]})
+        added = (_("added: %(what)s") % {"what": ", ".join(counts)} if counts
+                 else _("added")) if after.get("added") else _("nothing added")
+        return f"{_plain(after.get('file'))} · {added}"
+    return " · ".join(f"{key}: {_plain(value)}" for key, value in sorted(after.items()))

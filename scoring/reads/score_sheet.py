@@ -13,6 +13,7 @@ from django.utils.translation import ngettext
 
 from scoring.engine import SkatError, bock_standing
 from scoring.models import Deal, Table
+from scoring.reads.audit import Correction
 
 
 @dataclass
@@ -56,6 +57,7 @@ class SheetRow:
     ramsch_losers: tuple[int, ...] = ()
     ramsch_jungfrau: int = 0
     ramsch_durchmarsch: int | None = None
+    kontra_by: int | None = None  # the seat that said Kontra (issue 36: stored, never shown)
 
     @property
     def sits_out(self) -> list[bool]:
@@ -105,6 +107,9 @@ class ScoreSheet:
     passed: list[int] = field(default_factory=list)  # passed-in deals each seat sat in on
     counted: int = 0  # deals that count toward rounds and the series length
     deals: int = 0  # live deals recorded, also where only the last rows were built
+    # The deals changed after every player had signed (issue 36), where the page or PDF
+    # asked for them (reads.audit.corrections_after_signing): marked on their rows.
+    corrections: list[Correction] = field(default_factory=list)
 
     @property
     def seeger_fabian(self) -> bool:
@@ -116,6 +121,25 @@ class ScoreSheet:
         round and no next dealer to show (issue 36: "Runde 13 · nächster Geber")."""
         length = self.table.evening.series_length(len(self.players))
         return length is not None and self.counted >= length
+
+    @property
+    def corrected(self) -> frozenset[int]:
+        """The deals (ids) changed after every player had signed."""
+        return frozenset(c.deal_id for c in self.corrections)
+
+    @property
+    def end_words(self) -> str:
+        """What a list with no next deal says instead of the next dealer and the Bock rounds
+        waiting (issue 36: a signed sheet printed "nächster Geber … 1 Bockrunde wartet"): the
+        evening closed, every player signed, the series played; "" while play goes on. The
+        one wording of the sheet page and its PDF."""
+        if self.table.evening.closed:
+            return _("Evening closed")
+        if self.table.signed_at is not None:
+            return _("Signed by every player")
+        if self.series_played:
+            return _("Series %(number)s played") % {"number": self.table.series}
+        return ""
 
     @property
     def lost_bonus(self) -> int:

@@ -107,6 +107,8 @@ def _printed(row: TableDeal, record: dict[str, Any], rules: str, options: dict[s
                                    if (entries.get(str(s)) or 0) < 0),
             "ramsch_jungfrau": int(outcome.get("jungfrau") or 0),
             "ramsch_durchmarsch": outcome.get("durchmarsch"),
+            "kontra_by": (record.get("kontra_by")
+                          if isinstance(record.get("kontra_by"), int) else None),
             "game_base": game_base_name(rules, options, record, lang),
             "matadors": row.get("matadors"), "levels": frozenset(row.get("levels") or ()),
             "result_short": str(OVERBID_SHORT) if overbid else result_short(record),

@@ -16,11 +16,15 @@ from django.utils.translation import gettext as _
 
 from scoring.money import money
 from scoring.notation import (
+    CORRECTED_MARK,
     bock_mark,
     book_rows,
+    correction_notes,
     games_words,
     initial,
     kontra_mark,
+    kontra_words,
+    marks_legend,
     minus,
     ramsch_mark,
     ramsch_words,
@@ -35,7 +39,7 @@ from scoring.reads.sheet import ScoreSheet, SheetRow, overbid_words
 
 register = template.Library()
 for _filter in (minus, signed, initial, short_names, book_rows, seeger_fabian, kontra_mark,
-                bock_mark):
+                kontra_words, bock_mark, correction_notes):
     register.filter(_filter)
 
 
@@ -94,6 +98,8 @@ def sheet_body(sheet: ScoreSheet, short: list[str]) -> SafeString:
     history_url = escape(reverse("scoring:deal-history", args=[sheet.table.pk, _ID_SLOT]))
     slot = str(_ID_SLOT)
     names = [escape(name) for name in short]
+    changed = sheet.corrected
+    after_signing = escape(_("changed after signing"))
     out: list[str] = []
     for row in sheet.rows:
         classes = f"kind-{row.kind}"
@@ -105,6 +111,11 @@ def sheet_body(sheet: ScoreSheet, short: list[str]) -> SafeString:
             classes += " ramsch-round"
         if row.won is False:
             classes += " lost"
+        corrected = ""
+        if row.deal_id in changed:  # changed after every player had signed (issue 36)
+            classes += " corrected"
+            corrected = (f'<abbr class="corrected-mark" title="{after_signing}">'
+                         f"{CORRECTED_MARK}</abbr>")
         explanation = escape(row.explanation) if row.explanation else ""
         title = f' title="{explanation}"' if explanation else ""
         symbol = (f'<span class="suit{" red" if row.red else ""}" aria-hidden="true">'
@@ -126,19 +137,23 @@ def sheet_body(sheet: ScoreSheet, short: list[str]) -> SafeString:
                             for i, item in enumerate(items))
             ramsch_points = (f'{", " if row.details else ""}'
                              f'<span class="ramsch-points">{points_word}: {said}</span>')
+        kontra = ""
+        if row.kontra in ("kontra", "re"):  # who said it (issue 36), in full in its title
+            kontra = (f'<abbr title="{escape(kontra_words(row, sheet.players))}">'
+                      f'{escape(kontra_mark(row, short))}</abbr>')
         outcome = ramsch_words(row, short)
         if outcome:
             lost += f' <span class="ramsch-outcome">{escape(outcome)}</span>'
         out.append(
             f'<tr id="deal-{row.deal_id}" class="{classes}"{title}>'
-            f'<th scope="row" class="num">{row.number}</th>'
+            f'<th scope="row" class="num">{row.number}{corrected}</th>'
             f'<td class="dealer">{names[row.dealer]}</td>'
             f'<td class="declarer">{"" if row.declarer is None else names[row.declarer]}</td>'
             f'<td class="game">{symbol}{escape(row.game)}</td>'
             f'<td class="details">{escape(", ".join(row.details))}{ramsch_points}</td>'
             f'<td class="num">{"" if row.bid is None else row.bid}</td>'
             f'<td class="num result">{escape(row.result)}{lost}</td>'
-            f'<td class="mark">{kontra_mark(row)}</td>'
+            f'<td class="mark kontra">{kontra}</td>'
             f'<td class="mark">{bock_mark(row)}{ramsch}</td>')
         for p, entry in enumerate(row.entries):
             cell = "player-cell"
@@ -164,6 +179,13 @@ def sheet_body(sheet: ScoreSheet, short: list[str]) -> SafeString:
                    f'<a href="{history_url.replace(slot, str(row.deal_id))}">{history}</a>'
                    "</td></tr>\n")
     return mark_safe("".join(out))  # every variable part is escaped above
+
+
+@register.simple_tag
+def sheet_legend(sheet: ScoreSheet) -> str:
+    """The K/R and Bock marks said once under the sheet, as the PDF says them."""
+    short = short_names(sheet)
+    return marks_legend(short[0], short[0]) if short else ""
 
 
 @register.filter

@@ -27,12 +27,20 @@ from scoring.models import AuditEntry, Evening, Membership
 from scoring.notation import record_summary
 from scoring.reads import export, live
 from scoring.reads.audit import (
+    actor_and_offline,
+    corrections_after_signing,
     deal_sheet_number,
     evening_seat_names,
     evening_sheet_numbers,
     table_seat_names,
 )
-from scoring.reads.change_words import changed_fields, cleared_words, signature_words
+from scoring.reads.change_words import (
+    changed_fields,
+    cleared_words,
+    evening_entry_words,
+    signature_words,
+)
+from scoring.reads.deal_labels import RECORD_NAMES
 from scoring.reads.evening import held_waiting, paper_totals
 from scoring.reads.sheet import (
     audit_for_deal,
@@ -57,7 +65,9 @@ def _layout(request: HttpRequest) -> str:
 def _sheet_context(request: HttpRequest, pk: int) -> dict[str, Any]:
     """The sheet of a table the request may see (access checked by the caller)."""
     table = table_in_full(pk)
-    return {"sheet": table_sheet(table, _lang()), "table": table, "evening": table.evening,
+    sheet = table_sheet(table, _lang())
+    sheet.corrections = corrections_after_signing(table)  # marked and said (issue 36)
+    return {"sheet": sheet, "table": table, "evening": table.evening,
             "layout": _layout(request)}
 
 
@@ -265,11 +275,12 @@ _TABLE_CODE = re.compile(r"^(?:table code, table|Tischcode, Tisch) (\d+)$")
 
 
 def actor_label(entry: AuditEntry) -> str:
+    actor, _offline = actor_and_offline(entry.actor)
     if entry.user_id is None:
-        match = _TABLE_CODE.match(entry.actor)
+        match = _TABLE_CODE.match(actor)
         if match:
             return _("table code, table %(number)d") % {"number": int(match[1])}
-    return entry.actor
+    return actor
 
 
 def _audit_rows(entries: list[AuditEntry], seats_by_table: dict[int, list[str]],
@@ -292,6 +303,11 @@ def _audit_rows(entries: list[AuditEntry], seats_by_table: dict[int, list[str]],
             rows.append({"entry": entry, "actor": actor_label(entry),
                          "before": cleared_words(entry.before), "after": "", "changes": []})
             continue
+        if entry.table_id is None:  # the evening itself: closed, imported, drawn unsigned
+            rows.append({"entry": entry, "actor": actor_label(entry), "before": "",
+                         "after": evening_entry_words(entry.action, entry.after),
+                         "changes": []})
+            continue
         if entry.deal_id is None and (entry.after is not None
                                       or entry.action == AuditEntry.Action.DROP):
             # What a tablet sent that was refused, held or dropped: not always a deal record
@@ -305,6 +321,7 @@ def _audit_rows(entries: list[AuditEntry], seats_by_table: dict[int, list[str]],
         rows.append({
             "entry": entry,
             "actor": actor_label(entry),
+            "offline": actor_and_offline(entry.actor)[1],
             "number": numbers.get(entry.deal_id) if entry.deal_id is not None else None,
             "before": record_summary(entry.before, evening.rules, evening.options, players, lang),
             "after": record_summary(entry.after, evening.rules, evening.options, players, lang),
@@ -315,6 +332,13 @@ def _audit_rows(entries: list[AuditEntry], seats_by_table: dict[int, list[str]],
 
 
 def _sent_words(record: Any, evening: Any, players: list[str], lang: str) -> str:
+    """What a tablet sent, in the sheet's words where it is a deal record of a kind the sheet
+    knows, else as sent (never "None": issue 36)."""
+    if record is None:
+        return ""
+    if not isinstance(record, dict) or (record.get("kind") != "game"
+                                        and str(record.get("kind")) not in RECORD_NAMES):
+        return json.dumps(record, ensure_ascii=False, sort_keys=True)[:300]
     try:
         return record_summary(record, evening.rules, evening.options, players, lang)
     except Exception:  # noqa: BLE001 - a record the engine refused may be any JSON object

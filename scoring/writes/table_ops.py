@@ -47,6 +47,7 @@ from django.utils.translation import gettext as _
 from scoring.engine import ScoredTable, SkatError, evaluate_table, record_json
 from scoring.models import AuditEntry, Deal, Evening, HeldOperation, MatchDay, Signature, Table
 from scoring.reads import live
+from scoring.reads.audit import OFFLINE_MARK
 from scoring.reads.sheet import table_document
 from scoring.writes import scores
 
@@ -60,6 +61,9 @@ class Actor:
     # A club admin of the table's club (the tournament director is one): the only one who
     # may change a list after every player has signed it, with a reason (issue 23).
     admin: bool = False
+    # The change came through the offline sync (views/sync.py): its deal's audit entry says
+    # so (reads.audit.OFFLINE_MARK on the actor), a form's save does not (issue 36).
+    offline: bool = False
 
     @property
     def user_or_none(self) -> Any:
@@ -183,9 +187,11 @@ def clear_signatures(table: Table, actor: Actor, reason: str, *, locked: bool) -
 def _audit(deal: Deal, action: str, actor: Actor, before: Any, after: Any, reason: str,
            request_id: uuid.UUID | None = None, version: int | None = None) -> None:
     table = deal.table
+    label = (actor.label[:150 - len(OFFLINE_MARK)] + OFFLINE_MARK if actor.offline
+             else actor.label[:150])
     AuditEntry.objects.create(
         evening_id=table.evening_id, table=table, deal=deal, action=action,
-        user=actor.user_or_none, actor=actor.label[:150], before=before, after=after,
+        user=actor.user_or_none, actor=label, before=before, after=after,
         reason=reason, request_id=request_id, version=version,
     )
 

@@ -16,6 +16,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.models import AuditEntry, Club, Deal, Table
+from scoring.reads.audit import actor_and_offline
 
 from .factories import deal_form, make_table
 
@@ -24,9 +25,13 @@ pytestmark = pytest.mark.django_db
 COMPARED = ("action", "user_id", "actor", "before", "after", "reason", "version")
 
 
-def _entry(request_id: str) -> dict[str, Any]:
+def _entry(request_id: str, *, offline: bool) -> dict[str, Any]:
+    """The audit entry of a request, the way it came taken off its actor: the one thing that
+    differs, and it must be there exactly for the sync (the audit log's "sent offline")."""
     [entry] = AuditEntry.objects.filter(request_id=request_id).values(*COMPARED)
-    return dict(entry)
+    actor, sent_offline = actor_and_offline(entry["actor"])
+    assert sent_offline is offline
+    return {**entry, "actor": actor}
 
 
 def _form(client: Client, url: str, data: dict[str, str]) -> tuple[str, Any]:
@@ -53,7 +58,7 @@ def test_the_same_operation_through_the_form_and_the_sync(club: Club, scorer: Cl
     sync_deal = Deal.objects.get(table=by_sync)
     assert answer[0] == stored[0] == "stored"
     assert sync_deal.record == form_deal.record
-    assert _entry(data["request_id"]) == _entry(body["request_id"])
+    assert _entry(data["request_id"], offline=False) == _entry(body["request_id"], offline=True)
     # the same requests again: answered again, nothing twice
     assert _form(scorer, reverse("scoring:deal-save", args=[by_form.pk]), data) == answer
     assert _sync(scorer, by_sync, body) == stored
@@ -76,7 +81,8 @@ def test_the_same_operation_through_the_form_and_the_sync(club: Club, scorer: Cl
         sync_deal.refresh_from_db()
         assert answer[0] == stored[0] == "stored", (kind, answer, stored)
         assert (sync_deal.record, sync_deal.deleted) == (form_deal.record, form_deal.deleted)
-        assert _entry(data["request_id"]) == _entry(body["request_id"]), kind
+        assert (_entry(data["request_id"], offline=False)
+                == _entry(body["request_id"], offline=True)), kind
         assert _form(scorer, url, data) == answer, kind  # replayed: the same confirmation
         assert _sync(scorer, by_sync, body) == stored, kind
     assert AuditEntry.objects.filter(table=by_form).count() == 4
