@@ -623,9 +623,10 @@ def _edit_extra(table: Table, sheet: ScoreSheet, deal: Deal, form: DealForm | No
 @require_http_methods(["GET", "POST"])
 def deal_edit_view(request: HttpRequest, pk: int, deal: int) -> HttpResponse:
     table, actor = access.table_for(request, pk, write=True)
-    if table.signed_at is not None and not actor.admin:
-        # Signed by everybody: the table screen says the list is locked (the service would
-        # refuse the save; a scorer who typed this address is not handed the form first).
+    if request.method != "POST" and table.signed_at is not None and not actor.admin:
+        # Signed by everybody: the table screen says the list is locked. A scorer who typed
+        # this address is not handed the form first; a form opened before the last signature
+        # is refused by the service, with its message, when it is sent.
         return redirect("scoring:table", pk=table.pk)
     table = _full(table)
     the_deal = access.deal_for(request, table, deal)

@@ -72,8 +72,11 @@ def test_the_edit_address_of_a_signed_list_sends_a_scorer_to_the_locked_screen()
     version = Table.objects.get(pk=table.pk).version
 
     for client in (scorer, code_client(table)):
-        for answer in (client.get(edit), client.post(edit, {"reason": "typo"})):
-            assert answer.status_code == 302
-            assert answer["Location"] == reverse("scoring:table", args=[table.pk])
+        answer = client.get(edit)
+        assert answer.status_code == 302
+        assert answer["Location"] == reverse("scoring:table", args=[table.pk])
+        # a form opened before the last signature: refused, with the reason said
+        # (test_signing_pages checks the message)
+        assert client.post(edit, {"reason": "typo"}).status_code == 422
     assert Table.objects.get(pk=table.pk).version == version
     assert member(table, "admin").get(edit).status_code == 200  # the director's path
