@@ -73,6 +73,32 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
 
 
 
+# ---------------------------------------------------------------- the PostgreSQL run
+
+def uses_the_database(item: pytest.Item) -> bool:
+    """Whether a test reaches the run's database or cache server: pytest-django's database
+    (the ``django_db`` mark, or a fixture that gives access: ``db``, ``live_server`` …, also
+    through a fixture of ours such as ``table``), or the mark ``servers`` (a test that reaches
+    them its own way: which database ran, /healthz, two gunicorns on the run's Redis, the
+    cache outages)."""
+    return bool(item.get_closest_marker("django_db") or item.get_closest_marker("servers")
+                or set(DB_FIXTURES_FIRST) & set(getattr(item, "fixturenames", ())))
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On a database other than SQLite (make test's second run: PostgreSQL and Redis) only
+    the tests that use them run: a test that touches neither (the pure engine, the draw, the
+    layout, a management command's parsing …) would only repeat what the SQLite run showed.
+    ``--all-tests`` runs every one of them anyway."""
+    if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3") or config.getoption(
+            "all_tests", default=False):
+        return
+    kept = [item for item in items if uses_the_database(item)]
+    if len(kept) < len(items):
+        config.hook.pytest_deselected(items=[i for i in items if not uses_the_database(i)])
+        items[:] = kept
+
 
 # ---------------------------------------------------------------- the shared cache
 
