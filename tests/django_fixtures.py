@@ -12,6 +12,7 @@ import asyncio
 import os
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -98,6 +99,24 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if len(kept) < len(items):
         config.hook.pytest_deselected(items=[i for i in items if not uses_the_database(i)])
         items[:] = kept
+
+
+# ---------------------------------------------------------------- data built once a module
+
+@contextmanager
+def kept_for_the_module(django_db_blocker: Any) -> Iterator[None]:
+    """For a module-scoped fixture that builds what several of a module's tests read (a
+    1,001-player tournament costs seconds to register through the services): it is built
+    inside a transaction that stays open while the module's tests run and is rolled back
+    after them. Each test (``django_db``, not transactional) runs in a savepoint inside it,
+    so what a test changes is gone for the next, as with data of its own; nothing of it
+    outlives the module. Only for modules without ``transactional_db`` or ``live_server``
+    tests (their flush would not see the open transaction's rows)."""
+    from django.db import transaction
+
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield
+        transaction.set_rollback(True)
 
 
 # ---------------------------------------------------------------- the shared cache
