@@ -167,14 +167,13 @@ def test_the_desks_queries_do_not_grow_with_the_field(
 
 
 def test_the_board_at_1001_players_one_progress_line_and_find_me(
-        client: Client, django_assert_max_num_queries: Any,
-        field_of_1001: tuple[Club, Tournament]) -> None:
+        client: Client, django_assert_max_num_queries: Any) -> None:
     """Issue 24, item 3: the board of 1,001 players folds its 251 tables into one line (the
     TV page shows no box at all), carries every start number for "find me", and a find
     without JavaScript is answered from the board already rendered: no query, no render."""
     from unittest import mock
 
-    _club, t = field_of_1001
+    t = big_tournament(make_club(), 1001)  # its own: the find's no-query answer is timed
     key = t.board_key
     line = "Serie 1: 0 von 251 Tischen fertig · 251 spielen"
     tv = client.get(reverse("scoring:board-tv-fragment", args=[key])).content.decode()
