@@ -3,7 +3,7 @@
 #   make serve  the production way: DEBUG=0, gunicorn and WhiteNoise on 127.0.0.1:8000
 #   make test   install, ruff, mypy (strict, every package), Django checks, the whole pytest
 #               suite on SQLite, then the database tests again on a throwaway PostgreSQL server
-#               with a throwaway Redis (the tests but the browser's on TEST_WORKERS processes)
+#               with a throwaway Redis (those that use a database; on TEST_WORKERS processes)
 #   make test-engine  the scoring engine's tests alone, without Django: seconds
 #   make bench  run every bench/*.py
 #   make docs   the documentation (docs/) as a static site in docs/_build/html; warnings fail
@@ -142,17 +142,17 @@ lint: install
 check: install
 	$(PY) manage.py check
 
-# The tests but the browser's run on TEST_WORKERS processes (pytest-xdist; each has a test
-# database of its own, and on Redis a database of its own: tests/django_fixtures.py), handed
-# out one at a time (worksteal) so that the few long ones (the 1,001-player day) do not hold
-# up the rest. The browser tests then run in one process: one Chromium and one live server at
-# a time keep their waits what they were measured at. Each run ends with its ten longest
-# tests: where the time goes.
+# The tests run on TEST_WORKERS processes (pytest-xdist; each has a test database of its own,
+# and on Redis a database of its own: tests/django_fixtures.py), handed out one at a time
+# (worksteal) so that the few long ones (the 1,001-player day) do not hold up the rest: first
+# all but the browser's, then the browser's, each process with a live server and a Chromium
+# of its own (pytest-django's live_server is per process, on a free port). Each run ends with
+# its twenty longest tests: where the time goes.
 TEST_WORKERS ?= 2
-XDIST := -n $(TEST_WORKERS) --dist worksteal --durations=10
+XDIST := -n $(TEST_WORKERS) --dist worksteal --durations=20
 pytest: install
 	$(PY) -m pytest -m "not browser" $(XDIST)
-	$(PY) -m pytest -m browser --durations=10
+	$(PY) -m pytest -m browser $(XDIST)
 
 # The pure engine's tests need no Django (tests/conftest.py loads the Django fixtures only
 # with pytest-django on), no database, no browser and no static files: only the packages.
@@ -165,14 +165,15 @@ test-engine: $(STAMP)
 # missing, starts a throwaway cluster, sets DATABASE_URL, and always stops and removes the
 # cluster; scripts/redis-test-server does the same for a Redis server and CACHE_URL. The
 # first run (make pytest) had SQLite with the cache in the database. The browser tests ran
-# on SQLite already; they test the pages, not the database. Nor are the tests that touch
-# no database and no cache run again (DB_FREE: the pure engine, the import layers, the draw,
-# the stylesheets, the test tree's layout, the secrets scan): they ran on the SQLite run.
-DB_FREE := tests/engine tests/test_architecture.py tests/test_draw.py tests/test_stylesheets.py \
-	tests/test_layout.py tests/test_secrets.py
+# on SQLite already; they test the pages, not the database. Nor does a test run again that
+# uses neither database nor cache (the pure engine, the draw, the layout, the commands'
+# parsing …): on a database other than SQLite tests/django_fixtures.py leaves out every test
+# without pytest-django's database (a django_db mark, db, live_server …) or the mark
+# ``servers``; they ran on the SQLite run (tests/engine, none of which does, is not even
+# collected).
 pytest-postgres: install
 	scripts/pg-test-server scripts/redis-test-server $(PY) -m pytest -m "not browser" $(XDIST) \
-		$(addprefix --ignore=,$(DB_FREE))
+		--ignore=tests/engine
 
 # Each benchmark is a standalone script (bench/_*.py are their shared helpers, not run);
 # bench/ may be empty or missing. Every script runs, also after one has failed (a missed

@@ -3,7 +3,8 @@
 1. The draw of 1,000 players into 250 tables for 3 series (target < 1 s), the later series
    drawn against repeated opponents; baselines in the same run: the same seating by a plain
    shuffle (no search), the least any draw costs, and the search before it planned the later
-   series too (tests/draw_before.py: one series at a time).
+   series too (one series at a time: its figures recorded for seeds 0..9 in
+   tests/draw_recorded.json, the draw itself removed).
    With --fields: the repeated pairs of smaller fields (16 over 4 …), now and before.
 2. With --board: the public live board over HTTP (bench/_board.py): gunicorn as make serve
    runs it (3 sync workers, DEBUG=0) on a throwaway database with a 1,000-player tournament;
@@ -33,6 +34,7 @@ Run: .venv/bin/python bench/tournament.py [--runs N] [--fields] [--pages] [--boa
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import statistics
@@ -50,9 +52,19 @@ from scoring.draw.preisskat import (  # noqa: E402
     table_sizes,
     tournament,
 )
-from tests import draw_before, draw_unfair  # noqa: E402
 
 PLAYERS, SERIES = 1000, 3
+# What the draws before did (the search one series at a time; the draw before the 3-table
+# fairness cost), run once on seeds 0..9 and recorded; their code is gone.
+RECORDED = json.loads((Path(__file__).resolve().parents[1] / "tests" / "draw_recorded.json")
+                      .read_text(encoding="utf-8"))
+RECORDED_SEEDS = RECORDED["bench_seeds"]
+
+
+def recorded(kind: str, field: str, figure: str, runs: int) -> list[int]:
+    """The draw before's figures of seeds 0..runs-1 (at most the recorded ones)."""
+    figures: list[int] = RECORDED[kind][field][figure][:runs]
+    return figures
 DRAW_TARGET_S = 1.0
 
 
@@ -75,7 +87,6 @@ def shuffled(players: int, series: int, seed: int) -> list[list[list[int]]]:
 def bench_draw(runs: int) -> bool:
     print(f"Seat draw: {PLAYERS} players, {len(table_sizes(PLAYERS))} tables, {SERIES} series")
     times, base, repeats, base_repeats = [], [], 0, 0
-    old, old_repeats = [], 0
     for seed in range(runs):
         start = time.perf_counter()
         drawn = tournament(PLAYERS, SERIES, seed)
@@ -85,16 +96,15 @@ def bench_draw(runs: int) -> bool:
         base.append(time.perf_counter() - start)
         repeats += sum(repeated_pairs(drawn[k], drawn[:k]) for k in range(1, SERIES))
         base_repeats += sum(repeated_pairs(plain[k], plain[:k]) for k in range(1, SERIES))
-        start = time.perf_counter()
-        before = draw_before.tournament(PLAYERS, SERIES, seed)
-        old.append(time.perf_counter() - start)
-        old_repeats += sum(repeated_pairs(before[k], before[:k]) for k in range(1, SERIES))
+    old = recorded("bench_before", f"{PLAYERS}x{SERIES}", "ms", runs)
+    old_repeats = sum(recorded("bench_before", f"{PLAYERS}x{SERIES}", "repeats", runs))
     print(f"  draw against repeats   median {statistics.median(times) * 1000:7.1f} ms   "
           f"max {max(times) * 1000:7.1f} ms   repeated pairs {repeats} over {runs} draws")
     print(f"  baseline: plain shuffle median {statistics.median(base) * 1000:7.1f} ms   "
           f"max {max(base) * 1000:7.1f} ms   repeated pairs {base_repeats} over {runs} draws")
-    print(f"  before: series by series median {statistics.median(old) * 1000:6.1f} ms   "
-          f"max {max(old) * 1000:7.1f} ms   repeated pairs {old_repeats} over {runs} draws")
+    print(f"  before: series by series median {statistics.median(old):6.1f} ms   "
+          f"max {max(old):7.1f} ms   repeated pairs {old_repeats} over {len(old)} draws "
+          "(recorded)")
     ok = max(times) < DRAW_TARGET_S
     print(f"  target < {DRAW_TARGET_S:.0f} s: {'met' if ok else 'MISSED'}")
     return ok
@@ -107,14 +117,14 @@ FIELDS = [(9, 4), (12, 3), (13, 2), (14, 4), (15, 4), (16, 4), (16, 5), (20, 3),
 def bench_fields(runs: int) -> None:
     """Repeated pairs in all (least – most over the seeds) of smaller fields, now and
     before; 12 over 3 cannot go below 9 (3 in series 2, 6 in series 3)."""
-    print(f"Repeated pairs over {runs} seeds (least–most), now | before")
+    print(f"Repeated pairs over {runs} seeds (least–most), now | before "
+          f"(recorded, seeds 0..{min(runs, RECORDED_SEEDS) - 1})")
     for players, series in FIELDS:
-        now, then = [], []
+        now = []
         for seed in range(runs):
             drawn = tournament(players, series, seed)
-            before = draw_before.tournament(players, series, seed)
             now.append(sum(repeated_pairs(drawn[k], drawn[:k]) for k in range(1, series)))
-            then.append(sum(repeated_pairs(before[k], before[:k]) for k in range(1, series)))
+        then = recorded("bench_before", f"{players}x{series}", "repeats", runs)
         print(f"  {players:3d} players, {series} series: {min(now):2d}–{max(now):<2d} | "
               f"{min(then):2d}–{max(then):<2d}")
 
@@ -263,21 +273,21 @@ def three_spread(result: list[list[list[int]]], players: int) -> int:
 def bench_fairness(runs: int, series: int = 3) -> bool:
     """The draw's fairness: max − min 3-table series per player (worst over the seeds; 1 is
     as even as the numbers allow), repeated pairs, and the draw's time, now | before the
-    fairness cost (tests/draw_unfair.py)."""
+    fairness cost (recorded for seeds 0..9 in tests/draw_recorded.json)."""
     print(f"3-table fairness over {series} series, {runs} seeds: max − min (worst), "
-          f"repeated pairs, draw time median/max — now | before")
+          f"repeated pairs, draw time median/max — now | before (recorded, seeds "
+          f"0..{min(runs, RECORDED_SEEDS) - 1})")
     ok = True
     for players in FAIRNESS_FIELDS:
-        spreads, old_spreads, times, reps, old_reps = [], [], [], 0, 0
+        spreads, times, reps = [], [], 0
         for seed in range(runs):
             start = time.perf_counter()
             drawn = tournament(players, series, seed)
             times.append(time.perf_counter() - start)
-            before = draw_unfair.tournament(players, series, seed)
             spreads.append(three_spread(drawn, players))
-            old_spreads.append(three_spread(before, players))
             reps += sum(repeated_pairs(drawn[k], drawn[:k]) for k in range(1, series))
-            old_reps += sum(repeated_pairs(before[k], before[:k]) for k in range(1, series))
+        old_spreads = recorded("bench_unfair", f"{players}x{series}", "spread", runs)
+        old_reps = sum(recorded("bench_unfair", f"{players}x{series}", "repeats", runs))
         print(f"  {players:5d} players: max − min {max(spreads)} | {max(old_spreads)}   "
               f"repeats {reps} | {old_reps}   "
               f"{statistics.median(times) * 1000:7.1f} / {max(times) * 1000:7.1f} ms")

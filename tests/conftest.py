@@ -38,6 +38,12 @@ def screenshot_dir() -> Path:
     return SCREENSHOTS
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--all-tests", action="store_true", help=(
+        "on PostgreSQL, also the tests that use no database (tests/django_fixtures.py "
+        "leaves them out there: they ran on SQLite)"))
+
+
 def pytest_configure(config: pytest.Config) -> None:
     if config.pluginmanager.has_plugin("django"):
         config.pluginmanager.import_plugin("tests.django_fixtures")

@@ -12,6 +12,7 @@ import asyncio
 import os
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -72,6 +73,50 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
             _put_loop_aside()
 
 
+
+# ---------------------------------------------------------------- the PostgreSQL run
+
+def uses_the_database(item: pytest.Item) -> bool:
+    """Whether a test reaches the run's database or cache server: pytest-django's database
+    (the ``django_db`` mark, or a fixture that gives access: ``db``, ``live_server`` …, also
+    through a fixture of ours such as ``table``), or the mark ``servers`` (a test that reaches
+    them its own way: which database ran, /healthz, two gunicorns on the run's Redis, the
+    cache outages)."""
+    return bool(item.get_closest_marker("django_db") or item.get_closest_marker("servers")
+                or set(DB_FIXTURES_FIRST) & set(getattr(item, "fixturenames", ())))
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On a database other than SQLite (make test's second run: PostgreSQL and Redis) only
+    the tests that use them run: a test that touches neither (the pure engine, the draw, the
+    layout, a management command's parsing …) would only repeat what the SQLite run showed.
+    ``--all-tests`` runs every one of them anyway."""
+    if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3") or config.getoption(
+            "all_tests", default=False):
+        return
+    kept = [item for item in items if uses_the_database(item)]
+    if len(kept) < len(items):
+        config.hook.pytest_deselected(items=[i for i in items if not uses_the_database(i)])
+        items[:] = kept
+
+
+# ---------------------------------------------------------------- data built once a module
+
+@contextmanager
+def kept_for_the_module(django_db_blocker: Any) -> Iterator[None]:
+    """For a module-scoped fixture that builds what several of a module's tests read (a
+    1,001-player tournament costs seconds to register through the services): it is built
+    inside a transaction that stays open while the module's tests run and is rolled back
+    after them. Each test (``django_db``, not transactional) runs in a savepoint inside it,
+    so what a test changes is gone for the next, as with data of its own; nothing of it
+    outlives the module. Only for modules without ``transactional_db`` or ``live_server``
+    tests (their flush would not see the open transaction's rows)."""
+    from django.db import transaction
+
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield
+        transaction.set_rollback(True)
 
 
 # ---------------------------------------------------------------- the shared cache

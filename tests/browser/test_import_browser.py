@@ -103,6 +103,20 @@ def test_delete_an_evening_from_its_page(page: Any, live_server: Any,
     page.screenshot(path=str(screenshot_dir / "club-log.png"), full_page=True)
 
 
+def deep_note(text: str, placeholder: str, depth: int) -> str:
+    """``text`` (JSON written with indent=2) with ``placeholder`` replaced by "tief" nested
+    ``depth`` lists deep, indented as json.dumps(indent=2) would: written without recursion,
+    which at 950 levels reaches Python's recursion limit sooner or later depending on the
+    stack below the test (deeper in a pytest-xdist worker)."""
+    at = text.index(placeholder)
+    line = text[text.rindex("\n", 0, at) + 1:at]  # '    "note": '
+    base = len(line) - len(line.lstrip())
+    opened = "[" + "".join("\n" + " " * (base + 2 * k) + "[" for k in range(1, depth))
+    leaf = "\n" + " " * (base + 2 * depth) + '"tief"'
+    closed = "".join("\n" + " " * (base + 2 * k) + "]" for k in range(depth - 1, -1, -1))
+    return text[:at] + opened + leaf + closed + text[at + len(placeholder):]
+
+
 @pytest.mark.browser_context_args(viewport={"width": 390, "height": 844})
 def test_a_refused_file_is_named_in_german_at_phone_width(
         page: Any, live_server: Any, screenshot_dir: Path, tmp_path: Path) -> None:
@@ -112,11 +126,8 @@ def test_a_refused_file_is_named_in_german_at_phone_width(
     club = build_club()
     doc = evening_export(evening_of(club))
     doc["name"] = "Tiefe Notiz"
-    note: Any = "tief"
-    for _ in range(950):
-        note = [note]
-    doc["tables"][0]["deals"][2]["note"] = note
-    text = json.dumps(doc, ensure_ascii=False, indent=2)
+    doc["tables"][0]["deals"][2]["note"] = "__NOTE__"
+    text = deep_note(json.dumps(doc, ensure_ascii=False, indent=2), '"__NOTE__"', 950)
     note_at = text[:text.index('"note"')].count("\n") + 1  # the line of the note's key
     broken = tmp_path / "tiefe-notiz.json"
     broken.write_text(text, encoding="utf-8")

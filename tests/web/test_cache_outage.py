@@ -20,6 +20,10 @@ from skatclub.cache import ResilientRedisCache
 
 from .factories import make_club, make_table, make_user
 
+# Uses the run's database or cache server without pytest-django's database fixtures:
+# run again on the PostgreSQL + Redis run (tests/django_fixtures.py).
+pytestmark = pytest.mark.servers
+
 GONE = "redis://127.0.0.1:1/0"  # nobody listens on port 1
 
 

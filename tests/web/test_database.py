@@ -23,6 +23,10 @@ from scoring.writes.services import Actor, StaleTable, deal_record
 
 from .factories import make_club, make_table, won
 
+# Uses the run's database or cache server without pytest-django's database fixtures:
+# run again on the PostgreSQL + Redis run (tests/django_fixtures.py).
+pytestmark = pytest.mark.servers
+
 ME = Actor(None, "test")
 on_postgres = pytest.mark.skipif(
     connection.vendor != "postgresql", reason="needs two connections to one database server")

@@ -10,6 +10,7 @@ a reason)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -22,6 +23,7 @@ from scoring.models import Club, Player, Seat, Tournament
 from scoring.pdf.tournament import surname_key
 from scoring.views import board
 from scoring.writes import tournament as tw
+from tests.django_fixtures import kept_for_the_module
 
 from .factories import make_club, make_user
 from .pdfs import needs_poppler, text
@@ -63,6 +65,16 @@ def second_series(club: Club, players: int) -> Tournament:
     return t
 
 
+@pytest.fixture(scope="module")
+def second_of_1001(django_db_setup: None,
+                   django_db_blocker: Any) -> Iterator[tuple[Club, Tournament]]:
+    """second_series of 1,001 players, built once for the module's tests: each test's
+    changes are rolled back (tests/django_fixtures.py)."""
+    with kept_for_the_module(django_db_blocker):
+        club = make_club("tausend", "Skatclub Tausend")  # its players' surname: no LAST
+        yield club, second_series(club, 1001)
+
+
 def drawn(t: Tournament, series: int) -> dict[int, tuple[int, int, int]]:
     """player id -> (series, table, seat) as the draw's Seat rows say."""
     return {player: (series, table, position + 1) for player, table, position in
@@ -70,9 +82,9 @@ def drawn(t: Tournament, series: int) -> dict[int, tuple[int, int, int]]:
             .values_list("player_id", "table__number", "position")}
 
 
-def test_1001_personal_pages_the_desk_the_pdf_and_the_account(client: Client) -> None:
-    club = make_club()
-    t = second_series(club, 1001)
+def test_1001_personal_pages_the_desk_the_pdf_and_the_account(
+        client: Client, second_of_1001: tuple[Club, Tournament]) -> None:
+    club, t = second_of_1001
     seats = drawn(t, 2)
     assert len(seats) == 1001
     wrong = {}
@@ -113,9 +125,9 @@ def test_1001_personal_pages_the_desk_the_pdf_and_the_account(client: Client) ->
 
 
 @needs_poppler
-def test_the_seat_list_pdf_of_1001_is_sorted_by_surname(client: Client) -> None:
-    club = make_club()
-    t = second_series(club, 1001)
+def test_the_seat_list_pdf_of_1001_is_sorted_by_surname(
+        client: Client, second_of_1001: tuple[Club, Tournament]) -> None:
+    club, t = second_of_1001
     client.force_login(make_user(club, "admin"))
     pdf = client.get(reverse("scoring:tournament-seats-pdf", args=[t.pk, 2]))
     assert pdf.status_code == 200
@@ -139,8 +151,10 @@ def test_the_seat_list_pdf_of_1001_is_sorted_by_surname(client: Client) -> None:
 
 @pytest.mark.parametrize("players", [41, 1001])
 def test_the_personal_page_costs_the_same_queries_at_41_and_1001(
-        client: Client, django_assert_max_num_queries: Any, players: int) -> None:
-    t = second_series(make_club(), players)
+        client: Client, django_assert_max_num_queries: Any, players: int,
+        request: pytest.FixtureRequest) -> None:
+    t = (request.getfixturevalue("second_of_1001")[1] if players == 1001
+         else second_series(make_club(), players))
     entrant = t.entrants.get(number=players // 2)
     url = reverse("scoring:seat-key", args=[entrant.seat_key])
     with django_assert_max_num_queries(SEAT_QUERIES):  # cold: the ranking computed once

@@ -14,6 +14,10 @@ from django.test import Client, override_settings
 
 from .test_production import PRODUCTION, manage
 
+# Uses the run's database or cache server without pytest-django's database fixtures:
+# run again on the PostgreSQL + Redis run (tests/django_fixtures.py).
+pytestmark = pytest.mark.servers
+
 OPS = pytest.mark.urls("tests.web.ops_urls")
 PROXY = "127.0.0.1"
 CLIENT = "198.51.100.7"

@@ -18,7 +18,7 @@ import pytest
 
 from .servers import ROOT, Browser, Server, environment, gunicorn, manage, without_tokens
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.servers]
 PASSWORD = "pw-for-tests-only"
 LIMIT = 4  # LOGIN_FREE_FAILURES for these servers (then a wait of LOGIN_DELAY)
 

@@ -6,6 +6,7 @@ players as at 1,001; bad input gets the last page or nobody found, never a 500."
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -16,6 +17,7 @@ from django.urls import reverse
 
 from scoring.models import Tournament
 from scoring.writes import tournament as tw
+from tests.django_fixtures import kept_for_the_module
 
 from .factories import make_club, make_user
 from .test_tournament_scale import big_tournament
@@ -41,6 +43,21 @@ def played(players: int, slug: str) -> tuple[Tournament, Client, Any]:
     return t, client, member
 
 
+@pytest.fixture(scope="module")
+def gross(django_db_setup: None, django_db_blocker: Any) -> Iterator[tuple[Tournament, Any]]:
+    """The 1,001-player tournament with series 1 played, built once for the module's tests
+    (each test's changes are rolled back): (tournament, a member who does not play)."""
+    with kept_for_the_module(django_db_blocker):
+        t, _client, member = played(1001, "gross")
+        yield t, member
+
+
+def signed_in(user: Any) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
 def queries(client: Client, url: str) -> int:
     client.get(url)
     with CaptureQueriesContext(connection) as captured:
@@ -48,9 +65,11 @@ def queries(client: Client, url: str) -> int:
     return len(captured)
 
 
-def test_the_ranking_of_1001_players_is_paged_and_searchable() -> None:
+def test_the_ranking_of_1001_players_is_paged_and_searchable(
+        gross: tuple[Tournament, Any]) -> None:
     small, small_client, _ = played(41, "klein")
-    t, client, member = played(1001, "gross")
+    t, member = gross
+    client = signed_in(member)
     results = reverse("scoring:tournament-results", args=[t.pk])
     page = client.get(results)
     html = page.content.decode()
@@ -92,8 +111,9 @@ def test_my_place_leads_to_the_page_with_my_row() -> None:
     assert f'<tr id="place-{entrant.number}" class="me">' in target
 
 
-def test_my_place_on_page_21_of_1001() -> None:
-    t, client, member = played(1001, "gross")
+def test_my_place_on_page_21_of_1001(gross: tuple[Tournament, Any]) -> None:
+    t, member = gross
+    client = signed_in(member)
     results = reverse("scoring:tournament-results", args=[t.pk])
     rows = client.get(results + "?page=21").content.decode()
     entrant = t.entrants.get(number=int(_places(rows)[0]))

@@ -8,6 +8,7 @@ paged (50 a page) and searchable, its series folded to counts."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any
 
@@ -22,6 +23,7 @@ from scoring.presets import PRESETS
 from scoring.views import board
 from scoring.writes import signup
 from scoring.writes import tournament as tw
+from tests.django_fixtures import kept_for_the_module
 
 from .factories import make_club, make_user
 
@@ -81,6 +83,16 @@ def tournament_urls(t: Tournament) -> list[str]:
     ]
 
 
+@pytest.fixture(scope="module")
+def field_of_1001(django_db_setup: None,
+                  django_db_blocker: Any) -> Iterator[tuple[Club, Tournament]]:
+    """The 1,001-player tournament (big_tournament), registered once for the module's tests:
+    each test's changes to it are rolled back (tests/django_fixtures.py)."""
+    with kept_for_the_module(django_db_blocker):
+        club = make_club("gross", "Skatclub Gross")
+        yield club, big_tournament(club, 1001)
+
+
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> None:
     cache.clear()
@@ -89,10 +101,10 @@ def _fresh_cache() -> None:
 
 
 def test_every_page_of_a_1001_player_tournament_answers(
-        client: Client, django_assert_max_num_queries: Any) -> None:
-    club = make_club()
+        client: Client, django_assert_max_num_queries: Any,
+        field_of_1001: tuple[Club, Tournament]) -> None:
+    club, t = field_of_1001
     admin = make_user(club, "admin")
-    t = big_tournament(club, 1001)
     assert Table.objects.filter(evening=t.evening, series=1).count() == 251
     client.force_login(admin)
     failed = {}
@@ -161,7 +173,7 @@ def test_the_board_at_1001_players_one_progress_line_and_find_me(
     without JavaScript is answered from the board already rendered: no query, no render."""
     from unittest import mock
 
-    t = big_tournament(make_club(), 1001)
+    t = big_tournament(make_club(), 1001)  # its own: the find's no-query answer is timed
     key = t.board_key
     line = "Serie 1: 0 von 251 Tischen fertig · 251 spielen"
     tv = client.get(reverse("scoring:board-tv-fragment", args=[key])).content.decode()
@@ -180,7 +192,7 @@ def test_the_board_at_1001_players_one_progress_line_and_find_me(
     assert named["Location"] == f"{url}?find=spieler+0123&at=123#p123"
     assert "100 gefunden:" in several.content.decode()
 def test_the_three_pdfs_of_1001_players_render_once_and_hold_everybody(
-        client: Client, screenshot_dir: Any) -> None:
+        client: Client, screenshot_dir: Any, field_of_1001: tuple[Club, Tournament]) -> None:
     """Issue 24, item 6: the ranking, the seat list and the table cards of 1,001 players,
     rendered by WeasyPrint (the grids of scoring/pdf/tournament.py), then served from the
     shared cache; page 1 of each saved as PNG under screenshots/ to be looked at."""
@@ -191,8 +203,7 @@ def test_the_three_pdfs_of_1001_players_render_once_and_hold_everybody(
 
     if shutil.which("pdftotext") is None:
         pytest.skip("poppler-utils missing")
-    club = make_club()
-    t = big_tournament(club, 1001)
+    club, t = field_of_1001
     client.force_login(make_user(club, "admin"))
     urls = {
         "ranking": reverse("scoring:tournament-results-pdf", args=[t.pk]),
@@ -220,7 +231,8 @@ def test_the_three_pdfs_of_1001_players_render_once_and_hold_everybody(
     assert pages(pdfs["cards"]) == 126  # 251 cards, two to a sheet
     assert "Tisch 251" in text(pdfs["cards"], 126)
 def test_the_directors_cockpit_of_1001_players(
-        client: Client, django_assert_max_num_queries: Any) -> None:
+        client: Client, django_assert_max_num_queries: Any,
+        field_of_1001: tuple[Club, Tournament]) -> None:
     """Issue 24, item 5: the cockpit of series 1 (251 tables) is one compact page in the same
     number of queries as at 13 players, its polled part too; every table's version poll
     carries the message in one query still."""
@@ -229,8 +241,7 @@ def test_the_directors_cockpit_of_1001_players(
 
     from .test_cockpit import COCKPIT_QUERIES
 
-    club = make_club()
-    t = big_tournament(club, 1001)
+    club, t = field_of_1001
     cw.series_start(tournament=t, series=1)
     cw.notice_send(tournament=t, text="Serie 2 beginnt um 15:30")
     client.force_login(make_user(club, "admin"))
@@ -261,14 +272,18 @@ RESULTS_QUERIES = 20  # the results page with every prize list, the same at 41 a
 
 @pytest.mark.parametrize("players", [41, 1001])
 def test_the_prize_lists_and_the_unpaid_warning_at_1001_players(
-        client: Client, django_assert_max_num_queries: Any, players: int) -> None:
+        client: Client, django_assert_max_num_queries: Any, players: int,
+        request: pytest.FixtureRequest) -> None:
     """Issue 24 item 4: the category, team and tandem prize lists on the results page, its
     PDF and CSVs, and the desk's unpaid warning (half the field has not paid), in a bounded
     number of queries whatever the field."""
     from scoring.writes import preisskat
 
-    club = make_club()
-    t = big_tournament(club, players)
+    if players == 1001:
+        club, t = request.getfixturevalue("field_of_1001")
+    else:
+        club = make_club()
+        t = big_tournament(club, players)
     preisskat.tournament_list_prizes(tournament=t, list_prizes={
         "categories": {"Damen": ["20.00", "10%"]}, "team": ["50%", "25%"]})
     client.force_login(make_user(club, "admin"))
