@@ -106,13 +106,18 @@ def parse_body(request: HttpRequest) -> dict[str, Any]:
             body["deal_request_id"] = _uuid(data.get("deal_request_id"), "deal_request_id")
         else:
             raise Malformed("deal", _("No such deal at this table."))
-        reason = data.get("reason", "")
-        if not isinstance(reason, str):
-            raise Malformed("reason", _("Say why the deal is changed."))
-        if len(reason) > 500:
-            raise Malformed("reason", _("The reason is too long (at most 500 characters)."))
-        body["reason"] = reason
+        body["reason"] = _reason(data)
     return body
+
+
+def _reason(data: dict[str, Any]) -> str:
+    """The reason a change or a drop gives, as sent (at most 500 characters)."""
+    reason = data.get("reason", "")
+    if not isinstance(reason, str):
+        raise Malformed("reason", _("Say why the deal is changed."))
+    if len(reason) > 500:
+        raise Malformed("reason", _("The reason is too long (at most 500 characters)."))
+    return reason
 
 
 def _drop_body(data: dict[str, Any], body: dict[str, Any]) -> dict[str, Any]:
@@ -127,11 +132,7 @@ def _drop_body(data: dict[str, Any], body: dict[str, Any]) -> dict[str, Any]:
     if deal is not None and (not isinstance(deal, int) or isinstance(deal, bool)
                              or not 0 < deal < 2**31):
         raise Malformed("deal", _("No such deal at this table."))
-    reason = data.get("reason", "")
-    if not isinstance(reason, str):
-        raise Malformed("reason", _("Say why the deal is changed."))
-    if len(reason) > 500:
-        raise Malformed("reason", _("The reason is too long (at most 500 characters)."))
+    reason = _reason(data)
     body["dropped"] = {"op": dropped["op"],
                        "request_id": _uuid(dropped.get("request_id"), "dropped"),
                        "record": record, "deal": deal}
