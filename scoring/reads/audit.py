@@ -11,9 +11,9 @@ from django.db.models import QuerySet
 from scoring.models import AuditEntry, Deal, Evening, Seat, Table
 
 # What a deal's audit entry appends to its actor when the change came through the offline
-# sync (writes.table_ops._audit, Actor.offline): the audit log has no field of its own for the
-# way a change came (issue 36 asks for no model change), and the actor is free text that
-# the pages read through ``actor_and_offline``. "offline" is the same word in German.
+# sync (writes.table_ops._audit): the audit log has no field of its own for the way a change
+# came (issue 36 asks for no model change), and the actor is free text that the pages read
+# through ``actor_and_offline``. "offline" is the same word in German.
 OFFLINE_MARK = " (offline)"
 
 

@@ -112,11 +112,10 @@ def _sender(request: HttpRequest, pk: int) -> tuple[Table, Actor, bool] | JsonRe
     if table is None:
         return _forbidden(404)
     member = access.member_of(request, table, table.evening.club)
-    code_actor = Actor(None, _("table code, table %(number)d") % {"number": table.number},
-                       offline=True)  # the audit log marks what came this way (issue 36)
+    code_actor = Actor(None, _("table code, table %(number)d") % {"number": table.number})
     if member is not None and member.can_score:
         return table, Actor(request.user, request.user.get_username(),
-                            admin=member.role == Membership.Role.ADMIN, offline=True), False
+                            admin=member.role == Membership.Role.ADMIN), False
     if access.has_grant(request, table):
         return table, code_actor, False
     if once_granted(request, table):

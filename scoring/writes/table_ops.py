@@ -61,9 +61,6 @@ class Actor:
     # A club admin of the table's club (the tournament director is one): the only one who
     # may change a list after every player has signed it, with a reason (issue 23).
     admin: bool = False
-    # The change came through the offline sync (views/sync.py): its deal's audit entry says
-    # so (reads.audit.OFFLINE_MARK on the actor), a form's save does not (issue 36).
-    offline: bool = False
 
     @property
     def user_or_none(self) -> Any:
@@ -185,9 +182,12 @@ def clear_signatures(table: Table, actor: Actor, reason: str, *, locked: bool) -
 
 
 def _audit(deal: Deal, action: str, actor: Actor, before: Any, after: Any, reason: str,
-           request_id: uuid.UUID | None = None, version: int | None = None) -> None:
+           request_id: uuid.UUID | None = None, version: int | None = None, *,
+           offline: bool = False) -> None:
+    """The deal's audit entry; ``offline``: the change came through the offline sync, which
+    the entry says by a mark on its actor (reads.audit.OFFLINE_MARK: no field of its own)."""
     table = deal.table
-    label = (actor.label[:150 - len(OFFLINE_MARK)] + OFFLINE_MARK if actor.offline
+    label = (actor.label[:150 - len(OFFLINE_MARK)] + OFFLINE_MARK if offline
              else actor.label[:150])
     AuditEntry.objects.create(
         evening_id=table.evening_id, table=table, deal=deal, action=action,
@@ -630,7 +630,7 @@ def _append(op: TableOp, version: int) -> Stored:
                                request_id=op.request_id)
     _keep_scores(table, result)
     _audit(deal, AuditEntry.Action.CREATE, op.actor, None, record, "", op.request_id,
-           version)
+           version, offline=op.via == SYNC)
     return Stored(deal.pk, deal.position, None, version)
 
 
@@ -648,7 +648,7 @@ def _change(op: TableOp, deal: Deal, version: int) -> Stored:
     deal.table = table
     _keep_scores(table, result)
     _audit(deal, _ACTION[op.kind], op.actor, before, record, op.reason.strip(),
-           op.request_id, version)
+           op.request_id, version, offline=op.via == SYNC)
     return Stored(deal.pk, deal.position, None, version)
 
 
