@@ -164,14 +164,49 @@ def site_url_of_live_server(request: pytest.FixtureRequest) -> None:
         settings.SITE_URL = request.getfixturevalue("live_server").url
 
 
+# The offline engine's worker script (the Pyodide runtime it starts): every table screen starts
+# it as it opens, so that the table can go on without the network.
+ENGINE_WORKER = "**/js/skat-engine-worker*.js"
+
+
+def uses_the_engine(request: pytest.FixtureRequest) -> bool:
+    return any(request.node.get_closest_marker(name) for name in ("engine", "service_workers"))
+
+
 @pytest.fixture
-def contexts(browser: Any, browser_context_args: dict[str, Any]) -> Iterator[Any]:
-    """Browser contexts made on demand (``contexts(locale=…)``), each closed at the end: a
-    browser test with two people at once (an invitation, a registration)."""
+def new_context(new_context: Any, request: pytest.FixtureRequest) -> Any:
+    """pytest-playwright's factory (also behind ``context`` and ``page``), whose contexts
+    refuse the offline engine's worker unless the test is marked ``engine`` (or
+    ``service_workers``: the offline table's tests). Online the table screen needs no engine
+    (the server answers every preview and save), so every other test sees it as a tablet that
+    cannot run Python in the browser does, which must score as well online; and a fresh
+    context starting Pyodide on every table screen it opens was half of these tests' CPU
+    (38 of them: 118 s with the engine, 64 s without, on two processes)."""
+    refuse = not uses_the_engine(request)
+
+    def make(**kwargs: Any) -> Any:
+        context = new_context(**kwargs)
+        if refuse:
+            context.route(ENGINE_WORKER, lambda route: route.abort())
+        return context
+
+    return make
+
+
+@pytest.fixture
+def contexts(browser: Any, browser_context_args: dict[str, Any],
+             request: pytest.FixtureRequest) -> Iterator[Any]:
+    """Browser contexts made on demand (``contexts(locale=…)``, any context argument in
+    place of the test's own), each closed at the end and refusing the engine as
+    ``new_context``'s do: a browser test with two people at once (an invitation, a
+    registration)."""
     made: list[Any] = []
+    refuse = not uses_the_engine(request)
 
     def new(**extra: Any) -> Any:
         context = browser.new_context(**{**browser_context_args, **extra})
+        if refuse:
+            context.route(ENGINE_WORKER, lambda route: route.abort())
         made.append(context)
         return context
 

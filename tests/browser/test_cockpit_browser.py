@@ -11,13 +11,12 @@ clock), ``cockpit-1024x768.png`` (the cockpit)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 from django.urls import reverse
-from playwright.sync_api import Browser, BrowserContext, expect
+from playwright.sync_api import BrowserContext, expect
 from pytest_django.live_server_helper import LiveServer
 
 from scoring.models import Table
@@ -33,11 +32,8 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
 
 @pytest.fixture
-def context(browser: Browser, browser_context_args: dict[str, Any]) -> Iterator[BrowserContext]:
-    made = browser.new_context(**{**browser_context_args, "viewport": {
-        "width": LANDSCAPE[0], "height": LANDSCAPE[1]}})
-    yield made
-    made.close()
+def context(contexts: Callable[..., BrowserContext]) -> BrowserContext:
+    return contexts(viewport={"width": LANDSCAPE[0], "height": LANDSCAPE[1]})
 
 
 def test_the_table_screen_shows_the_message_and_the_clock_and_still_fits(
@@ -124,7 +120,7 @@ def test_the_cockpit_counts_down(context: BrowserContext, live_server: LiveServe
 
 
 def test_on_a_phone_the_line_covers_nothing_of_the_table(
-        browser: Browser, browser_context_args: dict[str, Any], live_server: LiveServer,
+        contexts: Callable[..., BrowserContext], live_server: LiveServer,
         screenshot_dir: Path) -> None:
     t = make_tournament(make_club(), players=13, rounds=12)
     tw.series_draw(tournament=t, seed=1)
@@ -133,30 +129,26 @@ def test_on_a_phone_the_line_covers_nothing_of_the_table(
                                       "die Listen der ersten Serie unterschreiben")
     table = Table.objects.filter(evening=t.evening).order_by("number").first()
     assert table is not None
-    context = browser.new_context(**{**browser_context_args, "viewport": {
-        "width": PHONE[0], "height": PHONE[1]}})
-    try:
-        browser_login(context, live_server, make_user(t.club, "scorer"))
-        page = context.new_page()
-        page.goto(live_server.url + reverse("scoring:table", args=[table.pk]))
-        line = page.locator("#tournament-line")
-        expect(line.locator(".line-text")).to_be_visible()
-        box = line.bounding_box()
-        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE[0]
-        for selector in (".status-head h1", ".totals-strip"):
-            other = page.locator(selector).bounding_box()
-            assert other is not None and other["y"] >= box["y"] + box["height"], (
-                selector, other, box)
-        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE[0]
-        page.screenshot(path=str(screenshot_dir / "cockpit-table-line-390x844.png"))
-        # a tap on the cut message shows it whole, another folds it again
-        line.locator(".line-text").tap()
-        expect(line).to_have_class(re.compile(r"\bwhole\b"))
-        opened = line.bounding_box()
-        assert opened is not None and opened["height"] > box["height"]
-        assert opened["x"] + opened["width"] <= PHONE[0]
-        page.screenshot(path=str(screenshot_dir / "cockpit-table-line-390x844-open.png"))
-        line.locator(".line-text").tap()
-        expect(line).not_to_have_class(re.compile(r"\bwhole\b"))
-    finally:
-        context.close()
+    context = contexts(viewport={"width": PHONE[0], "height": PHONE[1]})
+    browser_login(context, live_server, make_user(t.club, "scorer"))
+    page = context.new_page()
+    page.goto(live_server.url + reverse("scoring:table", args=[table.pk]))
+    line = page.locator("#tournament-line")
+    expect(line.locator(".line-text")).to_be_visible()
+    box = line.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE[0]
+    for selector in (".status-head h1", ".totals-strip"):
+        other = page.locator(selector).bounding_box()
+        assert other is not None and other["y"] >= box["y"] + box["height"], (
+            selector, other, box)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE[0]
+    page.screenshot(path=str(screenshot_dir / "cockpit-table-line-390x844.png"))
+    # a tap on the cut message shows it whole, another folds it again
+    line.locator(".line-text").tap()
+    expect(line).to_have_class(re.compile(r"\bwhole\b"))
+    opened = line.bounding_box()
+    assert opened is not None and opened["height"] > box["height"]
+    assert opened["x"] + opened["width"] <= PHONE[0]
+    page.screenshot(path=str(screenshot_dir / "cockpit-table-line-390x844-open.png"))
+    line.locator(".line-text").tap()
+    expect(line).not_to_have_class(re.compile(r"\bwhole\b"))

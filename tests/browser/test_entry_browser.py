@@ -6,11 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from django.urls import reverse
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import BrowserContext, Page
 from pytest_django.live_server_helper import LiveServer
 
 from scoring.models import Deal, Table
@@ -25,25 +24,19 @@ OpenTable = Callable[[int, int], tuple[Page, Table]]  # a new table on a tablet 
 
 
 @pytest.fixture
-def open_table(browser: Browser, browser_context_args: dict[str, Any],
+def open_table(contexts: Callable[..., BrowserContext],
                live_server: LiveServer) -> Iterator[OpenTable]:
     """Opens a new table on a touch tablet of the given size: the session's Debian chromium
     and context settings (tests/browser/conftest.py), with this test's viewport."""
-    contexts: list[BrowserContext] = []
-
     def _page(width: int, height: int) -> tuple[Page, Table]:
         table = make_table(make_club())
-        context = browser.new_context(
-            **{**browser_context_args, "viewport": {"width": width, "height": height}})
-        contexts.append(context)
+        context = contexts(viewport={"width": width, "height": height})
         browser_login(context, live_server, make_user(table.evening.club, "scorer"))
         page = context.new_page()
         page.goto(live_server.url + reverse("scoring:table", args=[table.pk]))
         return page, table
 
     yield _page
-    for context in contexts:
-        context.close()
 
 
 @pytest.mark.parametrize(("width", "height"), [(1024, 768), (800, 1280)])
@@ -59,6 +52,18 @@ def test_five_taps_record_a_standard_game(open_table: OpenTable, screenshot_dir:
     record = Deal.objects.get(table=table).record
     assert (record["declarer"], record["game"], record["bid"]) == (1, "clubs", 24)
     assert "+24" in page.inner_text(".last-rows")
+
+
+def test_online_the_table_scores_without_the_offline_engine(open_table: OpenTable) -> None:
+    """The browser tests not marked ``engine`` refuse the offline engine's worker
+    (tests/browser/conftest.py), as a tablet that cannot run it would: the engine says it
+    failed, and online the five taps still save the deal, the server answering the preview."""
+    page, table = open_table(1024, 768)
+    page.wait_for_function("() => window.SkatEngine && SkatEngine.status === 'failed'")
+    for tap in TAPS:
+        page.locator(f'[data-tap="{tap}"]').tap()
+    page.wait_for_url("**/tables/*/?saved=*")
+    assert Deal.objects.get(table=table).record["bid"] == 24
 
 
 def test_tap_targets_are_at_least_44px(open_table: OpenTable) -> None:

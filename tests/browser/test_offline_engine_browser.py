@@ -29,6 +29,7 @@ from tests.web.engine_records import records
 
 ROOT = Path(__file__).resolve().parents[2]
 VENDOR = ROOT / "scripts" / "vendor_pyodide.py"
+pytestmark = pytest.mark.engine  # the engine in the browser is what these test
 
 
 @pytest.fixture

@@ -16,13 +16,13 @@ Screenshots: ``places-<case>-<size>.png``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.urls import reverse
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from scoring.models import Deal, Table
@@ -93,17 +93,14 @@ class Opened:
 
 
 @pytest.fixture
-def opened(browser: Browser, browser_context_args: dict[str, Any], live_server: LiveServer,
+def opened(contexts: Callable[..., BrowserContext], live_server: LiveServer,
            screenshot_dir: Path) -> Iterator[Any]:
-    contexts: list[BrowserContext] = []
 
     def _open(size: tuple[int, int], players: int = 4,
               records: list[dict[str, Any]] | None = None) -> Opened:
         table = make_table(make_club(), players=players)
         user = make_user(table.evening.club, "scorer")
-        context = browser.new_context(**{**browser_context_args,
-                                         "viewport": {"width": size[0], "height": size[1]}})
-        contexts.append(context)
+        context = contexts(viewport={"width": size[0], "height": size[1]})
         browser_login(context, live_server, user)
         o = Opened(context.new_page(), table, user, screenshot_dir, size)
         o.seed(records or [])
@@ -112,8 +109,6 @@ def opened(browser: Browser, browser_context_args: dict[str, Any], live_server: 
         return o
 
     yield _open
-    for context in contexts:
-        context.close()
 
 
 def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:

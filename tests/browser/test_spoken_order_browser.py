@@ -20,13 +20,13 @@ sticky Save bar covers none of them. Screenshots: ``spoken-order-<size>-<players
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.urls import reverse
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from scoring.models import Deal, Table
@@ -178,15 +178,12 @@ class Scorer:
 
 
 @pytest.fixture
-def scorer(browser: Browser, browser_context_args: dict[str, Any], live_server: LiveServer,
+def scorer(contexts: Callable[..., BrowserContext], live_server: LiveServer,
            screenshot_dir: Path) -> Iterator[Any]:
-    contexts: list[BrowserContext] = []
 
     def _open(size: tuple[int, int], players: int) -> Scorer:
         table = make_table(make_club(), players=players)
-        context = browser.new_context(**{**browser_context_args,
-                                         "viewport": {"width": size[0], "height": size[1]}})
-        contexts.append(context)
+        context = contexts(viewport={"width": size[0], "height": size[1]})
         user = make_user(table.evening.club, "scorer")
         browser_login(context, live_server, user)
         s = Scorer(context.new_page(), live_server, table, user, size, screenshot_dir)
@@ -194,8 +191,6 @@ def scorer(browser: Browser, browser_context_args: dict[str, Any], live_server: 
         return s
 
     yield _open
-    for context in contexts:
-        context.close()
 
 
 @pytest.mark.parametrize("players", [3, 4])

@@ -17,14 +17,14 @@ Screenshots of every state go to ``screenshot_dir`` as ``fit-<size>-<players>-<s
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Protocol
 
 import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
-from playwright.sync_api import Browser, BrowserContext, FloatRect, Locator, Page, expect
+from playwright.sync_api import BrowserContext, FloatRect, Locator, Page, expect
 from playwright.sync_api import Error as PlaywrightError
 from pytest_django.live_server_helper import LiveServer
 
@@ -121,22 +121,17 @@ class OpenScreen(Protocol):
 
 
 @pytest.fixture
-def screen(browser: Browser, browser_context_args: dict[str, Any], live_server: LiveServer,
+def screen(contexts: Callable[..., BrowserContext], live_server: LiveServer,
            screenshot_dir: Path) -> Iterator[OpenScreen]:
-    contexts: list[BrowserContext] = []
 
     def _open(size: tuple[int, int], players: int = 4) -> Screen:
         table = make_table(make_club(), players=players)
-        context = browser.new_context(**{**browser_context_args,
-                                         "viewport": {"width": size[0], "height": size[1]}})
-        contexts.append(context)
+        context = contexts(viewport={"width": size[0], "height": size[1]})
         user = make_user(table.evening.club, "scorer")
         browser_login(context, live_server, user)
         return Screen(context.new_page(), live_server, table, screenshot_dir, size, user).open()
 
     yield _open
-    for context in contexts:
-        context.close()
 
 
 def seed(screen: Screen, records: list[dict[str, Any]]) -> list[Deal]:
@@ -336,6 +331,9 @@ def test_ramsch_messages_name_the_players(screen: OpenScreen) -> None:
     s = screen(LANDSCAPE, 4)
     s.tap("kind-ramsch")
     s.tap("ramsch-loser-1")
+    # the keypad is there (the field takes the focus after the tap: typing sooner went
+    # nowhere once the page no longer started the engine beside it)
+    expect(s.page.locator("#ramsch-loser-points")).to_be_focused()
     s.page.keyboard.type("20")  # too few for the only loser
     errors = s.preview().locator(".errors")
     expect(errors).to_be_visible()
