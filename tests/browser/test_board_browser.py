@@ -92,6 +92,7 @@ def pager(page: Any) -> tuple[int, int]:
     return int(found[1]), int(found[2])
 
 
+@pytest.mark.slow  # over 15 s: started first (tests/conftest.py)
 def test_the_tv_page_and_the_phone_board_at_1001_players(
         new_context: Any, live_server: Any, screenshot_dir: Path) -> None:
     t = big_tournament(make_club(), 1001)

@@ -36,6 +36,7 @@ def context(contexts: Callable[..., BrowserContext]) -> BrowserContext:
     return contexts(viewport={"width": LANDSCAPE[0], "height": LANDSCAPE[1]})
 
 
+@pytest.mark.slow  # over 15 s: started first (tests/conftest.py)
 def test_the_table_screen_shows_the_message_and_the_clock_and_still_fits(
         context: BrowserContext, live_server: LiveServer, screenshot_dir: Path) -> None:
     t = make_tournament(make_club(), players=13, rounds=12)

@@ -135,6 +135,7 @@ def a_preisskat(club: Club) -> Tournament:
     return tournament
 
 
+@pytest.mark.slow  # over 15 s: started first (tests/conftest.py)
 def test_the_handbook_pages_as_a_club_sees_them(new_context: Any, live_server: Any,
                                                 shots: Path) -> None:
     call_command("demo", stdout=io.StringIO())

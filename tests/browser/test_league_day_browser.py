@@ -47,6 +47,7 @@ def _png(pdf: bytes, stem: Path) -> None:
                     str(stem)], input=pdf, check=True)
 
 
+@pytest.mark.slow  # over 15 s: started first (tests/conftest.py)
 def test_a_match_day_of_four_teams_on_the_page(new_context: Any, live_server: Any,
                                                screenshot_dir: Path) -> None:
     club = make_club()

@@ -21,6 +21,7 @@ from .helpers import wait_until
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
 
+@pytest.mark.slow  # over 15 s: started first (tests/conftest.py)
 def test_the_overview_polls_with_its_etag_and_shows_a_new_deal(
         page: Page, live_server: LiveServer, screenshot_dir: Path) -> None:
     from scoring.writes.services import deal_record

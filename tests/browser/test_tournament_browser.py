@@ -58,6 +58,7 @@ def play_series(new_context: Any, live_server: Any, tournament: Tournament, seri
     fill_series(tournament, series, seed=series * 10)
 
 
+@pytest.mark.slow  # over 15 s: started first (tests/conftest.py)
 def test_a_preisskat_of_13_players_end_to_end(new_context: Any, live_server: Any,
                                               screenshot_dir: Path) -> None:
     club = make_club()

@@ -19,6 +19,7 @@ from tests.web.test_tournament_scale import DESK_BYTES, big_tournament, tourname
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
 
+@pytest.mark.slow  # over 15 s: started first (tests/conftest.py)
 def test_every_tournament_page_at_1001_players_in_a_browser(
         new_context: Any, live_server: Any, screenshot_dir: Path) -> None:
     club = make_club()
