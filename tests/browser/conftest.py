@@ -180,8 +180,9 @@ def new_context(new_context: Any, request: pytest.FixtureRequest) -> Any:
     ``service_workers``: the offline table's tests). Online the table screen needs no engine
     (the server answers every preview and save), so every other test sees it as a tablet that
     cannot run Python in the browser does, which must score as well online; and a fresh
-    context starting Pyodide on every table screen it opens was half of these tests' CPU
-    (38 of them: 118 s with the engine, 64 s without, on two processes)."""
+    context starting Pyodide on every table screen it opens was a third of these tests' time
+    (the 39 of test_table_screen_fits.py and test_round_browser.py: 110–118 s with the
+    engine, 64–75 s without, on two processes)."""
     refuse = not uses_the_engine(request)
 
     def make(**kwargs: Any) -> Any:
