@@ -315,10 +315,11 @@ STORAGES = {
         # manifest staticfiles.json), so that what make install collects with DEBUG=1 serves
         # a DEBUG=0 gunicorn too. With DEBUG off the pages link the hashed names; with DEBUG
         # on (development, the tests) the plain ones, found in the source folders
-        # (skatclub/storage.py).
+        # (skatclub/storage.py). Either way a big file's compressed copies are kept between
+        # collections (COMPRESSED_CACHE, skatclub/storage.py).
         "BACKEND": "skatclub.storage.CollectedAsInProduction"
         if DEBUG
-        else "whitenoise.storage.CompressedManifestStaticFilesStorage",
+        else "skatclub.storage.CompressedManifestWithCache",
     },
 }
 

@@ -20,8 +20,10 @@ def test_files_collected_with_debug_on_serve_a_server_with_debug_off(tmp_path: P
     static_root = tmp_path / "static"
     database = f"sqlite:///{tmp_path}/site.sqlite3"
     # Without the vendored Pyodide runtime: compressing its 12 MB (gzip and brotli) was
-    # three quarters of this test, and the login page it asks for needs none of it.
-    manage(environment(DEBUG="1", STATIC_ROOT=str(static_root), DATABASE_URL=database),
+    # three quarters of this test, and the login page it asks for needs none of it. The
+    # compressed copies are kept in the test's folder, not the user's cache (skatclub/storage.py).
+    manage(environment(DEBUG="1", STATIC_ROOT=str(static_root), DATABASE_URL=database,
+                       COMPRESSED_CACHE=str(tmp_path / "compressed")),
            "collectstatic", "--noinput", "-v0", "--ignore", "pyodide")
     assert (static_root / "staticfiles.json").exists()
     env = environment(STATIC_ROOT=str(static_root), DATABASE_URL=database, **PRODUCTION)
