@@ -25,6 +25,7 @@ from .factories import make_club, make_table, make_user
 pytestmark = pytest.mark.servers
 
 GONE = "redis://127.0.0.1:1/0"  # nobody listens on port 1
+REPLY = 0.3  # seconds: the hung server's test waits this long for each answer
 
 
 def gone_cache() -> ResilientRedisCache:
@@ -60,19 +61,22 @@ def test_a_cache_that_is_gone_is_an_empty_cache_that_keeps_nothing(
 def test_a_hanging_server_costs_one_wait_per_pause_and_the_pause_grows() -> None:
     """A server that takes the connection and never answers (a hung host): the first call
     waits for the reply timeout, the calls during the pause wait for nothing, and each try
-    that fails again doubles the pause (up to 30 s)."""
+    that fails again doubles the pause (up to 30 s). The reply timeout is set short here (the
+    default's 2 s made this test wait 14 s for nothing; test_the_connection_waits_are_short_
+    unless_configured checks the default)."""
     with socket.socket() as hung:
         hung.bind(("127.0.0.1", 0))
         hung.listen(100)
-        cache = ResilientRedisCache(f"redis://127.0.0.1:{hung.getsockname()[1]}/0", {})
+        cache = ResilientRedisCache(f"redis://127.0.0.1:{hung.getsockname()[1]}/0",
+                                    {"OPTIONS": {"socket_timeout": REPLY}})
         started = time.monotonic()
         assert cache.get("k") is None
-        assert time.monotonic() - started < 4
+        assert REPLY * 0.9 <= time.monotonic() - started < REPLY + 2  # one wait for the reply
         started = time.monotonic()
         for _ in range(100):
             assert cache.get("k") is None
             cache.set("k", 1)
-        assert time.monotonic() - started < 0.5
+        assert time.monotonic() - started < REPLY  # not one wait among the 200 calls
         pauses = []
         for _ in range(6):
             cache._down_until = 0.0  # the pause is over: the next call asks again
