@@ -21,6 +21,11 @@ import pytest
 # Debian's chromium (never Playwright's own download) and how it is started; also used by
 # bench/offline.py.
 CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
+# --liftoff-only: V8 runs WebAssembly with its baseline compiler only. Each offline test's
+# fresh context starts the Pyodide runtime (8.6 MB of wasm), and the optimising compiler's
+# background work on it cost more processor than it saved in a test that short: the 24
+# offline and engine tests took 92 s instead of 103 s on three processes (measured twice).
+# What runs is the same code; only how V8 compiles it differs.
 CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
