@@ -71,8 +71,13 @@ class CachingCompressor(Compressor):  # type: ignore[misc]
         try:
             self.cache.mkdir(parents=True, exist_ok=True)
             # written aside and renamed: a parallel collection never reads half a file
-            with tempfile.NamedTemporaryFile(dir=self.cache, delete=False) as part:
-                part.write(compressed)
+            with tempfile.NamedTemporaryFile(dir=self.cache, prefix=".part-",
+                                             delete=False) as part:
+                try:
+                    part.write(compressed)
+                except OSError:
+                    os.unlink(part.name)
+                    raise
             os.replace(part.name, kept)
         except OSError:
             pass  # no cache this time (read-only home, full disk): the collection goes on

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import random
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -122,3 +123,24 @@ def test_copies_unused_for_the_days_are_removed_and_used_ones_kept(
     remove_stale(cache)
     assert not stale.exists()
     assert len(list(cache.glob("*.*"))) == 2 and counted == {"br": 1, "gz": 1}
+
+
+def test_a_copy_that_cannot_be_written_leaves_no_part_behind(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cache = tmp_path / "cache"
+    real = tempfile.NamedTemporaryFile
+
+    def full_disk(*args: Any, **kwargs: Any) -> Any:
+        part = real(*args, **kwargs)
+
+        def refuse(data: bytes) -> int:
+            raise OSError(28, "No space left on device")
+
+        part.write = refuse  # type: ignore[method-assign,assignment]
+        return part
+
+    monkeypatch.setattr(tempfile, "NamedTemporaryFile", full_disk)
+    big = big_file(tmp_path, "big.js")
+    written = CachingCompressor(cache=cache, quiet=True).compress(str(big))
+    assert len(written) == 2  # compressed all the same
+    assert list(cache.iterdir()) == []
