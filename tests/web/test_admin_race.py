@@ -178,28 +178,33 @@ RUN = ("import django; django.setup(); "
        "from tests.web.test_admin_race import main; main()")
 
 
+def _race_process(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """Runs ``main`` in a process of its own on a database file: its JSON line."""
+    path = tmp_path_factory.mktemp("race") / "race.sqlite3"
+    env = environment(SQLITE_PATH=str(path), DJANGO_SETTINGS_MODULE="skatclub.settings",
+                      SECRET_KEY=secrets.token_urlsafe(50), DEBUG="1")
+    done = subprocess.run([sys.executable, "-c", RUN], cwd=ROOT,
+                          env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout.strip().splitlines()[-1]
+
+
 @pytest.fixture(scope="module")
-def sqlite_races(tmp_path_factory: pytest.TempPathFactory, testrun_uid: str) -> dict[str, Any]:
+def sqlite_races(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """The races' results, run once per test run: the process takes some 18 s (its gates wait
     by design), and when make test's two processes share this module's tests each asked for
-    it. The first asks, under a lock in the folder the processes share; the other reads its
-    answer (the file is named after this run: an earlier run's never counts)."""
-    shared = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        shared = shared.parent  # each process's own folder lies in the run's
-    answer = shared / f"admin-races-{testrun_uid}.json"
-    with open(shared / f"admin-races-{testrun_uid}.lock", "w") as lock:
+    it. Under pytest-xdist the first asks, under a lock in the folder the processes share; the
+    other reads its answer (the file is named after this run: an earlier run's never counts)."""
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    if run is None:  # one process: nobody to share with
+        return dict(json.loads(_race_process(tmp_path_factory)))
+    shared = tmp_path_factory.getbasetemp().parent  # each process's own folder lies in it
+    answer = shared / f"admin-races-{run}.json"
+    with open(shared / f"admin-races-{run}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not answer.exists():
-            path = tmp_path_factory.mktemp("race") / "race.sqlite3"
-            env = environment(SQLITE_PATH=str(path), DJANGO_SETTINGS_MODULE="skatclub.settings",
-                              SECRET_KEY=secrets.token_urlsafe(50), DEBUG="1")
-            done = subprocess.run([sys.executable, "-c", RUN], cwd=ROOT,
-                                  env=env, capture_output=True, text=True, timeout=600)
-            assert done.returncode == 0, done.stdout + done.stderr
-            answer.write_text(done.stdout.strip().splitlines()[-1])
-    results: dict[str, Any] = json.loads(answer.read_text())
-    return results
+            answer.write_text(_race_process(tmp_path_factory))
+    return dict(json.loads(answer.read_text()))
 
 
 def races(request: pytest.FixtureRequest, name: str, gate: bool) -> list[tuple[int, list[str]]]:
