@@ -21,6 +21,7 @@ import hashlib
 import os
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -57,7 +58,7 @@ class CachingCompressor(Compressor):  # type: ignore[misc]
     def compress_gzip(self, data: bytes) -> bytes:
         return self._cached(data, "gz", Compressor.compress_gzip)
 
-    def _cached(self, data: bytes, suffix: str, compress: Any) -> bytes:
+    def _cached(self, data: bytes, suffix: str, compress: Callable[[bytes], bytes]) -> bytes:
         if self.cache is None or len(data) < CACHED_FROM:
             return bytes(compress(data))
         kept = self.cache / f"{hashlib.sha256(data).hexdigest()}.{suffix}"

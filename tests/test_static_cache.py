@@ -144,3 +144,18 @@ def test_a_copy_that_cannot_be_written_leaves_no_part_behind(
     written = CachingCompressor(cache=cache, quiet=True).compress(str(big))
     assert len(written) == 2  # compressed all the same
     assert list(cache.iterdir()) == []
+
+
+def test_the_site_collects_through_the_caching_compressor(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Both storages of settings.py (DEBUG on and off) hand collectstatic the caching
+    compressor, with the folder the environment names."""
+    from django.core.files.storage import storages
+
+    monkeypatch.setenv("COMPRESSED_CACHE", str(tmp_path / "kept"))
+    site: Any = storages["staticfiles"]
+    compressor = site.create_compressor(quiet=True)
+    assert isinstance(compressor, CachingCompressor)
+    assert compressor.cache == tmp_path / "kept"
+    production = storage.CompressedManifestWithCache()
+    assert isinstance(production.create_compressor(quiet=True), CachingCompressor)
